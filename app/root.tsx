@@ -1,0 +1,63 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+
+import { Analytics } from "~/components/Analytics";
+import { ErrorScreen } from "~/components/ErrorScreen";
+import { env } from "~/lib/env.server";
+import { useNonce } from "~/lib/nonce";
+import { documentLinks, documentMeta } from "~/lib/seo";
+import stylesheet from "~/styles/app.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }, ...documentLinks()];
+
+export const meta: MetaFunction = () => documentMeta();
+
+export function loader() {
+  // Configuration, not content: the analytics id is the only thing the document needs from the server.
+  return { gaMeasurementId: env.GA_MEASUREMENT_ID ?? null };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" className="scroll-smooth">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} nonce={nonce} /> : null}
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return <ErrorScreen message={message} />;
+}

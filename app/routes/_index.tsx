@@ -1,0 +1,22 @@
+import type { HeadersFunction, MetaFunction } from "@remix-run/node";
+
+import { HomePage } from "~/components/HomePage";
+
+export const meta: MetaFunction = ({ matches }) => [
+  ...matches.flatMap((match) => match.meta ?? []),
+];
+
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  // An action's answer is personal to one visitor and must never be cached.
+  const cached = actionHeaders.get("Cache-Control");
+  if (cached) return { "Cache-Control": cached };
+  return { "Cache-Control": loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400" };
+};
+
+export function loader() {
+  return null;
+}
+
+export default function Index() {
+  return <HomePage />;
+}

@@ -1,0 +1,116 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+
+import { freePort } from "./ports";
+
+/**
+ * A stand-in for the Supabase function `send-contact-email`, on 127.0.0.1 only.
+ * Each test chooses how it answers and reads what it received.
+ */
+export type FakeFunctionMode =
+  | { kind: "success" }
+  | { kind: "status"; status: number; body?: string }
+  | { kind: "garbage" }
+  | { kind: "slow"; delayMs: number }
+  | { kind: "hang" };
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: unknown;
+}
+
+export interface FakeFunction {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  setMode(mode: FakeFunctionMode): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeFunction(): Promise<FakeFunction> {
+  const port = await freePort();
+  let mode: FakeFunctionMode = { kind: "success" };
+  const requests: ReceivedRequest[] = [];
+  const hanging = new Set<() => void>();
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      let json: unknown = undefined;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      const path = req.url ?? "/";
+      if (req.method === "OPTIONS") {
+        res.writeHead(204).end();
+        return;
+      }
+      if (path !== "/functions/v1/send-contact-email") {
+        res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+        return;
+      }
+      requests.push({ method: req.method ?? "", path, headers: req.headers, body, json });
+      const current = mode;
+      switch (current.kind) {
+        case "success":
+          res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+          return;
+        case "status":
+          res
+            .writeHead(current.status, { "content-type": "application/json" })
+            .end(current.body ?? '{"error":"function failed"}');
+          return;
+        case "garbage":
+          res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+          return;
+        case "slow": {
+          const timer = setTimeout(() => {
+            hanging.delete(release);
+            res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+          }, current.delayMs);
+          const release = () => {
+            clearTimeout(timer);
+            res.destroy();
+          };
+          hanging.add(release);
+          return;
+        }
+        case "hang": {
+          const release = () => res.destroy();
+          hanging.add(release);
+          return;
+        }
+      }
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    setMode(next) {
+      mode = next;
+    },
+    reset() {
+      mode = { kind: "success" };
+      requests.length = 0;
+      for (const release of hanging) release();
+      hanging.clear();
+    },
+    async close() {
+      for (const release of hanging) release();
+      hanging.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
