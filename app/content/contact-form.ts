@@ -35,3 +35,66 @@ export const contactFormText = {
   submit: "Send Message",
   submitting: "Sending Message...",
 } as const;
+
+/** Field names in the order the spec checks them; the first failure is the one the visitor sees. */
+export const contactFieldNames = [
+  "name",
+  "email",
+  "website",
+  "message",
+  "phone",
+  "company",
+  "companySize",
+  "industry",
+] as const;
+export type ContactFieldName = (typeof contactFieldNames)[number];
+
+/** The honeypot: a field people never see. Its name is one no password manager or autofill fills. */
+export const honeypotField = { name: "fax_extension_hp", label: "Leave this field empty" } as const;
+
+/**
+ * Validation messages. The first four are the spec's (section 5, decisions.md) to the letter;
+ * the rest cover what only a hand-made request can send (the browser's maxLength and select stop them).
+ */
+export const contactValidationMessages = {
+  name: "Please enter your full name.",
+  nameTooLong: "Please keep your name to 100 characters or fewer.",
+  email: "Please enter a valid email address.",
+  website: "Please enter a valid website URL (e.g., https://example.com)",
+  message: "Please provide a detailed message (at least 10 characters).",
+  messageTooLong: "Please keep your message to 2000 characters or fewer.",
+  companySize: "Please choose a company size from the list.",
+  notText: "Please fill in each field once, as plain text.",
+} as const;
+
+export interface ContactNoticeText {
+  title: string;
+  description: string;
+}
+
+/** The notices (spec section 8, issue 6), shown as a toast with JavaScript and next to the form without. */
+export const contactNotices = {
+  validationTitle: "Validation Error",
+  success: {
+    title: "Message Sent Successfully!",
+    description: "We'll get back to you within 24 hours to discuss your automation needs.",
+  },
+  sendFailed: {
+    title: "Error Sending Message",
+    description: "There was a problem sending your message. Please try again or email us directly.",
+  },
+  tooManyRequests: {
+    title: "Too Many Requests",
+    description: "Please wait a few minutes before sending another message, or email us directly.",
+  },
+  tooLarge: {
+    title: "Validation Error",
+    description: "Your message is too long to send. Please shorten it and try again.",
+  },
+  unsupported: {
+    title: "Validation Error",
+    description: "Please send the form from this page.",
+  },
+  dismiss: "Dismiss notification",
+  toastRegionLabel: "Notifications ({hotkey})",
+} as const satisfies Record<string, unknown>;

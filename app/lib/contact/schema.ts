@@ -1,0 +1,99 @@
+import * as z from "zod/mini";
+
+import {
+  companySizes,
+  type ContactFieldName,
+  contactFieldNames,
+  contactFormLimits as limits,
+  contactValidationMessages as messages,
+} from "~/content/contact-form";
+
+/**
+ * The one validator for the contact form, run by the browser before sending and
+ * by the server action again (it never trusts the browser). Built on `zod/mini`
+ * because it ships in the page's JavaScript.
+ */
+
+// One `@`, text before it, a domain with a dot after it; no whitespace, and none of
+// the characters that let one field carry several recipients (decisions.md).
+const EMAIL = /^[^\s@,;<>"']+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
+// http(s), then a host with at least one dot between non-empty labels; no whitespace.
+const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
+
+const text = () => z.string({ error: messages.notText });
+const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
+const optionalText = () => text().check(z.trim());
+
+export const contactSchema = z.object({
+  name: text().check(
+    z.trim(),
+    z.minLength(1, messages.name),
+    z.maxLength(limits.nameMax, messages.nameTooLong),
+  ),
+  email: text().check(z.trim(), z.regex(EMAIL, messages.email)),
+  website: text().check(
+    z.trim(),
+    z.refine((value) => value === "" || WEBSITE.test(value), messages.website),
+  ),
+  // Browsers count a line break as one character against maxLength but send it as CRLF:
+  // normalise first so a message the browser allowed is never refused here.
+  message: text().check(
+    normalizeLineBreaks,
+    z.trim(),
+    z.minLength(limits.messageMin, messages.message),
+    z.maxLength(limits.messageMax, messages.messageTooLong),
+  ),
+  phone: optionalText(),
+  company: optionalText(),
+  companySize: text().check(
+    z.trim(),
+    z.refine(
+      (value) => value === "" || (companySizes as readonly string[]).includes(value),
+      messages.companySize,
+    ),
+  ),
+  industry: optionalText(),
+});
+
+/** What is sent to the function: every key present, optional ones as empty strings. */
+export type ContactRequest = z.infer<typeof contactSchema>;
+
+/** What the visitor typed, as text, to put back into the fields after an error. */
+export type ContactValues = Record<ContactFieldName, string>;
+
+export type ContactValidation =
+  | { ok: true; data: ContactRequest }
+  | { ok: false; field: ContactFieldName; message: string };
+
+/**
+ * Validates raw form input (strings, or anything a hand-made request sends: arrays for
+ * repeated fields, files). Missing fields count as empty; unknown ones are ignored.
+ * The first failure in the spec's order (name, email, website, message, then the rest) wins.
+ */
+export function validateContact(input: Record<string, unknown>): ContactValidation {
+  const candidate: Record<string, unknown> = {};
+  for (const field of contactFieldNames) candidate[field] = input[field] ?? "";
+  const result = contactSchema.safeParse(candidate);
+  if (result.success) return { ok: true, data: result.data };
+  let first: { field: ContactFieldName; message: string } | undefined;
+  let firstRank = Infinity;
+  for (const issue of result.error.issues) {
+    const rank = contactFieldNames.indexOf(issue.path[0] as ContactFieldName);
+    // Issues within one field come in check order; keep the earliest field's first issue.
+    if (rank >= 0 && rank < firstRank) {
+      firstRank = rank;
+      first = { field: contactFieldNames[rank], message: issue.message };
+    }
+  }
+  return { ok: false, ...(first ?? { field: "name", message: messages.notText }) };
+}
+
+/** The visitor's input as text for refilling the form; anything that is not text comes back empty. */
+export function contactValuesFrom(input: Record<string, unknown>): ContactValues {
+  const values = {} as ContactValues;
+  for (const field of contactFieldNames) {
+    const value = input[field];
+    values[field] = typeof value === "string" ? value : "";
+  }
+  return values;
+}
