@@ -1,10 +1,69 @@
 #!/usr/bin/env node
-// Placeholder: builds once, then runs every vitest suite. Extended by the CI work (browser detection).
+// `npm test`: build the production app once, then run every vitest suite (unit, integration,
+// HTTP and browser) in one vitest run, so the output ends with vitest's own summary line.
+//
+// Browser suites need Chromium (CHROME_PATH, else `chromium`/`chromium-browser` on the PATH).
+// Without one they are skipped, loudly; with CI=true or REQUIRE_BROWSER=1 they run anyway and
+// fail, and this script exits non-zero.
+//
+// Extra arguments go to vitest (`npm test -- test/e2e`). SKIP_BUILD=1 reuses an existing build.
+// REMIX_BUILD_DIR chooses the build folder (remix.config.js and test/support/app-server.ts read it).
 import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
-const run = (cmd, args) => {
-  const result = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-};
-run("npm", ["run", "build", "--silent"]);
-run("npx", ["vitest", "run", ...process.argv.slice(2)]);
+import { browserRequired, findChromium } from "./e2e/support/find-chromium.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+function run(cmd, args, env) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", env, cwd: root });
+  if (result.error) {
+    console.error(`Could not run ${cmd}: ${result.error.message}`);
+    return 1;
+  }
+  return result.status ?? 1;
+}
+
+function banner(lines) {
+  const width = Math.max(...lines.map((line) => line.length)) + 4;
+  const bar = "!".repeat(width);
+  console.error(["", bar, ...lines.map((line) => `! ${line.padEnd(width - 4)} !`), bar, ""].join("\n"));
+}
+
+const env = { ...process.env };
+const chromium = findChromium(env);
+const required = browserRequired(env);
+let browserFailure = false;
+
+if (chromium.path) {
+  env.CHROME_PATH = chromium.path;
+  delete env.E2E_SKIP_BROWSER;
+  console.log(`Browser tests: Chromium ${chromium.reason}.`);
+} else if (required) {
+  browserFailure = true;
+  banner([
+    "NO CHROMIUM FOUND: the browser tests CANNOT run, and this run FAILS.",
+    `(${chromium.reason})`,
+    "CI=true or REQUIRE_BROWSER=1 makes the browser mandatory.",
+    "Install it (apt-get install -y chromium) or set CHROME_PATH.",
+  ]);
+} else {
+  env.E2E_SKIP_BROWSER = "1";
+  banner([
+    "NO CHROMIUM FOUND: THE BROWSER TESTS (test/e2e) ARE SKIPPED.",
+    `(${chromium.reason})`,
+    "Install it (apt-get install -y chromium) or set CHROME_PATH to run them.",
+    "Set REQUIRE_BROWSER=1 (or CI=true) to make a missing browser a failure.",
+  ]);
+}
+
+if (env.SKIP_BUILD !== "1") {
+  const buildStatus = run(process.execPath, [`${root}node_modules/@remix-run/dev/dist/cli.js`, "build"], env);
+  if (buildStatus !== 0) {
+    console.error(`The production build failed (exit ${buildStatus}); no tests were run.`);
+    process.exit(buildStatus);
+  }
+}
+
+const testStatus = run(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)], env);
+process.exit(testStatus !== 0 ? testStatus : browserFailure ? 1 : 0);

@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe } from "vitest";
+
+import { type AppServer, startAppServer } from "../../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
+import { browserRequired, findChromium } from "./find-chromium.mjs";
+
+/** Flags that let the system Chromium run headless as root on this closed network. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const found = findChromium();
+const skipBrowser = process.env.E2E_SKIP_BROWSER === "1" || (!found.path && !browserRequired());
+
+/**
+ * `describe` for suites that need a browser: skipped (visibly, as "skipped") when no Chromium is
+ * installed, unless CI=true / REQUIRE_BROWSER=1, where the suite runs and fails in `launchChromium`.
+ */
+export const describeBrowser = describe.skipIf(skipBrowser);
+
+export async function launchChromium(): Promise<Browser> {
+  if (!found.path) {
+    throw new Error(`No Chromium for the browser tests: ${found.reason}. Install it or set CHROME_PATH.`);
+  }
+  return chromium.launch({ executablePath: found.path, headless: true, args: CHROMIUM_ARGS });
+}
+
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 1,
+  isMobile: true,
+  hasTouch: true,
+};
+
+export const DESKTOP: BrowserContextOptions = {
+  viewport: { width: 1280, height: 800 },
+  deviceScaleFactor: 1,
+};
+
+export const SIZES = [
+  { name: "phone", options: PHONE },
+  { name: "desktop", options: DESKTOP },
+] as const;
+
+export const root = fileURLToPath(new URL("../../..", import.meta.url));
+export const screenshotDir = `${root}test-results/screenshots`;
+export function ensureScreenshotDir(): string {
+  mkdirSync(screenshotDir, { recursive: true });
+  return screenshotDir;
+}
+
+export interface Stack {
+  app: AppServer;
+  fake: FakeFunction;
+  browser: Browser;
+  /** A fresh, isolated browser context (cookies, storage) with the given options. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+}
+
+/**
+ * One production server, one fake `send-contact-email` and one browser for a whole test file,
+ * started before its tests and stopped after them. Returns a handle whose fields are set once
+ * `beforeAll` has run.
+ */
+export function useStack(): Stack {
+  const contexts: BrowserContext[] = [];
+  const stack = {} as Stack;
+  beforeAll(async () => {
+    stack.fake = await startFakeFunction();
+    stack.app = await startAppServer({
+      SUPABASE_URL: stack.fake.url,
+      SUPABASE_ANON_KEY: "e2e-anon-key",
+      // Short enough that a hanging function is reported within a test, long enough for "slow".
+      CONTACT_FUNCTION_TIMEOUT_MS: "5000",
+      // Every browser test posts from 127.0.0.1: the abuse limits are tested elsewhere.
+      RATE_LIMIT_PER_CLIENT: "100000",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "100000",
+      GA_MEASUREMENT_ID: "",
+    });
+    stack.browser = await launchChromium();
+    stack.context = async (options = DESKTOP) => {
+      const context = await stack.browser.newContext({ baseURL: stack.app.url, ...options });
+      contexts.push(context);
+      return context;
+    };
+  });
+  afterAll(async () => {
+    await Promise.allSettled(contexts.map((context) => context.close()));
+    await stack.browser?.close();
+    await stack.app?.stop();
+    await stack.fake?.close();
+  });
+  return stack;
+}
