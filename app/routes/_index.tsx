@@ -1,6 +1,7 @@
-import type { HeadersFunction, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
 
 import { HomePage } from "~/components/HomePage";
+import { handleContactAction } from "~/lib/contact/contact.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   ...matches.flatMap((match) => match.meta ?? []),
@@ -12,6 +13,11 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   if (cached) return { "Cache-Control": cached };
   return { "Cache-Control": loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400" };
 };
+
+/** The contact form posts here (with or without JavaScript). */
+export function action({ request }: ActionFunctionArgs) {
+  return handleContactAction(request);
+}
 
 export function loader() {
   return null;

@@ -78,11 +78,12 @@ export function validateContact(input: Record<string, unknown>): ContactValidati
   let first: { field: ContactFieldName; message: string } | undefined;
   let firstRank = Infinity;
   for (const issue of result.error.issues) {
-    const rank = contactFieldNames.indexOf(issue.path[0] as ContactFieldName);
+    const field = issue.path[0] as ContactFieldName;
+    const rank = contactFieldNames.indexOf(field);
     // Issues within one field come in check order; keep the earliest field's first issue.
     if (rank >= 0 && rank < firstRank) {
       firstRank = rank;
-      first = { field: contactFieldNames[rank], message: issue.message };
+      first = { field, message: issue.message };
     }
   }
   return { ok: false, ...(first ?? { field: "name", message: messages.notText }) };

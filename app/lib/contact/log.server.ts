@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+
+/** The outcome of one contact submission, as ops read it. No personal data, no message. */
+export type ContactResult =
+  | "sent"
+  | "honeypot"
+  | "invalid"
+  | "rate-limited"
+  | "too-large"
+  | "unsupported-type"
+  | "malformed"
+  | "method-not-allowed"
+  | "send-failed"
+  | "timeout";
+
+export interface ContactOutcome {
+  requestId: string;
+  result: ContactResult;
+  status: number;
+  durationMs: number;
+  sink?: string;
+  /** Which field failed validation (a field name, never its value). */
+  field?: string;
+  /** Failure class from the sink, e.g. "http" with the function's status. */
+  reason?: string;
+  functionStatus?: number;
+  detail?: string;
+  rateLimitScope?: string;
+}
+
+export type ContactLogger = (outcome: ContactOutcome) => void;
+
+/** One JSON line per submission; errors on stderr so they stand out. */
+export const logContactOutcome: ContactLogger = (outcome) => {
+  const line = JSON.stringify({ event: "contact_submission", ...outcome });
+  if (outcome.status >= 500) console.error(line);
+  else console.log(line);
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The proxy's request id when it sent a sane one, else a fresh one. */
+export function requestIdFor(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}

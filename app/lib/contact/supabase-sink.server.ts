@@ -1,0 +1,78 @@
+import {
+  createClient,
+  FunctionsFetchError,
+  FunctionsHttpError,
+  FunctionsRelayError,
+  type SupabaseClient,
+} from "@supabase/supabase-js";
+
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+
+export const CONTACT_FUNCTION = "send-contact-email";
+
+export interface SupabaseSinkOptions {
+  url: string;
+  anonKey: string;
+  timeoutMs: number;
+}
+
+/**
+ * Sends contact requests to the Supabase Edge Function `send-contact-email`.
+ * The client is created on first use, so a bad configuration fails one request
+ * (and is logged) instead of the server's start. No session: the site has no sign-in.
+ */
+export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOptions): ContactSink {
+  let client: SupabaseClient | undefined;
+  const getClient = () =>
+    (client ??= createClient(url, anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    }));
+
+  return {
+    mode: "supabase",
+    async send(request: ContactRequest): Promise<SendResult> {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`send-contact-email timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      try {
+        const { error } = await getClient().functions.invoke(CONTACT_FUNCTION, {
+          body: request,
+          signal: controller.signal,
+        });
+        if (!error) return { ok: true };
+        if (timedOut) return { ok: false, reason: "timeout" };
+        if (error instanceof FunctionsHttpError) {
+          const response = error.context as Response;
+          // The body is not needed (it may echo the request); release the connection.
+          await response.body?.cancel().catch(() => undefined);
+          return { ok: false, reason: "http", status: response.status };
+        }
+        if (error instanceof FunctionsRelayError) {
+          const response = error.context as Response;
+          await response.body?.cancel().catch(() => undefined);
+          return { ok: false, reason: "relay", status: response.status };
+        }
+        if (error instanceof FunctionsFetchError) {
+          return { ok: false, reason: "network", detail: describeCause(error.context) };
+        }
+        return { ok: false, reason: "unknown", detail: describeCause(error) };
+      } catch (error) {
+        return { ok: false, reason: timedOut ? "timeout" : "unknown", detail: describeCause(error) };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** An error's class and code only: messages from fetch can contain the URL, never the request. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const cause = (error as { cause?: unknown }).cause;
+  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
+  return code ? `${error.name}: ${code}` : error.name;
+}
