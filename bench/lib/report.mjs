@@ -1,0 +1,52 @@
+// Budgets (they gate a release: the run exits non-zero when one is missed) and the
+// table that prints them next to the observations (figures reported, never gated).
+
+/** 1 KB = 1000 bytes: the stricter reading of "KB" in issue 5. */
+export const KB = 1000;
+
+export const BUDGETS = {
+  jsGzip: 110 * KB,
+  cssGzip: 20 * KB,
+  htmlGzip: 40 * KB,
+  thirdPartyRequests: 0,
+  otherRenderBlocking: 0,
+  lighthouseScore: 100,
+  mobileLcpMs: 1500,
+  mobileTbtMs: 50,
+  mobileCls: 0,
+};
+
+/** A row the run is judged by. `value` null means it could not be measured: a miss. */
+export function budgetRow(section, metric, value, op, limit, format = String) {
+  const pass =
+    value !== null && value !== undefined && (op === "<=" ? value <= limit : op === ">=" ? value >= limit : value === limit);
+  return { kind: "budget", section, metric, value, display: value == null ? "not measured" : format(value), budget: `${op} ${format(limit)}`, pass };
+}
+
+/** A figure reported for information. */
+export function observationRow(section, metric, value, display = String(value)) {
+  return { kind: "observation", section, metric, value, display, budget: "", pass: null };
+}
+
+export const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+export const ms = (value) => `${Math.round(value)} ms`;
+
+export function missedBudgets(rows) {
+  return rows.filter((row) => row.kind === "budget" && !row.pass);
+}
+
+/** A fixed-width text table, budgets marked as such. */
+export function formatTable(rows) {
+  const header = ["", "section", "metric", "value", "budget", "status"];
+  const body = rows.map((row) => [
+    row.kind === "budget" ? "BUDGET" : "obs",
+    row.section,
+    row.metric,
+    row.display,
+    row.budget,
+    row.kind === "budget" ? (row.pass ? "ok" : "MISSED") : "",
+  ]);
+  const widths = header.map((_, i) => Math.max(header[i].length, ...body.map((cells) => String(cells[i]).length)));
+  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}

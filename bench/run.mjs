@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// `npm run bench`: builds the app into its own folder, serves it with remix-serve next to
+// a fake `send-contact-email` on 127.0.0.1, then measures bytes, Lighthouse and server
+// throughput, prints one table (budgets and observations), writes
+// bench/results/latest.json and exits 1 when a budget is missed.
+//
+// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5
+// Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (default /usr/bin/chromium).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+
+import { analyseBundles, packagesIn } from "./lib/bundles.mjs";
+import { fetchWire, measurePage } from "./lib/bytes.mjs";
+import { chromePath } from "./lib/chromium.mjs";
+import { runLighthouse } from "./lib/lighthouse.mjs";
+import { runLoad, validContactForm } from "./lib/load.mjs";
+import {
+  BUDGETS,
+  budgetRow,
+  formatTable,
+  kb,
+  missedBudgets,
+  ms,
+  observationRow,
+} from "./lib/report.mjs";
+import { buildApp, root, startAppServer, startFakeFunction } from "./lib/servers.mjs";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3) : fallback;
+};
+const sections = new Set(option("only", "bytes,lighthouse,load").split(","));
+const lighthouseRuns = Number(option("runs", "3"));
+const loadDuration = Number(option("duration", "5"));
+const buildDir = (process.env.REMIX_BUILD_DIR || ".builds/bench").replace(/\/+$/, "");
+
+const started = Date.now();
+const log = (line) => process.stderr.write(`${line}\n`);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+const rows = [];
+const details = {};
+
+function failedSection(section, error) {
+  log(`  ${section} failed: ${error?.stack ?? error}`);
+  rows.push(budgetRow(section, "section ran to completion", null, "=", 1));
+  details[`${section}Error`] = String(error?.message ?? error);
+}
+
+function fileLine(file) {
+  const br = file.brServedEncoding === "br" ? `br ${kb(file.brServed)}` : `br not served (${file.brServedEncoding})`;
+  return `raw ${kb(file.raw)} · gz ${kb(file.gzip)} · ${br}`;
+}
+
+async function bytesSection(server) {
+  const page = await measurePage(server.url);
+  const onLoad = page.files.filter((file) => file.phase === "load");
+  const html = onLoad.find((file) => file.kind === "html");
+  const css = onLoad.filter((file) => file.kind === "css");
+  const js = onLoad.filter((file) => file.kind === "js");
+  const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
+  const pathOf = (url) => new URL(url).pathname;
+
+  rows.push(budgetRow("bytes", "HTML of / (gzip)", html ? html.gzip : null, "<=", BUDGETS.htmlGzip, kb));
+  rows.push(budgetRow("bytes", "CSS on first visit (gzip)", css.length ? sum(css, "gzip") : null, "<=", BUDGETS.cssGzip, kb));
+  rows.push(budgetRow("bytes", `JS on first visit, ${js.length} files (gzip)`, sum(js, "gzip"), "<=", BUDGETS.jsGzip, kb));
+  const thirdPartyOnLoad = page.thirdParty.filter((req) => req.phase === "load");
+  rows.push(budgetRow("requests", "requests to non-loopback hosts on load", thirdPartyOnLoad.length, "<=", BUDGETS.thirdPartyRequests));
+  rows.push(
+    budgetRow("requests", "render-blocking requests besides the stylesheet", page.otherBlocking.length, "<=", BUDGETS.otherRenderBlocking),
+  );
+
+  if (html) rows.push(observationRow("bytes", "HTML /", html.gzip, fileLine(html)));
+  for (const file of css) rows.push(observationRow("bytes", `CSS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+  for (const file of js) rows.push(observationRow("bytes", `JS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+  rows.push(observationRow("bytes", "JS on first visit, raw / br served", sum(js, "raw"), `${kb(sum(js, "raw"))} / ${kb(sum(js, "brServed"))}`));
+  rows.push(observationRow("requests", "requests on first visit", onLoad.length + page.thirdParty.length));
+  rows.push(observationRow("requests", "stylesheets blocking render", page.blocking.length - page.otherBlocking.length));
+  for (const entry of page.otherBlocking) rows.push(observationRow("requests", "render-blocking", entry.url));
+  for (const req of page.thirdParty) rows.push(observationRow("requests", `non-loopback (${req.phase})`, req.url));
+  rows.push(observationRow("page", "console errors on first visit", page.consoleErrors.length));
+
+  const later = page.files.filter((file) => file.phase !== "load" && file.kind === "js");
+  for (const file of later) rows.push(observationRow("bytes", `JS loaded later (scroll/form) ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+
+  // Which packages the first visit pays for, and what each lazy chunk costs.
+  const loadedPaths = new Set(js.map((file) => pathOf(file.url)));
+  const bundles = analyseBundles(buildDir, root, loadedPaths);
+  const firstChunks = bundles.filter((chunk) => chunk.firstVisit);
+  const packages = packagesIn(firstChunks);
+  for (const pkg of packages.slice(0, 12)) {
+    rows.push(observationRow("bundle", `first-visit JS from ${pkg.name} (raw, minified)`, pkg.raw, kb(pkg.raw)));
+  }
+  for (const watched of ["zod", "@radix-ui", "@supabase"]) {
+    const present = packages.filter((pkg) => pkg.name === watched || pkg.name.startsWith(`${watched}/`));
+    rows.push(
+      observationRow(
+        "bundle",
+        `${watched} in first-visit JS`,
+        present.length,
+        present.length ? present.map((pkg) => `${pkg.name} ${kb(pkg.raw)} raw`).join(", ") : "none",
+      ),
+    );
+  }
+  for (const chunk of bundles.filter((c) => !c.firstVisit)) {
+    const top = Object.entries(chunk.byPackage)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([name]) => name)
+      .join(", ");
+    rows.push(observationRow("bundle", `not on first visit: ${chunk.path} [${top}]`, chunk.gzip, `gz ${kb(chunk.gzip)}`));
+  }
+  details.bytes = { files: page.files, blocking: page.blocking, thirdParty: page.thirdParty, consoleErrors: page.consoleErrors };
+  details.bundles = bundles;
+  return { stylesheetPath: css[0] ? pathOf(css[0].url) : null, scriptPath: js[0] ? pathOf(js[0].url) : null };
+}
+
+async function cachingSection(server, paths) {
+  const get = (path, encoding) => fetchWire(`${server.url}${path}`, encoding);
+  const home = await get("/", "br, gzip");
+  const homeGzip = await get("/", "gzip");
+  rows.push(observationRow("caching", "Cache-Control of /", home.headers["cache-control"] ?? "(none)"));
+  rows.push(observationRow("caching", "Content-Encoding of / (br, gzip offered)", home.headers["content-encoding"] ?? "identity"));
+  rows.push(observationRow("caching", "Content-Encoding of / (gzip offered)", homeGzip.headers["content-encoding"] ?? "identity"));
+  for (const path of [paths.scriptPath, paths.stylesheetPath].filter(Boolean)) {
+    const asset = await get(path, "br, gzip");
+    rows.push(observationRow("caching", `Cache-Control of ${path}`, asset.headers["cache-control"] ?? "(none)"));
+    rows.push(observationRow("caching", `Content-Encoding of ${path} (br offered)`, asset.headers["content-encoding"] ?? "identity"));
+  }
+  const post = await fetchWire(`${server.url}/?index`, "br, gzip", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+    body: validContactForm,
+  });
+  rows.push(
+    observationRow("caching", `Cache-Control of POST /?index (status ${post.status})`, post.headers["cache-control"] ?? "(none)"),
+  );
+}
+
+async function lighthouseSection(server) {
+  const result = await runLighthouse(`${server.url}/`, lighthouseRuns, log);
+  for (const [name, figures] of Object.entries(result)) {
+    for (const [category, score] of Object.entries(figures.scores)) {
+      rows.push(budgetRow("lighthouse", `${name} ${category} (median of ${figures.runs})`, score, ">=", BUDGETS.lighthouseScore));
+    }
+  }
+  const mobile = result.mobile;
+  rows.push(budgetRow("lighthouse", "mobile LCP", mobile.lcp, "<=", BUDGETS.mobileLcpMs, ms));
+  rows.push(budgetRow("lighthouse", "mobile TBT", mobile.tbt, "<=", BUDGETS.mobileTbtMs, ms));
+  rows.push(budgetRow("lighthouse", "mobile CLS", mobile.cls, "<=", BUDGETS.mobileCls, (v) => v.toFixed(3)));
+  rows.push(observationRow("lighthouse", "mobile FCP / Speed Index", mobile.fcp, `${ms(mobile.fcp)} / ${ms(mobile.si)}`));
+  const desktop = result.desktop;
+  rows.push(
+    observationRow(
+      "lighthouse",
+      "desktop FCP / LCP / TBT / CLS",
+      desktop.lcp,
+      `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
+    ),
+  );
+  rows.push(observationRow("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?"));
+  for (const [name, figures] of Object.entries(result)) {
+    for (const audit of figures.failing) {
+      rows.push(
+        observationRow("lighthouse", `${name} audit not passed (some run): ${audit.category}/${audit.id}`, audit.score, `${audit.title} ${audit.value}`.trim()),
+      );
+    }
+  }
+  details.lighthouse = result;
+}
+
+async function loadSection(server, fake, paths) {
+  const result = await runLoad(
+    { appUrl: server.url, stylesheetPath: paths.stylesheetPath, fakeFunctionUrl: fake.url, duration: loadDuration },
+    log,
+  );
+  const line = (f) => `${f.rps} rps · p50 ${f.p50} ms · p99 ${f.p99} ms${f.non2xx || f.errors ? ` · ${f.non2xx} non-2xx, ${f.errors} errors` : ""}`;
+  for (const c of [10, 50]) {
+    rows.push(observationRow("load", `GET / at ${c} connections`, result.get[c].rps, line(result.get[c])));
+    if (result.static[c]) {
+      rows.push(observationRow("load", `GET stylesheet (static) at ${c} connections`, result.static[c].rps, line(result.static[c])));
+      const ratio = result.get[c].rps / result.static[c].rps;
+      rows.push(observationRow("load", `ratio GET / ÷ static rps at ${c}`, ratio, ratio.toFixed(3)));
+    }
+  }
+  rows.push(observationRow("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake)));
+  rows.push(observationRow("load", "POST /?index (valid form) at 10", result.post.rps, line(result.post)));
+  rows.push(
+    observationRow(
+      "load",
+      "server's added latency on POST (p50 / mean)",
+      result.post.addedP50,
+      `${result.post.addedP50} ms / ${result.post.addedMean} ms`,
+    ),
+  );
+  details.load = result;
+}
+
+function machine() {
+  let chromium = "unknown";
+  try {
+    chromium = execFileSync(chromePath, ["--version"], { encoding: "utf8" }).trim();
+  } catch {
+    // reported as unknown
+  }
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage: os.loadavg().map((v) => Math.round(v * 100) / 100),
+    node: process.version,
+    chromium,
+    note: "shared machine: other processes compete for the same cores during the run",
+  };
+}
+
+async function main() {
+  const machineAtStart = machine();
+  log(`bench: ${machineAtStart.cpus} cores (${machineAtStart.cpuModel}), load ${machineAtStart.loadAverage.join(" ")}`);
+  if (!args.includes("--skip-build")) {
+    log(`bench: building into ${buildDir} ...`);
+    await buildApp(buildDir);
+  }
+  log(`bench: starting servers (${elapsed()})`);
+  const fake = await startFakeFunction();
+  const server = await startAppServer(buildDir, {
+    SUPABASE_URL: fake.url,
+    SUPABASE_ANON_KEY: "bench-anon-key",
+    // High limits so that the load test measures the server, not the rate limiter.
+    RATE_LIMIT_PER_CLIENT: "1000000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000000",
+    CONTACT_INBOX_FILE: `${buildDir}/bench-inbox.jsonl`,
+    GA_MEASUREMENT_ID: undefined,
+    MOCKS: undefined,
+  });
+  let paths = { stylesheetPath: null, scriptPath: null };
+  try {
+    if (sections.has("bytes")) {
+      log(`bench: bytes and requests (${elapsed()})`);
+      try {
+        paths = await bytesSection(server);
+        await cachingSection(server, paths);
+      } catch (error) {
+        failedSection("bytes", error);
+      }
+    }
+    if (sections.has("lighthouse")) {
+      log(`bench: lighthouse, ${lighthouseRuns} runs mobile + ${lighthouseRuns} desktop (${elapsed()})`);
+      try {
+        await lighthouseSection(server);
+      } catch (error) {
+        failedSection("lighthouse", error);
+      }
+    }
+    if (sections.has("load")) {
+      log(`bench: load (${elapsed()})`);
+      try {
+        if (!paths.stylesheetPath) {
+          const html = (await fetchWire(`${server.url}/`, "identity")).body.toString("utf8");
+          paths.stylesheetPath = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1] ?? null;
+        }
+        await loadSection(server, fake, paths);
+      } catch (error) {
+        failedSection("load", error);
+      }
+    }
+  } finally {
+    await server.stop();
+    await fake.close();
+  }
+
+  const durationMs = Date.now() - started;
+  rows.push(observationRow("bench", "wall time (limit 300 s)", durationMs, `${(durationMs / 1000).toFixed(0)} s`));
+  const missed = missedBudgets(rows);
+  const result = {
+    date: new Date().toISOString(),
+    buildDir,
+    machine: { ...machineAtStart, loadAverageAtEnd: machine().loadAverage },
+    options: { sections: [...sections], lighthouseRuns, loadDuration },
+    durationMs,
+    budgets: BUDGETS,
+    missed: missed.map((row) => `${row.section}: ${row.metric} = ${row.display} (budget ${row.budget})`),
+    rows,
+    details,
+  };
+  mkdirSync(`${root}bench/results`, { recursive: true });
+  writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(result, null, 2)}\n`);
+
+  process.stdout.write(`\n${formatTable(rows)}\n\n`);
+  process.stdout.write(
+    missed.length
+      ? `${missed.length} budget(s) MISSED:\n${result.missed.map((m) => `  - ${m}`).join("\n")}\n`
+      : "All budgets met.\n",
+  );
+  process.stdout.write(`Results: bench/results/latest.json (${(durationMs / 1000).toFixed(0)} s)\n`);
+  process.exitCode = missed.length ? 1 : 0;
+}
+
+main().catch((error) => {
+  log(`bench failed: ${error?.stack ?? error}`);
+  process.exitCode = 2;
+});
