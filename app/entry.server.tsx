@@ -1,21 +1,28 @@
 import { PassThrough } from "node:stream";
 
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
-import { env } from "~/lib/env.server";
 import { NonceContext } from "~/lib/nonce";
-import { createNonce, securityHeaders } from "~/lib/security/headers.server";
-import { isHttpsRequest } from "~/lib/security/proxy.server";
+import { applyHeaders, createNonce } from "~/lib/security/headers.server";
+import { documentHeadersFor, nonDocumentHeadersFor } from "~/lib/security/policy.server";
 import { logStartup } from "~/lib/startup.server";
 
 const ABORT_DELAY_MS = 5_000;
 
 logStartup();
 
+/**
+ * Every HTML document (the page, a form POST's answer, the 404, error pages)
+ * is rendered here, so this is where its security headers are set. The nonce
+ * is fresh per response and reaches every script Remix and React write:
+ * RemixServer passes it to <Scripts>/<ScrollRestoration> via context and to
+ * single fetch's streamed data scripts; React puts it on its own inline
+ * streaming scripts.
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -24,13 +31,7 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const nonce = createNonce();
-  const headers = securityHeaders({
-    nonce,
-    https: env.FORCE_HTTPS || isHttpsRequest(request, env.TRUST_PROXY),
-    gaMeasurementId: env.GA_MEASUREMENT_ID,
-    isDevelopment: env.NODE_ENV === "development",
-  });
-  for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
+  applyHeaders(responseHeaders, documentHeadersFor(request, nonce));
 
   // Crawlers get the whole document at once; people get the shell as soon as it is ready.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
@@ -61,6 +62,20 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY_MS + 1_000);
+    setTimeout(abort, ABORT_DELAY_MS + 1_000).unref();
   });
 }
+
+/** Single-fetch data (`*.data`) and redirects: never a document, so nothing may run in them. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  const headers = nonDocumentHeadersFor(request);
+  try {
+    applyHeaders(response.headers, headers);
+    return response;
+  } catch {
+    // A Response.redirect() has immutable headers: copy it.
+    const copy = new Response(response.body, response);
+    applyHeaders(copy.headers, headers);
+    return copy;
+  }
+};

@@ -23,8 +23,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet
 export const meta: MetaFunction = () => documentMeta();
 
 export function loader() {
-  // Configuration, not content: the analytics id is the only thing the document needs from the server.
-  return { gaMeasurementId: env.GA_MEASUREMENT_ID ?? null };
+  // Configuration, not content: page copy ships in the route modules, never in loader data.
+  return { gaMeasurementId: env.GA_MEASUREMENT_ID ?? null, siteUrl: env.SITE_URL };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

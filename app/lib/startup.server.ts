@@ -2,12 +2,33 @@ import { env } from "~/lib/env.server";
 
 let logged = false;
 
-/** One line at start saying where contact requests go, so ops never guess. */
-export function logStartup(): void {
-  if (logged) return;
-  logged = true;
+/**
+ * One structured line at start saying where contact requests go and how the
+ * server reads its proxy headers, so ops never guess. Never the key.
+ */
+export function startupSummary(): Record<string, unknown> {
   const sink = env.SUPABASE_URL
     ? { mode: "supabase", target: `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email` }
     : { mode: "inbox-file", target: env.CONTACT_INBOX_FILE };
-  console.log(JSON.stringify({ event: "startup", contactSink: sink.mode, target: sink.target, trustProxy: env.TRUST_PROXY }));
+  return {
+    event: "startup",
+    contactSink: sink.mode,
+    target: sink.target,
+    contactFunctionTimeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+    siteUrl: env.SITE_URL,
+    trustProxy: env.TRUST_PROXY,
+    forceHttps: env.FORCE_HTTPS,
+    rateLimit: {
+      perClient: env.RATE_LIMIT_PER_CLIENT,
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
+    },
+    analytics: Boolean(env.GA_MEASUREMENT_ID),
+  };
+}
+
+export function logStartup(): void {
+  if (logged) return;
+  logged = true;
+  console.log(JSON.stringify(startupSummary()));
 }

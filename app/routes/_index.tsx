@@ -2,10 +2,13 @@ import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-r
 
 import { HomePage } from "~/components/HomePage";
 import { handleContactAction } from "~/lib/contact/contact.server";
+import { homeMeta } from "~/lib/seo";
+import type { loader as rootLoader } from "~/root";
 
-export const meta: MetaFunction = ({ matches }) => [
-  ...matches.flatMap((match) => match.meta ?? []),
-];
+export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
+  const root = matches.find((match) => match.id === "root");
+  return [...(root?.meta ?? []), ...homeMeta(root?.data?.siteUrl ?? "")];
+};
 
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   // An action's answer is personal to one visitor and must never be cached.

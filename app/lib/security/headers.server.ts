@@ -1,29 +1,41 @@
 import { randomBytes } from "node:crypto";
 
-/** A fresh, unguessable nonce for one response's Content-Security-Policy. */
+/** A fresh, unguessable nonce (144 bits, base64) for one response's Content-Security-Policy. */
 export function createNonce(): string {
   return randomBytes(18).toString("base64");
 }
 
 export interface SecurityHeaderOptions {
   nonce: string;
-  /** The request arrived over HTTPS (directly, or per a trusted proxy), or FORCE_HTTPS is set. */
+  /** The request arrived over HTTPS per a trusted proxy, or FORCE_HTTPS is set. */
   https: boolean;
   gaMeasurementId?: string;
   isDevelopment?: boolean;
 }
+
+/**
+ * What gtag.js (GA4) loads and calls, per Google's CSP guidance. Nothing of it
+ * is in the policy unless GA_MEASUREMENT_ID is set.
+ */
+const GOOGLE_ANALYTICS = {
+  // With 'strict-dynamic' a CSP3 browser ignores this host and trusts the nonced
+  // tag instead; it is here for browsers that only know CSP2.
+  scriptSrc: ["https://www.googletagmanager.com"],
+  connectSrc: ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"],
+  imgSrc: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
+};
 
 export function contentSecurityPolicy({ nonce, gaMeasurementId, isDevelopment }: SecurityHeaderOptions): string {
   const scriptSrc = [`'nonce-${nonce}'`, "'strict-dynamic'"];
   const connectSrc = ["'self'"];
   const imgSrc = ["'self'", "data:"];
   if (gaMeasurementId) {
-    scriptSrc.push("https://www.googletagmanager.com");
-    connectSrc.push("https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com");
-    imgSrc.push("https://*.google-analytics.com", "https://*.googletagmanager.com");
+    scriptSrc.push(...GOOGLE_ANALYTICS.scriptSrc);
+    connectSrc.push(...GOOGLE_ANALYTICS.connectSrc);
+    imgSrc.push(...GOOGLE_ANALYTICS.imgSrc);
   }
   if (isDevelopment) {
-    // Remix's live reload talks over a websocket to the dev server.
+    // Remix's live reload talks over a websocket to the dev server (never in production).
     connectSrc.push("ws://localhost:*", "ws://127.0.0.1:*");
   }
   return [
@@ -41,19 +53,62 @@ export function contentSecurityPolicy({ nonce, gaMeasurementId, isDevelopment }:
   ].join("; ");
 }
 
-export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
+/** Headers that every response of ours carries, HTML or not. */
+function baseHeaders(https: boolean): Record<string, string> {
   const headers: Record<string, string> = {
-    "Content-Security-Policy": contentSecurityPolicy(options),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy":
-      "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()",
+    "Permissions-Policy": [
+      "accelerometer=()",
+      "autoplay=()",
+      "browsing-topics=()",
+      "camera=()",
+      "display-capture=()",
+      "encrypted-media=()",
+      "fullscreen=(self)",
+      "geolocation=()",
+      "gyroscope=()",
+      "hid=()",
+      "idle-detection=()",
+      "magnetometer=()",
+      "microphone=()",
+      "midi=()",
+      "payment=()",
+      "publickey-credentials-get=()",
+      "screen-wake-lock=()",
+      "serial=()",
+      "usb=()",
+      "xr-spatial-tracking=()",
+    ].join(", "),
   };
-  if (options.https) {
-    headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
-  }
+  // Over plain HTTP the header is ignored by browsers and would only lock out a
+  // misconfigured deployment, so it is sent only when HTTPS is known.
+  if (https) headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY;
   return headers;
+}
+
+/** Everything an HTML document needs: the nonce CSP plus the base headers. */
+export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+  return { "Content-Security-Policy": contentSecurityPolicy(options), ...baseHeaders(options.https) };
+}
+
+/**
+ * For responses that are never rendered as a document (single-fetch data,
+ * robots.txt, health checks): no script may run in them if someone opens one
+ * directly, so the policy denies everything.
+ */
+export function nonDocumentSecurityHeaders(https: boolean): Record<string, string> {
+  return {
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ...baseHeaders(https),
+  };
+}
+
+export function applyHeaders(target: Headers, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) target.set(name, value);
 }

@@ -1,30 +1,62 @@
+import { isIP } from "node:net";
+
 /**
  * What a request says about its client can only be believed as far as the
- * proxies in front of this server are trusted. TRUST_PROXY is the number of
- * proxies we run in front (0: none, so forwarded headers are ignored).
+ * proxies in front of this server are trusted. remix-serve hands routes no
+ * socket address, so the forwarded headers are all there is; TRUST_PROXY is
+ * the number of proxies we run in front (0: none, so they are ignored, since
+ * any visitor can write them).
+ *
+ * Each proxy appends the address it received the request from to
+ * X-Forwarded-For, so with N trusted proxies the visitor is the N-th hop from
+ * the right: everything left of it was written by the visitor and is untrusted.
  */
 
-/** The visitor's address per X-Forwarded-For, or undefined when no proxy is trusted. */
-export function clientAddress(request: Request, trustedProxies: number): string | undefined {
-  if (trustedProxies <= 0) return undefined;
-  const header = request.headers.get("x-forwarded-for");
-  if (!header) return undefined;
-  const hops = header
+function splitHops(header: string | null): string[] {
+  if (!header) return [];
+  return header
     .split(",")
     .map((hop) => hop.trim())
     .filter(Boolean);
-  // Each trusted proxy appends the address it received the request from; the
-  // visitor is the hop that the outermost trusted proxy saw.
-  const index = hops.length - trustedProxies;
-  return index >= 0 ? hops[index] : hops[0];
 }
 
-/** Whether the request reached the outermost trusted proxy over HTTPS. */
+/** The entry the outermost trusted proxy wrote, or undefined when there is none. */
+function trustedHop(hops: string[], trustedProxies: number): string | undefined {
+  if (trustedProxies <= 0 || hops.length === 0) return undefined;
+  // Fewer hops than proxies: a proxy overwrote rather than appended; its value is the only one.
+  return hops[Math.max(0, hops.length - trustedProxies)];
+}
+
+/**
+ * An address as proxies write it, reduced to the bare IP: "[2001:db8::1]:443"
+ * and "203.0.113.7:51234" carry a port, "::ffff:203.0.113.7" is IPv4 in IPv6
+ * form. Anything that is not an IP (e.g. "unknown") gives undefined.
+ */
+export function normalizeAddress(raw: string): string | undefined {
+  let value = raw.trim();
+  if (value.length === 0 || value.length > 64) return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
+  if (bracketed?.[1]) value = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(value)) value = value.slice(0, value.lastIndexOf(":"));
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(value);
+  if (mapped?.[1]) value = mapped[1];
+  if (isIP(value) === 0) return undefined;
+  return value.toLowerCase();
+}
+
+/** The visitor's address per X-Forwarded-For, or undefined when no proxy is trusted or it is not an IP. */
+export function clientAddress(request: Request, trustedProxies: number): string | undefined {
+  const hop = trustedHop(splitHops(request.headers.get("x-forwarded-for")), trustedProxies);
+  return hop === undefined ? undefined : normalizeAddress(hop);
+}
+
+/**
+ * Whether the visitor reached the outermost trusted proxy over HTTPS, per
+ * X-Forwarded-Proto read the same way as X-Forwarded-For. Without a trusted
+ * proxy the header is ignored (remix-serve itself only speaks plain HTTP).
+ */
 export function isHttpsRequest(request: Request, trustedProxies: number): boolean {
   if (new URL(request.url).protocol === "https:") return true;
-  if (trustedProxies <= 0) return false;
-  const proto = request.headers.get("x-forwarded-proto");
-  if (!proto) return false;
-  const hops = proto.split(",").map((hop) => hop.trim().toLowerCase());
-  return hops[0] === "https";
+  const proto = trustedHop(splitHops(request.headers.get("x-forwarded-proto")), trustedProxies);
+  return proto?.toLowerCase() === "https";
 }

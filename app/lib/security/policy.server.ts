@@ -1,0 +1,24 @@
+import { env } from "~/lib/env.server";
+
+import { nonDocumentSecurityHeaders, securityHeaders } from "./headers.server";
+import { isHttpsRequest } from "./proxy.server";
+
+/** HSTS is sent when HTTPS is known: forced by configuration, or reported by a trusted proxy. */
+export function arrivedOverHttps(request: Request): boolean {
+  return env.FORCE_HTTPS || isHttpsRequest(request, env.TRUST_PROXY);
+}
+
+/** The headers of one HTML document, for the nonce its scripts carry. */
+export function documentHeadersFor(request: Request, nonce: string): Record<string, string> {
+  return securityHeaders({
+    nonce,
+    https: arrivedOverHttps(request),
+    gaMeasurementId: env.GA_MEASUREMENT_ID,
+    isDevelopment: env.NODE_ENV === "development",
+  });
+}
+
+/** The headers of a response that is not a document (data, text, JSON). */
+export function nonDocumentHeadersFor(request: Request): Record<string, string> {
+  return nonDocumentSecurityHeaders(arrivedOverHttps(request));
+}
