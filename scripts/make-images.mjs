@@ -49,9 +49,9 @@ const ogCard = `<!doctype html><html><head><meta charset="utf-8"><style>
 
 /** The mark on a full-bleed square (no transparent corners: iOS and Android mask icons themselves). */
 const squareIcon = (size) => `<!doctype html><html><head><style>
-  * { margin: 0; } body { width: ${size}px; height: ${size}px; background: #0e1428; overflow: hidden; }
+  * { margin: 0; } body { width: ${size}px; height: ${size}px; background: #d4ff3a; overflow: hidden; }
   svg { display: block; width: ${size}px; height: ${size}px; }
-</style></head><body>${mark.replace('rx="14"', 'rx="0"')}</body></html>`;
+</style></head><body>${mark.replace('rx="10"', 'rx="0"')}</body></html>`;
 
 const tabIcon = `<!doctype html><html><head><style>
   * { margin: 0; } html, body { width: 32px; height: 32px; background: transparent; overflow: hidden; }

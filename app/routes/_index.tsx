@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
 
 import { HomePage } from "~/components/HomePage";
+import { StructuredData } from "~/components/StructuredData";
 import { handleContactAction } from "~/lib/contact/contact.server";
 import { homeMeta } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
@@ -27,5 +28,10 @@ export function loader() {
 }
 
 export default function Index() {
-  return <HomePage />;
+  return (
+    <>
+      <HomePage />
+      <StructuredData />
+    </>
+  );
 }

@@ -1,0 +1,79 @@
+import type { Faq, Service } from "~/content/types";
+
+import { absoluteUrl } from "./seo";
+
+interface Business {
+  brandName: string;
+  description: string;
+  email: string;
+  location: { city: string; region: string; country: string };
+}
+
+export interface StructuredDataInput {
+  siteUrl: string;
+  site: Business;
+  services: readonly Service[];
+  faqs: readonly Faq[];
+  areaServed: string;
+  logoPath: string;
+  imagePath: string;
+}
+
+/**
+ * schema.org JSON-LD for the home page: the business as a ProfessionalService
+ * (what it offers, where it is, how to reach it) and the FAQ, both built from
+ * the same content modules the page renders, so they can never disagree.
+ */
+export function structuredData(input: StructuredDataInput): Record<string, unknown>[] {
+  const url = absoluteUrl(input.siteUrl, "/");
+  const business = {
+    "@context": "https://schema.org",
+    "@type": "ProfessionalService",
+    "@id": `${url}#business`,
+    name: input.site.brandName,
+    description: input.site.description,
+    url,
+    email: input.site.email,
+    logo: absoluteUrl(input.siteUrl, input.logoPath),
+    image: absoluteUrl(input.siteUrl, input.imagePath),
+    address: {
+      "@type": "PostalAddress",
+      addressLocality: input.site.location.city,
+      addressRegion: input.site.location.region,
+      addressCountry: input.site.location.country,
+    },
+    areaServed: input.areaServed,
+    hasOfferCatalog: {
+      "@type": "OfferCatalog",
+      name: "AI automation services",
+      itemListElement: input.services.map((service) => ({
+        "@type": "Offer",
+        itemOffered: { "@type": "Service", name: service.title, description: service.description },
+      })),
+    },
+  };
+  const faqPage = {
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    "@id": `${url}#faq`,
+    mainEntity: input.faqs.map((faq) => ({
+      "@type": "Question",
+      name: faq.question,
+      acceptedAnswer: { "@type": "Answer", text: faq.answer },
+    })),
+  };
+  return [business, faqPage];
+}
+
+/**
+ * JSON for a <script type="application/ld+json"> element: "<" is escaped so
+ * no content can close the element ("</script>") or open a comment.
+ */
+export function serializeJsonLd(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
