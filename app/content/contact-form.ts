@@ -25,7 +25,8 @@ export const contactFormText = {
     industry: { label: "Industry", placeholder: "e.g., Healthcare, Retail, Logistics", autoComplete: "off" },
     message: {
       label: "How can we help?",
-      placeholder: "Describe the processes you would like to automate, the tools you use today and your goals.",
+      placeholder:
+        "Describe the processes you would like to automate, the tools you use today and your goals.",
       autoComplete: "off",
     },
   },
@@ -50,7 +51,7 @@ export const contactFieldNames = [
 export type ContactFieldName = (typeof contactFieldNames)[number];
 
 /** The honeypot: a field people never see. Its name is one no password manager or autofill fills. */
-export const honeypotField = { name: "fax_extension_hp", label: "Leave this field empty" } as const;
+export const honeypotField = { name: "hp_ref_code", label: "Leave this field empty" } as const;
 
 /**
  * Validation messages. The first four are the spec's (section 5, decisions.md) to the letter;

@@ -1,11 +1,34 @@
-import { useState } from "react";
+import { useActionData, useFetcher } from "@remix-run/react";
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 
-import { companySizes, contactFormLimits, contactFormText as text } from "~/content/contact-form";
+import {
+  companySizes,
+  type ContactFieldName,
+  contactFormLimits,
+  contactFormText as text,
+  contactNotices,
+} from "~/content/contact-form";
+import { trackContactSubmit } from "~/lib/contact/analytics";
+import { formDataToRecord, messageLength } from "~/lib/contact/form-data";
+import { type ContactValues, validateContact } from "~/lib/contact/schema";
+import type { ContactActionData } from "~/lib/contact/types";
+
+import { CONTACT_NOTICE_ID, ContactNotice } from "./ContactNotice";
+import type { ToastNotice } from "./ContactToast";
+import { Honeypot } from "./Honeypot";
+import { SubmitButton } from "./SubmitButton";
+
+// Radix Toast is only needed once the visitor uses the form: keep it out of the initial JavaScript.
+const loadToast = () => import("./ContactToast");
+const ContactToast = lazy(loadToast);
+
+const ACTION = "/?index";
 
 const inputClass =
   "block w-full rounded-xl border border-ink-200 bg-white px-4 py-3 text-base text-ink-950 shadow-xs " +
   "placeholder:text-ink-400 transition-colors hover:border-ink-300 " +
-  "focus:border-accent-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-accent-300/70";
+  "focus:border-accent-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-accent-300/70 " +
+  "aria-invalid:border-red-700";
 const labelClass = "mb-2 block text-sm font-semibold text-ink-900";
 
 interface FieldProps {
@@ -15,9 +38,31 @@ interface FieldProps {
   maxLength?: number;
   inputMode?: "email" | "tel" | "url" | "text";
   className?: string;
+  defaultValue?: string;
+  invalid?: boolean;
+  noticeShown?: boolean;
 }
 
-function Field({ id, type = "text", required = false, maxLength, inputMode, className = "" }: FieldProps) {
+/** Marks the failing field; it points at the inline notice when one is on the page (no JavaScript). */
+function invalidProps(invalid: boolean | undefined, noticeShown: boolean) {
+  if (!invalid) return {};
+  return noticeShown
+    ? { "aria-invalid": true as const, "aria-describedby": CONTACT_NOTICE_ID }
+    : { "aria-invalid": true as const };
+}
+
+function Field(props: FieldProps) {
+  const {
+    id,
+    type = "text",
+    required = false,
+    maxLength,
+    inputMode,
+    className = "",
+    defaultValue,
+    invalid,
+    noticeShown = false,
+  } = props;
   const field = text.fields[id];
   return (
     <div className={className}>
@@ -41,72 +86,229 @@ function Field({ id, type = "text", required = false, maxLength, inputMode, clas
         inputMode={inputMode}
         autoComplete={field.autoComplete}
         placeholder={field.placeholder}
+        defaultValue={defaultValue}
         className={inputClass}
+        {...invalidProps(invalid, noticeShown)}
       />
     </div>
   );
 }
 
-/** The contact form: plain HTML that posts to the index route's action, with or without JavaScript. */
+/** Empties every field, the select and the honeypot included (a reset would restore server defaults). */
+function clearForm(form: HTMLFormElement) {
+  for (const element of Array.from(form.elements)) {
+    if (element instanceof HTMLSelectElement) element.selectedIndex = 0;
+    else if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement)
+      element.value = "";
+  }
+}
+
+function focusField(form: HTMLFormElement, field: ContactFieldName) {
+  const element = form.elements.namedItem(field);
+  if (element instanceof HTMLElement) element.focus();
+}
+
+/**
+ * The contact form. Without JavaScript it is a plain POST to the index route's action, which
+ * answers with the whole page, the notice and (on error) the values. With JavaScript it validates
+ * in the browser with the same schema, sends through a fetcher (no navigation) and shows a toast.
+ */
 export function ContactForm() {
-  const [messageLength, setMessageLength] = useState(0);
+  const fetcher = useFetcher<ContactActionData>({ key: "contact-form" });
+  // A no-JavaScript post renders its answer on the page; an enhanced one comes back as fetcher data.
+  const documentResult = useActionData() as ContactActionData | undefined;
+  const fetcherResult = fetcher.data as ContactActionData | undefined;
+  const serverValues: Partial<ContactValues> = (fetcherResult ?? documentResult)?.values ?? {};
+
+  const formRef = useRef<HTMLFormElement>(null);
+  const inFlight = useRef(false);
+  const toastId = useRef(0);
+  const [count, setCount] = useState(() => messageLength(serverValues.message ?? ""));
+  const [toast, setToast] = useState<ToastNotice | null>(null);
+  const [toastWanted, setToastWanted] = useState(false);
+  const [clientInvalid, setClientInvalid] = useState<ContactFieldName | null>(null);
+  const [enhanced, setEnhanced] = useState(false);
+
+  const submitting = fetcher.state !== "idle";
+  const invalidField = enhanced ? (clientInvalid ?? fetcherResult?.field) : documentResult?.field;
+  const noticeShown = Boolean(documentResult && !enhanced);
+
+  useEffect(() => {
+    // With JavaScript the schema's notices replace the browser's own validation bubbles.
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
+
+  useEffect(() => {
+    if (fetcher.state === "idle") inFlight.current = false;
+  }, [fetcher.state]);
+
+  useEffect(() => {
+    if (!fetcherResult || fetcher.state !== "idle") return;
+    setToast({ ...fetcherResult.notice, id: ++toastId.current });
+    const form = formRef.current;
+    if (fetcherResult.notice.kind === "success") {
+      if (form) clearForm(form);
+      setCount(0);
+    } else {
+      console.error(`Contact form: ${fetcherResult.notice.title}: ${fetcherResult.notice.description}`);
+      if (form && fetcherResult.field) focusField(form, fetcherResult.field);
+    }
+    // Only a new answer from the action opens a toast.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcherResult]);
+
+  const wantToast = () => {
+    if (toastWanted) return;
+    setToastWanted(true);
+    void loadToast();
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    wantToast();
+    setEnhanced(true);
+    if (inFlight.current || submitting) return;
+    const formData = new FormData(form);
+    const validation = validateContact(formDataToRecord(formData));
+    if (!validation.ok) {
+      setClientInvalid(validation.field);
+      setToast({
+        kind: "error",
+        title: contactNotices.validationTitle,
+        description: validation.message,
+        id: ++toastId.current,
+      });
+      focusField(form, validation.field);
+      return;
+    }
+    setClientInvalid(null);
+    trackContactSubmit();
+    inFlight.current = true;
+    fetcher.submit(formData, { method: "post", action: ACTION });
+  };
+
   return (
-    <form method="post" action="/?index#contact" className="grid gap-5 sm:grid-cols-2">
-      <Field id="name" required maxLength={contactFormLimits.nameMax} />
-      <Field id="email" type="email" inputMode="email" required />
-      <Field id="phone" type="tel" inputMode="tel" />
-      <Field id="company" />
-      <Field id="website" type="url" inputMode="url" />
-      <div>
-        <label htmlFor="contact-companySize" className={labelClass}>
-          {text.fields.companySize.label} <span className="font-normal text-ink-500">{text.optional}</span>
-        </label>
-        <select id="contact-companySize" name="companySize" defaultValue="" className={inputClass}>
-          <option value="">{text.fields.companySize.placeholder}</option>
-          {companySizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-              {text.companySizeOptionSuffix}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Field id="industry" className="sm:col-span-2" />
-      <div className="sm:col-span-2">
-        <label htmlFor="contact-message" className={labelClass}>
-          {text.fields.message.label}
-          <span aria-hidden="true" className="text-accent-700">
-            {" "}
-            *
-          </span>
-        </label>
-        <textarea
-          id="contact-message"
-          name="message"
+    <>
+      <form
+        ref={formRef}
+        method="post"
+        action={`${ACTION}#contact`}
+        onSubmit={onSubmit}
+        onFocus={wantToast}
+        aria-busy={submitting}
+        className="relative grid gap-5 sm:grid-cols-2"
+      >
+        {documentResult && noticeShown ? <ContactNotice notice={documentResult.notice} /> : null}
+        <Field
+          id="name"
           required
-          rows={6}
-          maxLength={contactFormLimits.messageMax}
-          placeholder={text.fields.message.placeholder}
-          aria-describedby="contact-message-counter"
-          onInput={(event) => setMessageLength(event.currentTarget.value.length)}
-          className={`${inputClass} resize-y`}
+          maxLength={contactFormLimits.nameMax}
+          defaultValue={serverValues.name}
+          invalid={invalidField === "name"}
+          noticeShown={noticeShown}
         />
-        <p id="contact-message-counter" className="mt-2 text-right text-sm tabular-nums text-ink-600">
-          <span>
-            {messageLength}/{contactFormLimits.messageMax}
-          </span>
-          <span className="sr-only"> {text.counterLabel}</span>
-        </p>
-      </div>
-      <div className="flex flex-col gap-4 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-ink-600">{text.requiredNote}</p>
-        <button
-          type="submit"
-          className="inline-flex min-h-12 items-center justify-center gap-2 rounded-full bg-ink-950 px-8 py-3 text-base font-semibold text-white transition hover:bg-ink-800 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent-400"
-        >
-          {text.submit}
-        </button>
-      </div>
-    </form>
+        <Field
+          id="email"
+          type="email"
+          inputMode="email"
+          required
+          defaultValue={serverValues.email}
+          invalid={invalidField === "email"}
+          noticeShown={noticeShown}
+        />
+        <Field
+          id="phone"
+          type="tel"
+          inputMode="tel"
+          defaultValue={serverValues.phone}
+          invalid={invalidField === "phone"}
+          noticeShown={noticeShown}
+        />
+        <Field
+          id="company"
+          defaultValue={serverValues.company}
+          invalid={invalidField === "company"}
+          noticeShown={noticeShown}
+        />
+        <Field
+          id="website"
+          type="url"
+          inputMode="url"
+          defaultValue={serverValues.website}
+          invalid={invalidField === "website"}
+          noticeShown={noticeShown}
+        />
+        <div>
+          <label htmlFor="contact-companySize" className={labelClass}>
+            {text.fields.companySize.label} <span className="font-normal text-ink-500">{text.optional}</span>
+          </label>
+          <select
+            id="contact-companySize"
+            name="companySize"
+            defaultValue={serverValues.companySize ?? ""}
+            className={inputClass}
+            {...invalidProps(invalidField === "companySize", noticeShown)}
+          >
+            <option value="">{text.fields.companySize.placeholder}</option>
+            {companySizes.map((size) => (
+              <option key={size} value={size}>
+                {size}
+                {text.companySizeOptionSuffix}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          id="industry"
+          className="sm:col-span-2"
+          defaultValue={serverValues.industry}
+          invalid={invalidField === "industry"}
+          noticeShown={noticeShown}
+        />
+        <div className="sm:col-span-2">
+          <label htmlFor="contact-message" className={labelClass}>
+            {text.fields.message.label}
+            <span aria-hidden="true" className="text-accent-700">
+              {" "}
+              *
+            </span>
+          </label>
+          <textarea
+            id="contact-message"
+            name="message"
+            required
+            rows={6}
+            maxLength={contactFormLimits.messageMax}
+            placeholder={text.fields.message.placeholder}
+            defaultValue={serverValues.message}
+            aria-describedby={
+              invalidField === "message" && noticeShown
+                ? `${CONTACT_NOTICE_ID} contact-message-counter`
+                : "contact-message-counter"
+            }
+            aria-invalid={invalidField === "message" ? true : undefined}
+            onInput={(event) => setCount(messageLength(event.currentTarget.value))}
+            className={`${inputClass} resize-y`}
+          />
+          <p id="contact-message-counter" className="mt-2 text-right text-sm tabular-nums text-ink-600">
+            <span data-testid="contact-message-count">
+              {count}/{contactFormLimits.messageMax}
+            </span>
+            <span className="sr-only"> {text.counterLabel}</span>
+          </p>
+        </div>
+        <Honeypot />
+        <div className="flex flex-col gap-4 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-ink-600">{text.requiredNote}</p>
+          <SubmitButton submitting={submitting} />
+        </div>
+      </form>
+      {toastWanted ? (
+        <Suspense fallback={null}>
+          <ContactToast notice={toast} onClose={() => setToast(null)} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

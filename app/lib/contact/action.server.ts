@@ -7,19 +7,16 @@ import {
   honeypotField,
 } from "~/content/contact-form";
 import { readFormBody, MAX_FORM_BYTES } from "~/lib/contact/body.server";
-import { type ContactLogger, type ContactOutcome, logContactOutcome, requestIdFor } from "~/lib/contact/log.server";
+import {
+  type ContactLogger,
+  type ContactOutcome,
+  logContactOutcome,
+  requestIdFor,
+} from "~/lib/contact/log.server";
 import type { RateLimiter } from "~/lib/contact/rate-limit.server";
 import { contactValuesFrom, type ContactValues, validateContact } from "~/lib/contact/schema";
+import type { ContactActionData } from "~/lib/contact/types";
 import type { ContactSink } from "~/lib/contact/sink.server";
-
-/** What the action answers; the form renders it as a toast (JavaScript) or next to itself (no JavaScript). */
-export interface ContactActionData {
-  notice: ContactNoticeText & { kind: "success" | "error" };
-  /** The visitor's values, to refill the form after an error; absent on success (fields cleared). */
-  values?: ContactValues;
-  /** The field that failed validation, to mark and focus it. */
-  field?: ContactFieldName;
-}
 
 export interface ContactActionDeps {
   sink: ContactSink;
@@ -58,22 +55,41 @@ export function createContactAction({
         headers: { "Cache-Control": "no-store", "X-Request-Id": requestId, ...extraHeaders },
       });
     };
-    const error = (notice: ContactNoticeText, values: ContactValues, field?: ContactFieldName): ContactActionData => ({
+    const error = (
+      notice: ContactNoticeText,
+      values: ContactValues,
+      field?: ContactFieldName,
+    ): ContactActionData => ({
       notice: { kind: "error", ...notice },
       values,
       ...(field ? { field } : {}),
     });
 
     if (request.method !== "POST") {
-      return answer(405, error(contactNotices.unsupported, emptyValues()), { result: "method-not-allowed" }, { Allow: ALLOWED_METHODS });
+      return answer(
+        405,
+        error(contactNotices.unsupported, emptyValues()),
+        { result: "method-not-allowed" },
+        { Allow: ALLOWED_METHODS },
+      );
     }
 
     const body = await readFormBody(request, maxBodyBytes);
     if (body.kind === "too-large") {
-      return answer(413, error(contactNotices.tooLarge, emptyValues()), { result: "too-large" }, { Connection: "close" });
+      return answer(
+        413,
+        error(contactNotices.tooLarge, emptyValues()),
+        { result: "too-large" },
+        { Connection: "close" },
+      );
     }
     if (body.kind === "unsupported-type") {
-      return answer(415, error(contactNotices.unsupported, emptyValues()), { result: "unsupported-type" }, { Accept: "application/x-www-form-urlencoded, multipart/form-data" });
+      return answer(
+        415,
+        error(contactNotices.unsupported, emptyValues()),
+        { result: "unsupported-type" },
+        { Accept: "application/x-www-form-urlencoded, multipart/form-data" },
+      );
     }
     if (body.kind === "malformed") {
       return answer(400, error(contactNotices.unsupported, emptyValues()), { result: "malformed" });
@@ -85,7 +101,11 @@ export function createContactAction({
       // Not counted by the rate limiter: a visitor fixing a typo must never be locked out.
       return answer(
         400,
-        error({ title: contactNotices.validationTitle, description: validation.message }, values, validation.field),
+        error(
+          { title: contactNotices.validationTitle, description: validation.message },
+          values,
+          validation.field,
+        ),
         { result: "invalid", field: validation.field },
       );
     }

@@ -73,7 +73,9 @@ export async function readFormBody(request: Request, maxBytes = MAX_FORM_BYTES):
       const params = new URLSearchParams(new TextDecoder().decode(bytes));
       return { kind: "ok", fields: collect(params.entries()) };
     }
-    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType ?? type } }).formData();
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": contentType ?? type },
+    }).formData();
     return { kind: "ok", fields: collect(form.entries()) };
   } catch {
     return { kind: "malformed" };

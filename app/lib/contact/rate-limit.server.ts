@@ -13,7 +13,8 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+export type RateLimitDecision =
+  { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
 
 export interface RateLimiter {
   /** Counts one submission if it is allowed. `client` undefined: only the global ceiling applies. */
@@ -40,7 +41,8 @@ export function createRateLimiter({
   const clients = new Map<string, number[]>();
   const global: number[] = [];
 
-  const retryAfter = (oldest: number, window: number, at: number) => Math.max(1, Math.ceil((oldest + window - at) / 1000));
+  const retryAfter = (oldest: number, window: number, at: number) =>
+    Math.max(1, Math.ceil((oldest + window - at) / 1000));
 
   return {
     consume(client) {
@@ -54,11 +56,19 @@ export function createRateLimiter({
         clients.delete(client);
         if (times.length) clients.set(client, times);
         if (times.length >= perClient) {
-          return { allowed: false, scope: "client", retryAfterSeconds: retryAfter(times[0] ?? at, windowMs, at) };
+          return {
+            allowed: false,
+            scope: "client",
+            retryAfterSeconds: retryAfter(times[0] ?? at, windowMs, at),
+          };
         }
       }
       if (global.length >= globalPerMinute) {
-        return { allowed: false, scope: "global", retryAfterSeconds: retryAfter(global[0] ?? at, MINUTE_MS, at) };
+        return {
+          allowed: false,
+          scope: "global",
+          retryAfterSeconds: retryAfter(global[0] ?? at, MINUTE_MS, at),
+        };
       }
       global.push(at);
       if (client !== undefined && times) {

@@ -24,6 +24,7 @@ const text = () => z.string({ error: messages.notText });
 const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
 const optionalText = () => text().check(z.trim());
 
+// Keys in the order of the function's payload (spec section 7); checking order is `contactFieldNames`.
 export const contactSchema = z.object({
   name: text().check(
     z.trim(),
@@ -31,20 +32,12 @@ export const contactSchema = z.object({
     z.maxLength(limits.nameMax, messages.nameTooLong),
   ),
   email: text().check(z.trim(), z.regex(EMAIL, messages.email)),
+  phone: optionalText(),
+  company: optionalText(),
   website: text().check(
     z.trim(),
     z.refine((value) => value === "" || WEBSITE.test(value), messages.website),
   ),
-  // Browsers count a line break as one character against maxLength but send it as CRLF:
-  // normalise first so a message the browser allowed is never refused here.
-  message: text().check(
-    normalizeLineBreaks,
-    z.trim(),
-    z.minLength(limits.messageMin, messages.message),
-    z.maxLength(limits.messageMax, messages.messageTooLong),
-  ),
-  phone: optionalText(),
-  company: optionalText(),
   companySize: text().check(
     z.trim(),
     z.refine(
@@ -53,6 +46,14 @@ export const contactSchema = z.object({
     ),
   ),
   industry: optionalText(),
+  // Browsers count a line break as one character against maxLength but send it as CRLF:
+  // normalise first so a message the browser allowed is never refused here.
+  message: text().check(
+    normalizeLineBreaks,
+    z.trim(),
+    z.minLength(limits.messageMin, messages.message),
+    z.maxLength(limits.messageMax, messages.messageTooLong),
+  ),
 });
 
 /** What is sent to the function: every key present, optional ones as empty strings. */
@@ -62,8 +63,7 @@ export type ContactRequest = z.infer<typeof contactSchema>;
 export type ContactValues = Record<ContactFieldName, string>;
 
 export type ContactValidation =
-  | { ok: true; data: ContactRequest }
-  | { ok: false; field: ContactFieldName; message: string };
+  { ok: true; data: ContactRequest } | { ok: false; field: ContactFieldName; message: string };
 
 /**
  * Validates raw form input (strings, or anything a hand-made request sends: arrays for

@@ -73,6 +73,9 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;
   const cause = (error as { cause?: unknown }).cause;
-  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
+  const code =
+    cause && typeof cause === "object" && "code" in cause
+      ? String((cause as { code: unknown }).code)
+      : undefined;
   return code ? `${error.name}: ${code}` : error.name;
 }

@@ -1,0 +1,13 @@
+import type { ContactFieldName, ContactNoticeText } from "~/content/contact-form";
+import type { ContactValues } from "~/lib/contact/schema";
+
+export type ContactNotice = ContactNoticeText & { kind: "success" | "error" };
+
+/** What the contact action answers; the form shows it as a toast (JavaScript) or next to itself (no JavaScript). */
+export interface ContactActionData {
+  notice: ContactNotice;
+  /** The visitor's values, to refill the form after an error; absent on success (fields cleared). */
+  values?: ContactValues;
+  /** The field that failed validation, to mark and focus it. */
+  field?: ContactFieldName;
+}
