@@ -65,5 +65,9 @@ if (env.SKIP_BUILD !== "1") {
   }
 }
 
-const testStatus = run(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)], env);
+const testStatus = run(
+  process.execPath,
+  [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)],
+  env,
+);
 process.exit(testStatus !== 0 ? testStatus : browserFailure ? 1 : 0);

@@ -1,0 +1,80 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+
+import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
+import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { AXE_TAGS } from "./support/spec-texts";
+
+async function violations(page: Page): Promise<string> {
+  const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return result.violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").join(" ")}`)
+          .join("\n"),
+    )
+    .join("\n");
+}
+
+describeBrowser("accessibility (axe: WCAG 2.2 AA tags)", () => {
+  const stack = useStack();
+
+  async function open(options: (typeof SIZES)[number]["options"], path = "/"): Promise<Page> {
+    const context = await stack.context(options);
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    await page.goto(path);
+    await waitForHydration(page);
+    return page;
+  }
+
+  /** Scroll through the page so lazy parts (testimonials, accordion, tooltips) are in their final state. */
+  async function settle(page: Page) {
+    await page.evaluate(async () => {
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight) {
+        window.scrollTo({ top: y, behavior: "instant" });
+        await pause(60);
+      }
+      await pause(1300);
+      window.scrollTo({ top: 0, behavior: "instant" });
+    });
+    await page.waitForLoadState("networkidle");
+  }
+
+  for (const { name, options } of SIZES) {
+    it(`${name}: home page, FAQ collapsed`, async () => {
+      const page = await open(options);
+      await settle(page);
+      expect(await violations(page)).toBe("");
+    });
+
+    it(`${name}: home page, FAQ expanded (all 8, one answer open)`, async () => {
+      const page = await open(options);
+      await settle(page);
+      const faq = page.locator("#faq");
+      await faq.getByRole("button", { name: "View More Questions" }).click();
+      await faq.getByRole("button", { name: "View Less" }).waitFor();
+      await faq.locator("button[aria-expanded=false]").filter({ visible: true }).first().click();
+      await page.waitForTimeout(400); // let the open animation finish
+      expect(await violations(page)).toBe("");
+    });
+
+    it(`${name}: 404 page`, async () => {
+      const page = await open(options, "/definitely/not/here");
+      expect(await violations(page)).toBe("");
+    });
+  }
+
+  it("phone: home page with the mobile menu open", async () => {
+    const page = await open(PHONE);
+    await settle(page);
+    await page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first().click();
+    await page.locator("#mobile-menu").waitFor({ state: "visible" });
+    expect(await violations(page)).toBe("");
+  });
+});

@@ -1,0 +1,227 @@
+import type { Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
+
+import { describeBrowser, DESKTOP, PHONE, useStack } from "./support/browser";
+import {
+  contactValues,
+  countPosts,
+  field,
+  fillContact,
+  keepTrafficLocal,
+  submitButton,
+  toast,
+  waitForHydration,
+} from "./support/page";
+import {
+  type ContactValues,
+  SEND_ERROR,
+  SUBMIT_LABEL,
+  SUBMITTING_LABEL,
+  SUCCESS,
+  VALID_CONTACT,
+  VALIDATION,
+  VALIDATION_TITLE,
+} from "./support/spec-texts";
+
+const EMPTY: ContactValues = {
+  name: "",
+  email: "",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "",
+};
+
+describeBrowser("contact form with JavaScript", () => {
+  const stack = useStack();
+
+  beforeEach(() => {
+    stack.fake.reset();
+  });
+
+  async function open(options = DESKTOP, init?: (page: Page) => Promise<void>): Promise<Page> {
+    const context = await stack.context(options);
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    if (init) await init(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.locator("#contact").scrollIntoViewIfNeeded();
+    return page;
+  }
+
+  const counterText = async (page: Page) => {
+    const text = await page.locator("#contact form").first().innerText();
+    return text.match(/(\d+)\s*\/\s*2,?000/)?.[1];
+  };
+
+  const invalidCases: [string, Partial<ContactValues>, string][] = [
+    ["blank name", { name: "   " }, VALIDATION.name],
+    ["e-mail without a dot in the domain", { email: "jane@localhost" }, VALIDATION.email],
+    ["e-mail with a space", { email: "jane smith@acme-test.com" }, VALIDATION.email],
+    ["website without a scheme", { website: "acme-test.com" }, VALIDATION.website],
+    ["message shorter than 10 characters", { message: "  Too short  " }, VALIDATION.message],
+    ["empty name and bad e-mail: the name comes first", { name: "", email: "nope" }, VALIDATION.name],
+  ];
+
+  for (const [label, change, message] of invalidCases) {
+    it(`validation: ${label} → toast "${message}", nothing is sent`, async () => {
+      const page = await open();
+      const posts = countPosts(page);
+      await fillContact(page, { ...VALID_CONTACT, ...change });
+      await submitButton(page).click();
+      const notice = toast(page, VALIDATION_TITLE);
+      await expect.poll(() => notice.isVisible()).toBe(true);
+      expect(await notice.innerText()).toContain(message);
+      // Values stay so the visitor can fix them.
+      expect(await contactValues(page)).toEqual({ ...VALID_CONTACT, ...change });
+      await page.waitForTimeout(300);
+      expect(posts.count, "no request leaves the browser").toBe(0);
+      expect(stack.fake.requests).toHaveLength(0);
+    });
+  }
+
+  it("a valid submission shows the spinner and 'Sending Message...' while sending, then the success toast and empty fields", async () => {
+    stack.fake.setMode({ kind: "slow", delayMs: 1500 });
+    const page = await open();
+    await fillContact(page, VALID_CONTACT);
+    const button = submitButton(page);
+    expect((await button.innerText()).trim()).toBe(SUBMIT_LABEL);
+    await button.click();
+
+    await expect.poll(() => button.innerText()).toContain(SUBMITTING_LABEL);
+    expect(await button.isDisabled()).toBe(true);
+    const spinning = await button.evaluate((el) =>
+      Array.from(el.querySelectorAll("*")).some((child) => getComputedStyle(child).animationName !== "none"),
+    );
+    expect(spinning, "an animated spinner inside the button").toBe(true);
+
+    const notice = toast(page, SUCCESS.title);
+    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await notice.innerText()).toContain(SUCCESS.text);
+    expect(await contactValues(page)).toEqual(EMPTY);
+    expect(await counterText(page)).toBe("0");
+    expect((await button.innerText()).trim()).toBe(SUBMIT_LABEL);
+    expect(await button.isDisabled()).toBe(false);
+
+    expect(stack.fake.requests).toHaveLength(1);
+    expect(stack.fake.requests[0]!.json).toEqual(VALID_CONTACT);
+  });
+
+  it("a failing function (500) shows the error toast, keeps every value and logs the error to the console", async () => {
+    stack.fake.setMode({ kind: "status", status: 500 });
+    const page = await open();
+    const consoleErrors: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") consoleErrors.push(msg.text());
+    });
+    await fillContact(page, VALID_CONTACT);
+    await submitButton(page).click();
+    const notice = toast(page, SEND_ERROR.title);
+    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await notice.innerText()).toContain(SEND_ERROR.text);
+    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+    expect(stack.fake.requests).toHaveLength(1);
+    await expect
+      .poll(() => consoleErrors.length, { message: "error logged in the console" })
+      .toBeGreaterThan(0);
+    expect(await submitButton(page).isDisabled()).toBe(false);
+  });
+
+  it("the counter tracks the message length up to 2000", async () => {
+    const page = await open();
+    expect(await counterText(page)).toBe("0");
+    await field(page, "message").pressSequentially("Hello");
+    await expect.poll(() => counterText(page)).toBe("5");
+    await field(page, "message").press("Backspace");
+    await expect.poll(() => counterText(page)).toBe("4");
+    await field(page, "message").fill("x".repeat(2000));
+    await expect.poll(() => counterText(page)).toBe("2000");
+    await field(page, "message").press("End");
+    await field(page, "message").pressSequentially("yz");
+    expect((await field(page, "message").inputValue()).length).toBe(2000);
+    expect(await counterText(page)).toBe("2000");
+  });
+
+  it("window.gtag sees form_submit with the spec's parameters before the request leaves", async () => {
+    stack.fake.setMode({ kind: "slow", delayMs: 300 });
+    const requestsWhenGtagRan: number[] = [];
+    const page = await open(DESKTOP, async (p) => {
+      await p.exposeBinding("__e2eGtagSeen", () => {
+        requestsWhenGtagRan.push(stack.fake.requests.length);
+      });
+      await p.addInitScript(() => {
+        const log: unknown[] = [];
+        const w = window as unknown as Record<string, unknown>;
+        w.__e2eLog = log;
+        w.gtag = (...args: unknown[]) => {
+          log.push({ kind: "gtag", args });
+          (w.__e2eGtagSeen as () => void)();
+        };
+        const realFetch = window.fetch.bind(window);
+        window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+          const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+          log.push({ kind: "fetch", method });
+          return realFetch(input, init);
+        };
+      });
+    });
+    await fillContact(page, VALID_CONTACT);
+    await submitButton(page).click();
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+
+    const log = (await page.evaluate(() => (window as unknown as { __e2eLog: unknown[] }).__e2eLog)) as {
+      kind: string;
+      args?: unknown[];
+      method?: string;
+    }[];
+    const gtagCalls = log.filter((entry) => entry.kind === "gtag");
+    expect(gtagCalls.map((c) => c.args)).toContainEqual([
+      "event",
+      "form_submit",
+      { event_category: "Contact", event_label: "Contact Form Submission" },
+    ]);
+    const gtagIndex = log.findIndex((entry) => entry.kind === "gtag" && entry.args?.[1] === "form_submit");
+    const postIndex = log.findIndex((entry) => entry.kind === "fetch" && entry.method === "POST");
+    expect(postIndex, JSON.stringify(log)).toBeGreaterThanOrEqual(0);
+    expect(gtagIndex, "gtag fires before the POST").toBeLessThan(postIndex);
+    expect(requestsWhenGtagRan[0], "the function had not been called yet").toBe(0);
+    expect(stack.fake.requests).toHaveLength(1);
+  });
+
+  it("double-clicking Send Message sends one request", async () => {
+    stack.fake.setMode({ kind: "slow", delayMs: 800 });
+    const page = await open();
+    const posts = countPosts(page);
+    await fillContact(page, VALID_CONTACT);
+    await submitButton(page).dblclick();
+    // A third, late click while sending must not send either.
+    await submitButton(page)
+      .click({ force: true, trial: false })
+      .catch(() => undefined);
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    await page.waitForTimeout(500);
+    expect(posts.count).toBe(1);
+    expect(stack.fake.requests).toHaveLength(1);
+  });
+
+  it("phone: the toast does not cover the submit button", async () => {
+    stack.fake.setMode({ kind: "status", status: 500 });
+    const page = await open(PHONE);
+    await fillContact(page, VALID_CONTACT);
+    await submitButton(page).scrollIntoViewIfNeeded();
+    await submitButton(page).click();
+    const notice = toast(page, SEND_ERROR.title);
+    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
+    const [toastBox, buttonBox] = await Promise.all([notice.boundingBox(), submitButton(page).boundingBox()]);
+    expect(toastBox && buttonBox).toBeTruthy();
+    const overlap =
+      toastBox!.x < buttonBox!.x + buttonBox!.width &&
+      buttonBox!.x < toastBox!.x + toastBox!.width &&
+      toastBox!.y < buttonBox!.y + buttonBox!.height &&
+      buttonBox!.y < toastBox!.y + toastBox!.height;
+    expect(overlap, JSON.stringify({ toastBox, buttonBox })).toBe(false);
+  });
+});

@@ -1,0 +1,180 @@
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+
+import { describeBrowser, DESKTOP, PHONE, SIZES, useStack } from "./support/browser";
+import { expectLandedOn, keepTrafficLocal, waitForHydration, waitForScrollToSettle } from "./support/page";
+
+const HEADER_LINKS = [
+  ["Solutions", "#services"],
+  ["Insiders", "#community"],
+  ["About", "#about"],
+  ["Reviews", "#testimonials"],
+  ["Contact", "#contact"],
+] as const;
+
+const FOOTER_TARGETS = ["#services", "#about", "#community", "#testimonials", "#contact"] as const;
+
+describeBrowser("navigation", () => {
+  const stack = useStack();
+
+  async function open(options = DESKTOP): Promise<Page> {
+    const context = await stack.context(options);
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    await page.goto("/");
+    await waitForHydration(page);
+    return page;
+  }
+
+  async function backToTop(page: Page) {
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    await waitForScrollToSettle(page);
+  }
+
+  it("desktop: every header link lands on its section, below the fixed header", async () => {
+    const page = await open(DESKTOP);
+    const header = page.locator("header").first();
+    for (const [label, target] of HEADER_LINKS) {
+      await backToTop(page);
+      const link = header.getByRole("link", { name: label, exact: true });
+      await expect.poll(() => link.isVisible(), { message: `${label} is visible` }).toBe(true);
+      expect(await link.getAttribute("href")).toMatch(new RegExp(`${target}$`));
+      await link.click();
+      await expectLandedOn(page, target);
+    }
+  });
+
+  for (const { name, options } of SIZES) {
+    it(`${name}: Get Started lands on #contact`, async () => {
+      const page = await open(options);
+      const getStarted = page
+        .locator("header")
+        .first()
+        .getByRole("link", { name: "Get Started" })
+        .filter({ visible: true })
+        .first();
+      if (name === "phone" && !(await getStarted.isVisible())) {
+        // On a phone the header may keep Get Started inside the menu.
+        await page.locator('[aria-controls="mobile-menu"]').click();
+      }
+      await page.getByRole("link", { name: "Get Started" }).filter({ visible: true }).first().click();
+      await expectLandedOn(page, "#contact");
+    });
+
+    it(`${name}: hero buttons land on #contact and #community`, async () => {
+      const page = await open(options);
+      await page.getByRole("link", { name: "Transform Your Business with AI" }).click();
+      await expectLandedOn(page, "#contact");
+      await backToTop(page);
+      await page.getByRole("link", { name: "Join the Community" }).click();
+      await expectLandedOn(page, "#community");
+    });
+
+    it(`${name}: footer links land on their sections`, async () => {
+      const page = await open(options);
+      for (const target of FOOTER_TARGETS) {
+        await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
+        await waitForScrollToSettle(page);
+        const link = page.locator(`footer a[href$="${target}"]`).first();
+        await expect.poll(() => link.isVisible(), { message: `footer link to ${target}` }).toBe(true);
+        await link.click();
+        await expectLandedOn(page, target);
+      }
+    });
+
+    it(`${name}: the Success Stories tile lands on #testimonials`, async () => {
+      const page = await open(options);
+      const tile = page
+        .locator("#community")
+        .getByRole("link", { name: /Success Stories/ })
+        .first();
+      expect(await tile.getAttribute("href")).toMatch(/#testimonials$/);
+      await tile.click();
+      await expectLandedOn(page, "#testimonials");
+    });
+  }
+
+  it("phone: the menu toggle opens and closes the menu; choosing a section closes it and lands there", async () => {
+    const page = await open(PHONE);
+    const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();
+    const menu = page.locator("#mobile-menu");
+    await expect.poll(() => toggle.isVisible()).toBe(true);
+    expect(await toggle.evaluate((el) => el.getAttribute("aria-label") ?? el.textContent?.trim())).toBe(
+      "Menu",
+    );
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await menu.isVisible()).toBe(false);
+
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(await menu.isVisible()).toBe(true);
+    for (const [label] of HEADER_LINKS) {
+      expect(await menu.getByRole("link", { name: label, exact: true }).isVisible(), label).toBe(true);
+    }
+
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => menu.isVisible()).toBe(false);
+
+    for (const [label, target] of HEADER_LINKS) {
+      await backToTop(page);
+      await toggle.click();
+      await expect.poll(() => menu.isVisible()).toBe(true);
+      await menu.getByRole("link", { name: label, exact: true }).click();
+      await expect
+        .poll(() => menu.isVisible(), { message: `menu closes after choosing ${label}` })
+        .toBe(false);
+      expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+      await expectLandedOn(page, target);
+    }
+  });
+
+  it("phone: the menu works with the keyboard; Escape closes it and focus returns to the toggle", async () => {
+    const page = await open(PHONE);
+    const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();
+    const menu = page.locator("#mobile-menu");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(await menu.isVisible()).toBe(true);
+
+    // Tab moves into the menu's links.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"))).toBe(true);
+
+    await page.keyboard.press("Escape");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Space toggles it too, and Enter on a link chooses the section and closes the menu.
+    await page.keyboard.press("Space");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await menu.getByRole("link", { name: "About", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await expectLandedOn(page, "#about");
+  });
+
+  it("external links open in a new tab with noopener, and the new tab has no opener", async () => {
+    const page = await open(DESKTOP);
+    const links = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLAnchorElement>("a[href]"))
+        .filter((a) => /^https?:/.test(a.getAttribute("href") ?? "") && a.origin !== location.origin)
+        .map((a) => ({ href: a.href, target: a.target, rel: a.rel })),
+    );
+    // Free, Insiders, Insiders+, Discord, two social tiles, two footer social links at least.
+    expect(links.length).toBeGreaterThanOrEqual(8);
+    for (const link of links) {
+      expect(link.target, link.href).toBe("_blank");
+      expect(link.rel.split(/\s+/), link.href).toContain("noopener");
+    }
+
+    const first = page.locator("#community a[target=_blank]").first();
+    const [popup] = await Promise.all([page.context().waitForEvent("page"), first.click()]);
+    await popup.waitForLoadState();
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    expect(page.url()).toMatch(/\/(#.*)?$/); // the site stays open in its own tab
+    await popup.close();
+  });
+});

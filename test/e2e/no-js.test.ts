@@ -1,0 +1,155 @@
+import type { Page, Response } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
+
+import { faqs } from "~/content/faq";
+
+import { describeBrowser, DESKTOP, PHONE, useStack } from "./support/browser";
+import {
+  contactValues,
+  expectLandedOn,
+  fillContact,
+  keepTrafficLocal,
+  serverNotice,
+  submitButton,
+} from "./support/page";
+import {
+  type ContactValues,
+  SEND_ERROR,
+  SUCCESS,
+  VALID_CONTACT,
+  VALIDATION,
+  VALIDATION_TITLE,
+} from "./support/spec-texts";
+
+describeBrowser("without JavaScript", () => {
+  const stack = useStack();
+
+  beforeEach(() => {
+    stack.fake.reset();
+  });
+
+  async function open(options = DESKTOP): Promise<Page> {
+    const context = await stack.context({ ...options, javaScriptEnabled: false });
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    await page.goto("/");
+    return page;
+  }
+
+  async function submit(page: Page): Promise<Response> {
+    const [response] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
+      ),
+      submitButton(page).click(),
+    ]);
+    await page.waitForLoadState("domcontentloaded");
+    return response;
+  }
+
+  it("contact: a valid submission shows the success notice (role=status) with empty fields", async () => {
+    const page = await open();
+    await fillContact(page, VALID_CONTACT);
+    const response = await submit(page);
+    expect(response.status()).toBe(200);
+    const notice = serverNotice(page, "status", SUCCESS.title);
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain(SUCCESS.text);
+    const empty = Object.fromEntries(Object.keys(VALID_CONTACT).map((k) => [k, ""]));
+    expect(await contactValues(page)).toEqual(empty);
+    expect(stack.fake.requests).toHaveLength(1);
+    expect(stack.fake.requests[0]!.json).toEqual(VALID_CONTACT);
+  });
+
+  const invalid: [string, Partial<ContactValues>, string][] = [
+    ["a blank name", { name: "   " }, VALIDATION.name],
+    ["an e-mail without a dot in the domain", { email: "jane@localhost" }, VALIDATION.email],
+  ];
+  for (const [label, change, message] of invalid) {
+    it(`contact: ${label} shows the validation notice (role=alert), keeps the values, sends nothing`, async () => {
+      const page = await open();
+      const values = { ...VALID_CONTACT, ...change };
+      await fillContact(page, values);
+      const response = await submit(page);
+      expect(response.status()).toBe(400);
+      const notice = serverNotice(page, "alert", VALIDATION_TITLE);
+      expect(await notice.isVisible()).toBe(true);
+      expect(await notice.innerText()).toContain(message);
+      const kept = await contactValues(page);
+      // A name of spaces may come back trimmed; everything else exactly as typed.
+      expect({ ...kept, name: kept.name.trim() }).toEqual({ ...values, name: values.name.trim() });
+      expect(stack.fake.requests).toHaveLength(0);
+    });
+  }
+
+  it("contact: a failing function (500) shows the error notice (role=alert) and keeps every value", async () => {
+    stack.fake.setMode({ kind: "status", status: 500 });
+    const page = await open();
+    await fillContact(page, VALID_CONTACT);
+    const response = await submit(page);
+    expect(response.status()).toBe(502);
+    const notice = serverNotice(page, "alert", SEND_ERROR.title);
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain(SEND_ERROR.text);
+    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+    expect(stack.fake.requests).toHaveLength(1);
+  });
+
+  it("contact: a hanging function times out into the error notice with the values kept", async () => {
+    stack.fake.setMode({ kind: "hang" });
+    const page = await open();
+    await fillContact(page, VALID_CONTACT);
+    const response = await submit(page);
+    expect(response.status()).toBe(504);
+    const notice = serverNotice(page, "alert", SEND_ERROR.title);
+    expect(await notice.innerText()).toContain(SEND_ERROR.text);
+    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+  }, 30_000);
+
+  it("contact: after submitting, the page lands on the form's notice", async () => {
+    const page = await open();
+    await fillContact(page, { ...VALID_CONTACT, email: "jane@localhost" });
+    await submit(page);
+    expect(new URL(page.url()).hash).toBe("#contact");
+    await expectLandedOn(page, "#contact");
+  });
+
+  it("phone: the menu opens without JavaScript and its links work", async () => {
+    const page = await open(PHONE);
+    const menu = page.locator("#mobile-menu");
+    expect(await menu.isVisible()).toBe(false);
+    await page
+      .locator('[aria-controls="mobile-menu"], #mobile-menu-toggle, summary')
+      .filter({ visible: true })
+      .first()
+      .click();
+    expect(await menu.isVisible()).toBe(true);
+    await menu.getByRole("link", { name: "Reviews", exact: true }).click();
+    await expectLandedOn(page, "#testimonials");
+  });
+
+  it("header links, testimonials and all 8 FAQ answers work without JavaScript", async () => {
+    const page = await open(DESKTOP);
+    await page.locator("header").first().getByRole("link", { name: "Insiders", exact: true }).click();
+    await expectLandedOn(page, "#community");
+
+    const cards = page.locator("#testimonials article[data-testimonial]");
+    expect(await cards.count()).toBe(6);
+    for (let i = 0; i < 6; i += 1) expect((await cards.nth(i).innerText()).length).toBeGreaterThan(40);
+    expect(await page.locator("#testimonials [data-skeleton]").filter({ visible: true }).count()).toBe(0);
+
+    const faq = page.locator("#faq");
+    await faq.scrollIntoViewIfNeeded();
+    for (const { question, answer } of faqs) {
+      const answerText = faq.getByText(answer).first();
+      if (!(await answerText.isVisible())) {
+        const trigger = faq.getByText(question, { exact: true }).first();
+        if (!(await trigger.isVisible())) {
+          await faq.getByText("View More Questions").filter({ visible: true }).first().click();
+        }
+        await faq.getByText(question, { exact: true }).first().click();
+      }
+      expect(await answerText.isVisible(), question).toBe(true);
+    }
+  });
+});
