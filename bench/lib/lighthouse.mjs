@@ -65,7 +65,7 @@ export function medianOfRuns(runs) {
 }
 
 /** `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. */
-export async function runLighthouse(url, runs, log = () => {}) {
+export async function runLighthouse(url, runs, log = () => {}, saveReport = null) {
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ["--headless=new", ...chromeFlags],
@@ -86,6 +86,7 @@ export async function runLighthouse(url, runs, log = () => {}) {
           config,
         );
         if (!result) throw new Error("Lighthouse returned no result");
+        if (saveReport) saveReport(`${name}-${i + 1}`, result.lhr);
         const summary = summarise(result.lhr);
         if (summary.runtimeError) throw new Error(`Lighthouse: ${summary.runtimeError}`);
         perRun.push(summary);

@@ -41,7 +41,7 @@ function figures(result) {
  * GET `/` and the stylesheet at 10 and 50 connections; POST of a valid contact form
  * at 10 connections, and the fake function's own latency at the same concurrency.
  */
-export async function runLoad({ appUrl, stylesheetPath, fakeFunctionUrl, duration = 5 }, log = () => {}) {
+export async function runLoad({ appUrl, stylesheetPath, fakeFunctionUrl, fakeReceived, duration = 5 }, log = () => {}) {
   const out = { duration, get: {}, static: {}, post: null, fake: null };
   await run({ url: `${appUrl}/`, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
   for (const connections of [10, 50]) {
@@ -70,9 +70,11 @@ export async function runLoad({ appUrl, stylesheetPath, fakeFunctionUrl, duratio
       body: JSON.stringify(Object.fromEntries(new URLSearchParams(validContactForm))),
     }),
   );
+  const receivedBefore = fakeReceived();
   out.post = figures(
     await run({ url: `${appUrl}/?index`, method: "POST", connections: 10, duration, headers: formHeaders, body: validContactForm }),
   );
+  out.post.reachedFunction = fakeReceived() - receivedBefore;
   log(`  POST /?index c10: ${out.post.rps} rps p50 ${out.post.p50} ms (${out.post.non2xx} non-2xx)`);
   out.post.addedP50 = Math.round((out.post.p50 - out.fake.p50) * 100) / 100;
   out.post.addedMean = Math.round((out.post.mean - out.fake.mean) * 100) / 100;

@@ -81,9 +81,13 @@ export async function startAppServer(buildDir, env = {}) {
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // remix-serve logs every request: keep only the tail, a load test sends thousands.
   let log = "";
-  child.stdout.on("data", (chunk) => (log += chunk));
-  child.stderr.on("data", (chunk) => (log += chunk));
+  const append = (chunk) => {
+    log = (log + chunk).slice(-20_000);
+  };
+  child.stdout.on("data", append);
+  child.stderr.on("data", append);
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;

@@ -1,0 +1,175 @@
+import { request } from "node:http";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+
+/**
+ * How the production server lets browsers and a CDN cache, and how it compresses:
+ * fingerprinted assets are immutable for a year, the home page can be served by a CDN
+ * for a few minutes, an action's answer is never stored, and text is sent brotli when
+ * the client offers it, gzip otherwise.
+ */
+
+interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One request with exactly the given Accept-Encoding; the body is returned as sent (still compressed). */
+function wire(
+  url: string,
+  acceptEncoding: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: init.method ?? "GET", headers: { "accept-encoding": acceptEncoding, ...init.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+const validForm = new URLSearchParams({
+  name: "Caching Test",
+  email: "caching.test@example.com",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "Please tell me more about automating our invoices.",
+}).toString();
+
+const formHeaders = (origin: string) => ({
+  "content-type": "application/x-www-form-urlencoded",
+  origin,
+});
+
+const YEAR_SECONDS = 31_536_000;
+
+function directives(cacheControl: string | string[] | undefined): Map<string, string | true> {
+  const map = new Map<string, string | true>();
+  for (const part of String(cacheControl ?? "").split(",")) {
+    const [name, value] = part.trim().toLowerCase().split("=");
+    if (name) map.set(name, value ?? true);
+  }
+  return map;
+}
+
+describe("caching and compression of the production server", () => {
+  let fake: FakeFunction;
+  let server: AppServer;
+  let html: string;
+  let assets: { scripts: string[]; stylesheet: string };
+
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "caching-test-anon-key",
+      RATE_LIMIT_PER_CLIENT: "1000",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    });
+    html = (await wire(`${server.url}/`, "identity")).body.toString("utf8");
+    const stylesheet = /<link[^>]+rel="stylesheet"[^>]+href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+    const scripts = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+    if (!stylesheet || scripts.length === 0) throw new Error("the home page links no /build/ stylesheet or script");
+    assets = { scripts: [...new Set(scripts)], stylesheet };
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("serves every /build/ asset the page links as public and immutable for a year", async () => {
+    for (const path of [assets.stylesheet, ...assets.scripts]) {
+      const res = await wire(`${server.url}${path}`, "identity");
+      expect(res.status, path).toBe(200);
+      const cc = directives(res.headers["cache-control"]);
+      expect(cc.get("public"), path).toBe(true);
+      expect(cc.get("immutable"), path).toBe(true);
+      expect(Number(cc.get("max-age")), path).toBeGreaterThanOrEqual(YEAR_SECONDS);
+    }
+  });
+
+  it("lets a CDN keep the home page's HTML for five minutes and serve it stale while it revalidates", async () => {
+    const res = await wire(`${server.url}/`, "identity");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.headers["cache-control"]).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+  });
+
+  it("never lets anyone store the answer to a contact form submission (success and validation error)", async () => {
+    const ok = await wire(`${server.url}/?index`, "identity", {
+      method: "POST",
+      headers: formHeaders(server.url),
+      body: validForm,
+    });
+    expect(ok.status).toBe(200);
+    expect(directives(ok.headers["cache-control"]).get("no-store")).toBe(true);
+    expect(directives(ok.headers["cache-control"]).has("public")).toBe(false);
+
+    const invalid = await wire(`${server.url}/?index`, "identity", {
+      method: "POST",
+      headers: formHeaders(server.url),
+      body: new URLSearchParams({ name: "", email: "x", message: "" }).toString(),
+    });
+    expect(invalid.status).toBe(400);
+    expect(directives(invalid.headers["cache-control"]).get("no-store")).toBe(true);
+  });
+
+  it("never stores the answer to the JavaScript (single fetch) submission either", async () => {
+    const res = await wire(`${server.url}/_root.data?index`, "identity", {
+      method: "POST",
+      headers: formHeaders(server.url),
+      body: validForm,
+    });
+    expect(res.status).toBe(200);
+    expect(directives(res.headers["cache-control"]).get("no-store")).toBe(true);
+  });
+
+  it("sends HTML, CSS and JS brotli-compressed when the client offers br", async () => {
+    const bigScript = await largestScript();
+    for (const path of ["/", assets.stylesheet, bigScript]) {
+      const res = await wire(`${server.url}${path}`, "br, gzip, deflate");
+      expect(res.headers["content-encoding"], path).toBe("br");
+      expect(String(res.headers["vary"]).toLowerCase(), path).toContain("accept-encoding");
+    }
+  });
+
+  it("falls back to gzip when the client offers only gzip", async () => {
+    const bigScript = await largestScript();
+    for (const path of ["/", assets.stylesheet, bigScript]) {
+      const res = await wire(`${server.url}${path}`, "gzip");
+      expect(res.headers["content-encoding"], path).toBe("gzip");
+    }
+  });
+
+  it("sends uncompressed bytes to a client that offers no encoding", async () => {
+    const res = await wire(`${server.url}/`, "identity");
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.body.toString("utf8")).toContain("<html");
+  });
+
+  /** The framework chunk: the largest script the page loads (compression skips files under 1 KB). */
+  async function largestScript(): Promise<string> {
+    let largest = { path: "", size: -1 };
+    for (const path of assets.scripts) {
+      const size = (await wire(`${server.url}${path}`, "identity")).body.length;
+      if (size > largest.size) largest = { path, size };
+    }
+    return largest.path;
+  }
+});
