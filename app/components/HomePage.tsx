@@ -1,8 +1,36 @@
-/** Composes the home page's sections in the order the spec fixes. */
+import { About } from "./About";
+import { Academy } from "./Academy";
+import { Community } from "./Community";
+import { ContactSection } from "./ContactSection";
+import { Faq } from "./Faq";
+import { Footer } from "./Footer";
+import { Header } from "./Header";
+import { Hero } from "./Hero";
+import { Process } from "./Process";
+import { Results } from "./Results";
+import { Services } from "./Services";
+import { SkipLink } from "./SkipLink";
+import { Testimonials } from "./Testimonials";
+
+/** Composes the home page's sections in the order the spec fixes (the unshown ones in between). */
 export function HomePage() {
   return (
-    <main id="main">
-      <h1>AI Automation Agency</h1>
-    </main>
+    <>
+      <SkipLink />
+      <Header />
+      <main id="main" tabIndex={-1} className="focus:outline-none">
+        <Hero />
+        <Services />
+        <About />
+        <Community />
+        <Testimonials />
+        <Results />
+        <ContactSection />
+        <Process />
+        <Academy />
+        <Faq />
+      </main>
+      <Footer />
+    </>
   );
 }

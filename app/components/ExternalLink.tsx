@@ -1,0 +1,20 @@
+import type { AnchorHTMLAttributes, ReactNode } from "react";
+
+import { newTabHint } from "~/content/community";
+
+interface ExternalLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "target" | "rel"> {
+  href: string;
+  children: ReactNode;
+  /** Omit the visually hidden "(opens in a new tab)" when the accessible name comes from aria-label. */
+  hint?: boolean;
+}
+
+/** A link that leaves the site: a new tab, without giving the opened page access to this one. */
+export function ExternalLink({ href, children, hint = true, ...rest }: ExternalLinkProps) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
+      {children}
+      {hint ? <span className="sr-only"> {newTabHint}</span> : null}
+    </a>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from "react";
+
+import { ratingLabel, ratingMax, testimonials, testimonialsIntro } from "~/content/testimonials";
+import type { Testimonial } from "~/content/types";
+import { initials } from "~/lib/initials";
+
+import { Icon } from "./Icon";
+import { SectionHeading } from "./SectionHeading";
+
+/** How long the skeletons show after the section first enters the viewport (spec: 1000 ms). */
+export const SKELETON_MS = 1000;
+
+type Phase = "waiting" | "skeleton" | "shown";
+
+/**
+ * Server HTML carries the real testimonials (crawlers, no-JS visitors). With JavaScript, the
+ * first time the section enters the viewport each card shows a skeleton for SKELETON_MS. The
+ * skeleton is overlaid on the real card, whose content is only made invisible, so the boxes
+ * never change size: no layout shift.
+ */
+export function Testimonials() {
+  const section = useRef<HTMLElement>(null);
+  const [phase, setPhase] = useState<Phase>("waiting");
+
+  useEffect(() => {
+    const node = section.current;
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      setPhase("skeleton");
+      timer = setTimeout(() => setPhase("shown"), SKELETON_MS);
+    });
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      if (timer) clearTimeout(timer);
+    };
+  }, []);
+
+  const loading = phase === "skeleton";
+  return (
+    <section
+      ref={section}
+      id="testimonials"
+      aria-labelledby="testimonials-heading"
+      aria-busy={loading || undefined}
+      className="bg-paper py-24 sm:py-32"
+    >
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHeading intro={testimonialsIntro} id="testimonials-heading" align="center" />
+        <ul className="mt-16 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+          {testimonials.map((testimonial) => (
+            <li key={testimonial.name} className="relative">
+              <TestimonialCard testimonial={testimonial} hidden={loading} />
+              {loading ? <TestimonialSkeleton /> : null}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Stars({ rating }: { rating: number }) {
+  const label = ratingLabel.replace("{rating}", String(rating)).replace("{max}", String(ratingMax));
+  return (
+    <p className="flex gap-1 text-amber-500">
+      {Array.from({ length: ratingMax }, (_, index) => (
+        <Icon key={index} name="star" filled className={`size-5 ${index < rating ? "" : "text-ink-200"}`} />
+      ))}
+      <span className="sr-only">{label}</span>
+    </p>
+  );
+}
+
+function TestimonialCard({ testimonial, hidden }: { testimonial: Testimonial; hidden: boolean }) {
+  return (
+    <article
+      data-testimonial
+      className={`flex h-full flex-col rounded-3xl border border-ink-200/80 bg-white p-8 shadow-sm transition-shadow duration-300 hover:shadow-xl hover:shadow-ink-900/10 ${hidden ? "[&>*]:invisible" : ""}`}
+    >
+      <Stars rating={testimonial.rating} />
+      <blockquote className="mt-5 flex-1 text-base leading-relaxed text-ink-800">
+        <p>&ldquo;{testimonial.content}&rdquo;</p>
+      </blockquote>
+      <footer className="mt-8 flex items-center gap-4 border-t border-ink-100 pt-6">
+        <span
+          aria-hidden="true"
+          className="flex size-12 shrink-0 items-center justify-center rounded-full bg-ink-950 text-sm font-bold tracking-wide text-accent-400"
+        >
+          {initials(testimonial.name)}
+        </span>
+        <span>
+          <span className="block font-semibold text-ink-950">{testimonial.name}</span>
+          <span className="block text-sm text-ink-600">{testimonial.role}</span>
+        </span>
+      </footer>
+    </article>
+  );
+}
+
+/** Placeholder shapes laid over a card of the same size; decorative only. */
+function TestimonialSkeleton() {
+  return (
+    <div
+      data-skeleton
+      aria-hidden="true"
+      className="absolute inset-0 flex flex-col rounded-3xl border border-ink-200/80 bg-white p-8"
+    >
+      <div className="flex gap-1">
+        {Array.from({ length: ratingMax }, (_, index) => (
+          <div key={index} className="size-5 animate-skeleton rounded bg-ink-100" />
+        ))}
+      </div>
+      <div className="mt-6 flex-1 space-y-3">
+        <div className="h-4 w-full animate-skeleton rounded bg-ink-100" />
+        <div className="h-4 w-11/12 animate-skeleton rounded bg-ink-100" />
+        <div className="h-4 w-4/5 animate-skeleton rounded bg-ink-100" />
+        <div className="h-4 w-2/3 animate-skeleton rounded bg-ink-100" />
+      </div>
+      <div className="mt-8 flex items-center gap-4 border-t border-ink-100 pt-6">
+        <div className="size-12 shrink-0 animate-skeleton rounded-full bg-ink-100" />
+        <div className="flex-1 space-y-2">
+          <div className="h-4 w-1/2 animate-skeleton rounded bg-ink-100" />
+          <div className="h-3 w-3/4 animate-skeleton rounded bg-ink-100" />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import {
+  type ElementType,
+  type ReactElement,
+  type ReactNode,
+  useLayoutEffect,
+  useRef,
+  useSyncExternalStore,
+} from "react";
+
+type TooltipModule = typeof import("./tooltip-radix");
+
+// One shared, lazily loaded copy of Radix Tooltip for the whole page.
+let loadedModule: TooltipModule | null = null;
+let pending: Promise<void> | null = null;
+const subscribers = new Set<() => void>();
+
+function loadTooltipModule() {
+  pending ??= import("./tooltip-radix").then((mod) => {
+    loadedModule = mod;
+    subscribers.forEach((notify) => notify());
+  });
+  return pending;
+}
+
+function subscribe(notify: () => void) {
+  subscribers.add(notify);
+  return () => subscribers.delete(notify);
+}
+
+function useTooltipModule(): TooltipModule | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => loadedModule,
+    () => null,
+  );
+}
+
+// useLayoutEffect warns during server rendering; it only matters in the browser.
+const useBrowserLayoutEffect = typeof document === "undefined" ? () => {} : useLayoutEffect;
+
+interface TooltipGroupProps {
+  as?: ElementType;
+  className?: string;
+  children: ReactNode;
+}
+
+/**
+ * A group of icon-only controls sharing tooltip timing (skip delay). Until the visitor points at
+ * or focuses one of them the controls are plain HTML; then Radix is loaded and takes over. If the
+ * swap happens while a control has keyboard focus, focus is put back on it (so its tooltip opens).
+ */
+export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGroupProps) {
+  const mod = useTooltipModule();
+  const container = useRef<HTMLElement>(null);
+  const focusedIndex = useRef<number | null>(null);
+
+  const wake = (target: EventTarget | null, viaFocus: boolean) => {
+    if (mod) return;
+    if (viaFocus && target instanceof Element && container.current) {
+      const triggers = Array.from(container.current.querySelectorAll("[data-tooltip-trigger]"));
+      const index = triggers.findIndex((trigger) => trigger.contains(target));
+      focusedIndex.current = index >= 0 ? index : null;
+    }
+    void loadTooltipModule();
+  };
+
+  useBrowserLayoutEffect(() => {
+    const index = focusedIndex.current;
+    focusedIndex.current = null;
+    if (!mod || index === null || !container.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    container.current.querySelectorAll<HTMLElement>("[data-tooltip-trigger]")[index]?.focus();
+  }, [mod]);
+
+  return (
+    <Tag
+      ref={container}
+      className={className}
+      onPointerOver={(event: React.PointerEvent) => wake(event.target, false)}
+      onFocus={(event: React.FocusEvent) => wake(event.target, true)}
+    >
+      {mod ? <mod.TooltipProvider>{children}</mod.TooltipProvider> : children}
+    </Tag>
+  );
+}
+
+interface TooltipProps {
+  label: string;
+  /** The icon-only control; it must accept a ref and carry `data-tooltip-trigger`. */
+  children: ReactElement;
+}
+
+/** A tooltip showing an icon-only control's label. Must sit inside a `TooltipGroup`. */
+export function Tooltip({ label, children }: TooltipProps) {
+  const mod = useTooltipModule();
+  return mod ? <mod.TooltipRoot label={label}>{children}</mod.TooltipRoot> : children;
+}

@@ -1,0 +1,37 @@
+import * as Accordion from "@radix-ui/react-accordion";
+
+import type { Faq } from "~/content/types";
+
+import { faqAnswerClass, faqChevronClass, faqItemClass, faqQuestionClass } from "./faq-styles";
+import { Icon } from "./Icon";
+
+interface FaqAccordionProps {
+  items: Faq[];
+  /** The item already open in the native markup when this replaced it. */
+  defaultValue?: string;
+}
+
+/** Radix accordion (one open at most, collapsible); loaded on demand by `Faq.tsx`. */
+export function FaqAccordion({ items, defaultValue }: FaqAccordionProps) {
+  return (
+    <Accordion.Root type="single" collapsible defaultValue={defaultValue} className="space-y-3">
+      {items.map((faq, index) => (
+        <Accordion.Item key={faq.question} value={`faq-${index}`} className={faqItemClass}>
+          <Accordion.Header asChild>
+            <h3>
+              <Accordion.Trigger className={faqQuestionClass}>
+                {faq.question}
+                <span className={faqChevronClass}>
+                  <Icon name="close" className="size-4 rotate-45" />
+                </span>
+              </Accordion.Trigger>
+            </h3>
+          </Accordion.Header>
+          <Accordion.Content className={faqAnswerClass}>
+            <p>{faq.answer}</p>
+          </Accordion.Content>
+        </Accordion.Item>
+      ))}
+    </Accordion.Root>
+  );
+}

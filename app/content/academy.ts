@@ -1,0 +1,19 @@
+import { site } from "./site";
+import type { SectionIntro } from "./types";
+
+/** Third unshown section: the community's academy and a final call to action. Id `academy`. */
+export const academyIntro: SectionIntro = {
+  eyebrow: "Insiders academy",
+  heading: "Rather build automations yourself?",
+  lead: "The Insiders academy teaches you to design, sell and deliver AI automations, with templates from real client projects.",
+};
+
+export const academyFigures = [
+  { value: "50+", label: "hours of courses" },
+  { value: "2,000+", label: "members" },
+] as const;
+
+export const academyCtas = {
+  primary: { label: "Explore membership", href: "#community" },
+  secondary: { label: "Join the free community", href: site.links.communityChat },
+} as const;

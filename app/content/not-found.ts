@@ -1,0 +1,7 @@
+export const notFoundText = {
+  code: "404",
+  heading: "Page Not Found",
+  message: "Oops! This page doesn't exist or has moved.",
+  homeLink: "Return to Home",
+  consoleMessage: "404 Error: User attempted to access non-existent route:",
+} as const;
