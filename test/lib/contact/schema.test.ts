@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+
+import { contactValidationMessages as messages } from "~/content/contact-form";
+import { contactValuesFrom, validateContact } from "~/lib/contact/schema";
+
+const valid = {
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "We want to automate our invoicing.",
+};
+
+const failure = (input: Record<string, unknown>) => {
+  const result = validateContact(input);
+  if (result.ok) throw new Error(`expected a failure for ${JSON.stringify(input)}`);
+  return result;
+};
+
+describe("validateContact: the spec's texts", () => {
+  it("uses the spec's messages to the letter", () => {
+    expect(messages.name).toBe("Please enter your full name.");
+    expect(messages.email).toBe("Please enter a valid email address.");
+    expect(messages.website).toBe("Please enter a valid website URL (e.g., https://example.com)");
+    expect(messages.message).toBe("Please provide a detailed message (at least 10 characters).");
+  });
+});
+
+describe("validateContact: name", () => {
+  it.each([[""], ["   "], ["\t\n"]])("rejects an empty name %j", (name) => {
+    expect(failure({ ...valid, name })).toEqual({ ok: false, field: "name", message: messages.name });
+  });
+  it("rejects a missing name", () => {
+    const { name: _omitted, ...rest } = valid;
+    expect(failure(rest).message).toBe(messages.name);
+  });
+  it("accepts 100 characters and refuses 101", () => {
+    expect(validateContact({ ...valid, name: "a".repeat(100) }).ok).toBe(true);
+    expect(failure({ ...valid, name: "a".repeat(101) })).toMatchObject({ field: "name", message: messages.nameTooLong });
+  });
+  it("trims the name it sends", () => {
+    const result = validateContact({ ...valid, name: "  Ada  " });
+    expect(result.ok && result.data.name).toBe("Ada");
+  });
+});
+
+describe("validateContact: email", () => {
+  it.each(["ada@example.com", "a.b+tag@sub.example.co.uk", "  ada@example.com  "])("accepts %j", (email) => {
+    expect(validateContact({ ...valid, email }).ok).toBe(true);
+  });
+  it.each([
+    "",
+    "ada",
+    "ada@",
+    "@example.com",
+    "ada@example",
+    "ada@example.",
+    "ada@.com",
+    "ada lovelace@example.com",
+    "ada@exa mple.com",
+    "ada@@example.com",
+    "ada@b@example.com",
+    "ada@example.com,eve@example.com",
+    "ada@example.com;eve@example.com",
+    "<ada@example.com>",
+    "Ada <ada@example.com>",
+    '"ada"@example.com',
+    "ada'@example.com",
+  ])("rejects %j", (email) => {
+    expect(failure({ ...valid, email })).toEqual({ ok: false, field: "email", message: messages.email });
+  });
+});
+
+describe("validateContact: website", () => {
+  it.each(["", "   ", "https://example.com", "http://example.com", "https://www.example.co.uk/path?q=1#x", "HTTPS://Example.com", "https://example.com:8080/"])(
+    "accepts %j",
+    (website) => {
+      expect(validateContact({ ...valid, website }).ok).toBe(true);
+    },
+  );
+  it.each([
+    "example.com",
+    "www.example.com",
+    "ftp://example.com",
+    "https://localhost",
+    "https://example",
+    "https://.com",
+    "https://example.",
+    "https://exa mple.com",
+    "javascript:alert(1)",
+    "https:/example.com",
+  ])("rejects %j", (website) => {
+    expect(failure({ ...valid, website })).toEqual({ ok: false, field: "website", message: messages.website });
+  });
+});
+
+describe("validateContact: message", () => {
+  it("refuses 9 characters and accepts 10 (after trimming)", () => {
+    expect(failure({ ...valid, message: "123456789" }).message).toBe(messages.message);
+    expect(failure({ ...valid, message: "   123456789   " }).message).toBe(messages.message);
+    expect(validateContact({ ...valid, message: "1234567890" }).ok).toBe(true);
+  });
+  it("rejects an empty message", () => {
+    expect(failure({ ...valid, message: "  " })).toEqual({ ok: false, field: "message", message: messages.message });
+  });
+  it("accepts 2000 characters and refuses 2001", () => {
+    expect(validateContact({ ...valid, message: "m".repeat(2000) }).ok).toBe(true);
+    expect(failure({ ...valid, message: "m".repeat(2001) })).toMatchObject({
+      field: "message",
+      message: messages.messageTooLong,
+    });
+  });
+  it("counts a CRLF line break once, as the browser's maxLength does", () => {
+    const message = "a\r\n".repeat(999) + "bb"; // 2000 characters with LF, 2999 with CRLF
+    const result = validateContact({ ...valid, message });
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.data.message.length).toBe(2000);
+  });
+});
+
+describe("validateContact: the other fields", () => {
+  it.each(["1-10", "11-50", "51-200", "201-1000", "1000+", ""])("accepts company size %j", (companySize) => {
+    expect(validateContact({ ...valid, companySize }).ok).toBe(true);
+  });
+  it.each(["2-5", "1000", "10000+", "1-10; DROP"])("refuses company size %j", (companySize) => {
+    expect(failure({ ...valid, companySize })).toEqual({ ok: false, field: "companySize", message: messages.companySize });
+  });
+  it("company is optional", () => {
+    expect(validateContact({ ...valid, company: "" }).ok).toBe(true);
+  });
+  it.each([
+    ["a repeated field", ["Ada", "Eve"]],
+    ["a file", new File(["x"], "x.txt")],
+    ["a number", 42],
+    ["an object", { toString: () => "Ada" }],
+  ])("refuses %s as a value", (_label, value) => {
+    expect(failure({ ...valid, name: value })).toEqual({ ok: false, field: "name", message: messages.notText });
+    expect(failure({ ...valid, industry: value })).toEqual({ ok: false, field: "industry", message: messages.notText });
+  });
+  it("ignores unknown fields", () => {
+    const result = validateContact({ ...valid, admin: "yes", __proto__x: "1" });
+    expect(result.ok && Object.keys(result.data)).toEqual([
+      "name",
+      "email",
+      "phone",
+      "company",
+      "website",
+      "companySize",
+      "industry",
+      "message",
+    ]);
+  });
+});
+
+describe("validateContact: order", () => {
+  const allWrong = { name: "", email: "nope", website: "example.com", message: "short", companySize: "x" };
+  it("reports name, then email, then website, then message", () => {
+    expect(failure(allWrong).field).toBe("name");
+    expect(failure({ ...allWrong, name: "Ada" }).field).toBe("email");
+    expect(failure({ ...allWrong, name: "Ada", email: "a@b.co" }).field).toBe("website");
+    expect(failure({ ...allWrong, name: "Ada", email: "a@b.co", website: "" }).field).toBe("message");
+    expect(failure({ ...allWrong, name: "Ada", email: "a@b.co", website: "", message: "long enough now" }).field).toBe(
+      "companySize",
+    );
+  });
+  it("reports an empty form as the missing name", () => {
+    expect(failure({}).message).toBe(messages.name);
+  });
+});
+
+describe("validateContact: output", () => {
+  it("sends every key, optional ones as empty strings", () => {
+    const result = validateContact({ name: "Ada", email: "ada@example.com", message: "Automate everything" });
+    expect(result).toEqual({
+      ok: true,
+      data: {
+        name: "Ada",
+        email: "ada@example.com",
+        phone: "",
+        company: "",
+        website: "",
+        companySize: "",
+        industry: "",
+        message: "Automate everything",
+      },
+    });
+  });
+});
+
+describe("contactValuesFrom", () => {
+  it("keeps text as typed and empties what is not text", () => {
+    expect(contactValuesFrom({ name: " Ada ", email: ["a", "b"], message: new File([""], "f") })).toEqual({
+      name: " Ada ",
+      email: "",
+      website: "",
+      message: "",
+      phone: "",
+      company: "",
+      companySize: "",
+      industry: "",
+    });
+  });
+});
