@@ -1,0 +1,165 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+import { policyNonce, scriptTags, validContactForm } from "./html";
+
+const inbox = () => join(mkdtempSync(join(tmpdir(), "sec-headers-")), "inbox.jsonl");
+
+const BASE_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
+/** Every header the issue lists, and a nonce CSP whose nonce is on every script in the page. */
+async function expectSecureDocument(res: Response): Promise<{ nonce: string; html: string }> {
+  expect(res.headers.get("content-type")).toContain("text/html");
+  for (const [name, value] of Object.entries(BASE_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+  expect(res.headers.get("permissions-policy")).toMatch(/camera=\(\)/);
+  expect(res.headers.get("permissions-policy")).toMatch(/geolocation=\(\)/);
+  expect(res.headers.get("content-security-policy-report-only")).toBeNull();
+  const policy = res.headers.get("content-security-policy");
+  expect(policy).toBeTruthy();
+  expect(policy).not.toContain("unsafe-inline");
+  expect(policy).not.toContain("unsafe-eval");
+  for (const directive of [
+    "default-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "img-src 'self' data:",
+  ]) {
+    expect(policy).toContain(directive);
+  }
+  const nonce = policyNonce(policy);
+  expect(nonce).toMatch(/^[A-Za-z0-9+/]{24}$/);
+  expect(policy).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic'`);
+
+  const html = await res.text();
+  const scripts = scriptTags(html);
+  const executable = scripts.filter((script) => script.type !== "application/ld+json");
+  // Remix writes at least the context script and the module bootstrap.
+  expect(executable.length).toBeGreaterThanOrEqual(2);
+  for (const script of executable) expect(script.nonce, script.attributes).toBe(nonce);
+  // Inline event handlers would be blocked by the policy: there must be none.
+  expect(html).not.toMatch(/\son[a-z]+="/i);
+  return { nonce: nonce!, html };
+}
+
+describe("security headers on every HTML response", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), RATE_LIMIT_GLOBAL_PER_MINUTE: "1000" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("GET / carries them, with a fresh nonce per request on every script", async () => {
+    const first = await fetch(`${server.url}/`);
+    expect(first.status).toBe(200);
+    const a = await expectSecureDocument(first);
+    const b = await expectSecureDocument(await fetch(`${server.url}/`));
+    expect(a.nonce).not.toBe(b.nonce);
+    expect(first.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("a form POST's answer carries them (success and validation failure)", async () => {
+    const ok = await fetch(`${server.url}/?index`, { method: "POST", body: validContactForm() });
+    expect(ok.status).toBe(200);
+    await expectSecureDocument(ok);
+
+    const invalid = validContactForm();
+    invalid.set("name", "  ");
+    const bad = await fetch(`${server.url}/?index`, { method: "POST", body: invalid });
+    expect(bad.status).toBe(400);
+    await expectSecureDocument(bad);
+  });
+
+  it("the 404 carries them and is noindex", async () => {
+    const res = await fetch(`${server.url}/no/such/page?x=<script>`);
+    expect(res.status).toBe(404);
+    const { html } = await expectSecureDocument(res);
+    expect(html).toMatch(/<meta name="robots" content="noindex"\/>/);
+    expect(html).not.toContain("<script>");
+  });
+
+  it("single-fetch data responses carry the base headers and a deny-all policy", async () => {
+    const res = await fetch(`${server.url}/_root.data`);
+    expect(res.status).toBe(200);
+    for (const [name, value] of Object.entries(BASE_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+    expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
+    await res.arrayBuffer();
+  });
+
+  it("ignores X-Forwarded-Proto when no proxy is trusted", async () => {
+    const res = await fetch(`${server.url}/`, { headers: { "x-forwarded-proto": "https" } });
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    await res.arrayBuffer();
+  });
+
+  it("loads no analytics without GA_MEASUREMENT_ID", async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(res.headers.get("content-security-policy")).not.toMatch(/google/);
+    expect(await res.text()).not.toMatch(/googletagmanager|gtag\(/);
+  });
+});
+
+describe("behind a trusted proxy, with analytics", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), TRUST_PROXY: "1", GA_MEASUREMENT_ID: "G-TEST12345" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("sends HSTS (one year, subdomains) only when the proxy says the visitor used HTTPS", async () => {
+    const https = await fetch(`${server.url}/`, { headers: { "x-forwarded-proto": "https" } });
+    expect(https.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    await https.arrayBuffer();
+    const http = await fetch(`${server.url}/`, { headers: { "x-forwarded-proto": "http" } });
+    expect(http.headers.get("strict-transport-security")).toBeNull();
+    await http.arrayBuffer();
+    const none = await fetch(`${server.url}/nope`);
+    expect(none.headers.get("strict-transport-security")).toBeNull();
+    await none.arrayBuffer();
+  });
+
+  it("loads gtag with the nonce and allows only Google's analytics hosts", async () => {
+    const res = await fetch(`${server.url}/`, { headers: { "x-forwarded-proto": "https" } });
+    const { nonce, html } = await expectSecureDocument(res);
+    const gtag = scriptTags(html).find((script) => script.attributes.includes("googletagmanager.com/gtag/js?id=G-TEST12345"));
+    expect(gtag?.nonce).toBe(nonce);
+    expect(html).toContain(`gtag('config',"G-TEST12345")`);
+    const policy = res.headers.get("content-security-policy") ?? "";
+    const hosts = policy.match(/https:\/\/[^\s;]+/g) ?? [];
+    expect(hosts.length).toBeGreaterThan(0);
+    for (const host of hosts) expect(host).toMatch(/^https:\/\/(\*\.|www\.)(google-analytics|analytics\.google|googletagmanager)\.com$/);
+  });
+});
+
+describe("FORCE_HTTPS", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), FORCE_HTTPS: "true" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("sends HSTS on every response, documents and data alike", async () => {
+    for (const path of ["/", "/nope", "/_root.data"]) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
+      await res.arrayBuffer();
+    }
+  });
+});
