@@ -47,13 +47,13 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         if (timedOut) return { ok: false, reason: "timeout" };
         if (error instanceof FunctionsHttpError) {
           const response = error.context as Response;
-          // The body is not needed (it may echo the request); release the connection.
-          await response.body?.cancel().catch(() => undefined);
+          // The body is not needed (it may echo the request); release the connection without waiting.
+          void response.body?.cancel().catch(() => undefined);
           return { ok: false, reason: "http", status: response.status };
         }
         if (error instanceof FunctionsRelayError) {
           const response = error.context as Response;
-          await response.body?.cancel().catch(() => undefined);
+          void response.body?.cancel().catch(() => undefined);
           return { ok: false, reason: "relay", status: response.status };
         }
         if (error instanceof FunctionsFetchError) {

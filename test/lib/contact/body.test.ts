@@ -8,7 +8,9 @@ const post = (body: BodyInit | ReadableStream<Uint8Array>, headers: Record<strin
 describe("readFormBody", () => {
   it("reads a urlencoded form, keeping repeated fields as lists", async () => {
     const result = await readFormBody(
-      post("name=Ada&email=a%40b.co&tag=1&tag=2", { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" }),
+      post("name=Ada&email=a%40b.co&tag=1&tag=2", {
+        "content-type": "application/x-www-form-urlencoded; charset=UTF-8",
+      }),
     );
     expect(result).toEqual({ kind: "ok", fields: { name: "Ada", email: "a@b.co", tag: ["1", "2"] } });
   });
@@ -25,10 +27,13 @@ describe("readFormBody", () => {
     expect(result.fields.message).toBeInstanceOf(File);
   });
 
-  it.each([undefined, "application/json", "text/plain", "multipart/mixed"])("refuses content type %s", async (type) => {
-    const headers: Record<string, string> = type ? { "content-type": type } : {};
-    expect(await readFormBody(post("{}", headers))).toEqual({ kind: "unsupported-type" });
-  });
+  it.each([undefined, "application/json", "text/plain", "multipart/mixed"])(
+    "refuses content type %s",
+    async (type) => {
+      const headers: Record<string, string> = type ? { "content-type": type } : {};
+      expect(await readFormBody(post("{}", headers))).toEqual({ kind: "unsupported-type" });
+    },
+  );
 
   it("refuses a declared Content-Length over the limit without reading", async () => {
     let pulled = false;
@@ -40,7 +45,10 @@ describe("readFormBody", () => {
       },
       { highWaterMark: 0 },
     );
-    const request = post(stream, { "content-type": "application/x-www-form-urlencoded", "content-length": "16385" });
+    const request = post(stream, {
+      "content-type": "application/x-www-form-urlencoded",
+      "content-length": "16385",
+    });
     expect(await readFormBody(request)).toEqual({ kind: "too-large" });
     expect(pulled).toBe(false);
   });
@@ -72,7 +80,9 @@ describe("readFormBody", () => {
   });
 
   it("reports a broken multipart body as malformed", async () => {
-    const result = await readFormBody(post("garbage", { "content-type": "multipart/form-data; boundary=xyz" }));
+    const result = await readFormBody(
+      post("garbage", { "content-type": "multipart/form-data; boundary=xyz" }),
+    );
     expect(result).toEqual({ kind: "malformed" });
   });
 });

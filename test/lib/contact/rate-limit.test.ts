@@ -10,7 +10,12 @@ function clock(start = 1_000_000) {
 describe("createRateLimiter", () => {
   it("allows 5 per client per window, then refuses with the time until the oldest expires", () => {
     const time = clock();
-    const limiter = createRateLimiter({ perClient: 5, windowMs: 600_000, globalPerMinute: 1000, now: time.now });
+    const limiter = createRateLimiter({
+      perClient: 5,
+      windowMs: 600_000,
+      globalPerMinute: 1000,
+      now: time.now,
+    });
     for (let i = 0; i < 5; i++) {
       expect(limiter.consume("1.2.3.4")).toEqual({ allowed: true });
       time.advance(1000);
@@ -26,7 +31,12 @@ describe("createRateLimiter", () => {
 
   it("refused attempts are not counted", () => {
     const time = clock();
-    const limiter = createRateLimiter({ perClient: 1, windowMs: 10_000, globalPerMinute: 1000, now: time.now });
+    const limiter = createRateLimiter({
+      perClient: 1,
+      windowMs: 10_000,
+      globalPerMinute: 1000,
+      now: time.now,
+    });
     expect(limiter.consume("a").allowed).toBe(true);
     for (let i = 0; i < 20; i++) expect(limiter.consume("a").allowed).toBe(false);
     time.advance(10_000);
@@ -48,7 +58,13 @@ describe("createRateLimiter", () => {
 
   it("keeps memory bounded, evicting the least recently seen client", () => {
     const time = clock();
-    const limiter = createRateLimiter({ perClient: 1, windowMs: 600_000, globalPerMinute: 1e9, maxClients: 100, now: time.now });
+    const limiter = createRateLimiter({
+      perClient: 1,
+      windowMs: 600_000,
+      globalPerMinute: 1e9,
+      maxClients: 100,
+      now: time.now,
+    });
     expect(limiter.consume("first").allowed).toBe(true);
     for (let i = 0; i < 10_000; i++) limiter.consume(`client-${i}`);
     expect(limiter.trackedClients()).toBe(100);

@@ -39,7 +39,10 @@ describe("validateContact: name", () => {
   });
   it("accepts 100 characters and refuses 101", () => {
     expect(validateContact({ ...valid, name: "a".repeat(100) }).ok).toBe(true);
-    expect(failure({ ...valid, name: "a".repeat(101) })).toMatchObject({ field: "name", message: messages.nameTooLong });
+    expect(failure({ ...valid, name: "a".repeat(101) })).toMatchObject({
+      field: "name",
+      message: messages.nameTooLong,
+    });
   });
   it("trims the name it sends", () => {
     const result = validateContact({ ...valid, name: "  Ada  " });
@@ -75,12 +78,17 @@ describe("validateContact: email", () => {
 });
 
 describe("validateContact: website", () => {
-  it.each(["", "   ", "https://example.com", "http://example.com", "https://www.example.co.uk/path?q=1#x", "HTTPS://Example.com", "https://example.com:8080/"])(
-    "accepts %j",
-    (website) => {
-      expect(validateContact({ ...valid, website }).ok).toBe(true);
-    },
-  );
+  it.each([
+    "",
+    "   ",
+    "https://example.com",
+    "http://example.com",
+    "https://www.example.co.uk/path?q=1#x",
+    "HTTPS://Example.com",
+    "https://example.com:8080/",
+  ])("accepts %j", (website) => {
+    expect(validateContact({ ...valid, website }).ok).toBe(true);
+  });
   it.each([
     "example.com",
     "www.example.com",
@@ -93,7 +101,11 @@ describe("validateContact: website", () => {
     "javascript:alert(1)",
     "https:/example.com",
   ])("rejects %j", (website) => {
-    expect(failure({ ...valid, website })).toEqual({ ok: false, field: "website", message: messages.website });
+    expect(failure({ ...valid, website })).toEqual({
+      ok: false,
+      field: "website",
+      message: messages.website,
+    });
   });
 });
 
@@ -104,7 +116,11 @@ describe("validateContact: message", () => {
     expect(validateContact({ ...valid, message: "1234567890" }).ok).toBe(true);
   });
   it("rejects an empty message", () => {
-    expect(failure({ ...valid, message: "  " })).toEqual({ ok: false, field: "message", message: messages.message });
+    expect(failure({ ...valid, message: "  " })).toEqual({
+      ok: false,
+      field: "message",
+      message: messages.message,
+    });
   });
   it("accepts 2000 characters and refuses 2001", () => {
     expect(validateContact({ ...valid, message: "m".repeat(2000) }).ok).toBe(true);
@@ -126,7 +142,11 @@ describe("validateContact: the other fields", () => {
     expect(validateContact({ ...valid, companySize }).ok).toBe(true);
   });
   it.each(["2-5", "1000", "10000+", "1-10; DROP"])("refuses company size %j", (companySize) => {
-    expect(failure({ ...valid, companySize })).toEqual({ ok: false, field: "companySize", message: messages.companySize });
+    expect(failure({ ...valid, companySize })).toEqual({
+      ok: false,
+      field: "companySize",
+      message: messages.companySize,
+    });
   });
   it("company is optional", () => {
     expect(validateContact({ ...valid, company: "" }).ok).toBe(true);
@@ -137,8 +157,16 @@ describe("validateContact: the other fields", () => {
     ["a number", 42],
     ["an object", { toString: () => "Ada" }],
   ])("refuses %s as a value", (_label, value) => {
-    expect(failure({ ...valid, name: value })).toEqual({ ok: false, field: "name", message: messages.notText });
-    expect(failure({ ...valid, industry: value })).toEqual({ ok: false, field: "industry", message: messages.notText });
+    expect(failure({ ...valid, name: value })).toEqual({
+      ok: false,
+      field: "name",
+      message: messages.notText,
+    });
+    expect(failure({ ...valid, industry: value })).toEqual({
+      ok: false,
+      field: "industry",
+      message: messages.notText,
+    });
   });
   it("ignores unknown fields", () => {
     const result = validateContact({ ...valid, admin: "yes", __proto__x: "1" });
@@ -162,9 +190,9 @@ describe("validateContact: order", () => {
     expect(failure({ ...allWrong, name: "Ada" }).field).toBe("email");
     expect(failure({ ...allWrong, name: "Ada", email: "a@b.co" }).field).toBe("website");
     expect(failure({ ...allWrong, name: "Ada", email: "a@b.co", website: "" }).field).toBe("message");
-    expect(failure({ ...allWrong, name: "Ada", email: "a@b.co", website: "", message: "long enough now" }).field).toBe(
-      "companySize",
-    );
+    expect(
+      failure({ ...allWrong, name: "Ada", email: "a@b.co", website: "", message: "long enough now" }).field,
+    ).toBe("companySize");
   });
   it("reports an empty form as the missing name", () => {
     expect(failure({}).message).toBe(messages.name);
