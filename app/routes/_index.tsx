@@ -13,8 +13,8 @@ export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ match
 
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   // An action's answer is personal to one visitor and must never be cached.
-  const cached = actionHeaders.get("Cache-Control");
-  if (cached) return { "Cache-Control": cached };
+  // Its other headers (Retry-After, Allow, X-Request-Id) travel with it.
+  if (actionHeaders.get("Cache-Control")) return new Headers(actionHeaders);
   return { "Cache-Control": loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400" };
 };
 

@@ -31,7 +31,10 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Stop reading but do not cancel: cancelling destroys the socket before the 413 can be
+      // written. The unread rest stays paused (backpressure) until the connection closes
+      // (the 413 is sent with Connection: close).
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);

@@ -1,0 +1,351 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+
+/**
+ * The contact form without JavaScript: a browser's form-encoded POST to the built server,
+ * which calls a fake `send-contact-email` on 127.0.0.1 and answers with the whole page.
+ */
+
+const ANON_KEY = "http-test-anon-key";
+
+const form = {
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  phone: "+1 513 555 0100",
+  company: "Analytical Engines & Co",
+  website: "https://example.com",
+  companySize: "51-200",
+  industry: "Manufacturing",
+  message: "We want to automate our invoicing, <b>please</b>.",
+};
+
+const escapeHtml = (value: string) =>
+  value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
+
+let clientCounter = 0;
+/** Each test posts as its own client (TRUST_PROXY=1), so the per-client limit never mixes tests. */
+const freshClient = () => `192.0.2.${++clientCounter}`;
+
+function post(
+  server: AppServer,
+  body: string | FormData,
+  {
+    client = freshClient(),
+    contentType = "application/x-www-form-urlencoded",
+    headers = {} as Record<string, string>,
+  } = {},
+) {
+  const init: RequestInit = {
+    method: "POST",
+    headers: {
+      "x-forwarded-for": client,
+      ...(typeof body === "string" ? { "content-type": contentType } : {}),
+      ...headers,
+    },
+    body,
+    redirect: "manual",
+  };
+  return fetch(`${server.url}/?index`, init);
+}
+const encode = (fields: Record<string, string> | string[][]) => new URLSearchParams(fields).toString();
+
+/** The opening tag of the form control with that name. */
+function control(html: string, name: string): string {
+  const match = html.match(new RegExp(`<(input|textarea|select)[^>]*\\bname="${name}"[^>]*>`));
+  if (!match) throw new Error(`no control named ${name}`);
+  return match[0];
+}
+const inputValue = (html: string, name: string) => control(html, name).match(/\bvalue="([^"]*)"/)?.[1] ?? "";
+const textareaValue = (html: string) =>
+  html.match(/<textarea[^>]*name="message"[^>]*>([\s\S]*?)<\/textarea>/)?.[1] ?? "";
+const selectedSize = (html: string) =>
+  html
+    .match(/<select[^>]*name="companySize"[^>]*>([\s\S]*?)<\/select>/)?.[1]
+    ?.match(/<option[^>]*selected=""[^>]*value="([^"]*)"|<option value="([^"]*)" selected=""/)
+    ?.slice(1)
+    .find(Boolean) ?? "";
+function notice(html: string) {
+  const match = html.match(
+    /<div id="contact-notice" role="(alert|status)"[^>]*><p[^>]*>([^<]*)<\/p><p[^>]*>([^<]*)<\/p><\/div>/,
+  );
+  return match ? { role: match[1], title: match[2], description: match[3] } : null;
+}
+const text = (html: string) =>
+  html
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+
+describe("contact form without JavaScript (Supabase function)", () => {
+  let fake: FakeFunction;
+  let server: AppServer;
+
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: ANON_KEY,
+      CONTACT_FUNCTION_TIMEOUT_MS: "400",
+      TRUST_PROXY: "1",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    });
+  });
+  afterEach(() => fake.reset());
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("the page's form posts to the index action and targets the contact section", async () => {
+    const html = await (await fetch(server.url + "/")).text();
+    expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/\?index#contact"/);
+    for (const name of Object.keys(form)) expect(() => control(html, name)).not.toThrow();
+    const trap = control(html, honeypotField.name);
+    expect(trap).toContain('tabindex="-1"');
+    expect(trap).toContain('autoComplete="off"');
+    expect(html).toMatch(new RegExp(`<div aria-hidden="true"[^>]*><label for="contact-hp">`));
+  });
+
+  it("success: 200, the success notice, the fields empty, the exact body sent once", async () => {
+    const res = await post(server, encode(form));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    expect(notice(html)).toEqual({
+      role: "status",
+      title: contactNotices.success.title,
+      description: escapeHtml(contactNotices.success.description),
+    });
+    expect(inputValue(html, "name")).toBe("");
+    expect(inputValue(html, "email")).toBe("");
+    expect(textareaValue(html)).toBe("");
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.json).toEqual(form);
+    expect(fake.requests[0]?.headers.apikey).toBe(ANON_KEY);
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${ANON_KEY}`);
+  });
+
+  it("validation failure: 400, the Validation Error notice, every value back, nothing sent", async () => {
+    const res = await post(server, encode({ ...form, website: "example.com" }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    expect(notice(html)).toEqual({
+      role: "alert",
+      title: "Validation Error",
+      description: contactValidationMessages.website,
+    });
+    expect(text(inputValue(html, "name"))).toBe(form.name);
+    expect(text(inputValue(html, "email"))).toBe(form.email);
+    expect(text(inputValue(html, "phone"))).toBe(form.phone);
+    expect(text(inputValue(html, "company"))).toBe(form.company);
+    expect(text(inputValue(html, "website"))).toBe("example.com");
+    expect(text(inputValue(html, "industry"))).toBe(form.industry);
+    expect(textareaValue(html)).toBe(escapeHtml(form.message));
+    expect(selectedSize(html)).toBe(form.companySize);
+    expect(control(html, "website")).toContain('aria-invalid="true"');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [{ name: "   " }, contactValidationMessages.name],
+    [{ email: "ada@example" }, contactValidationMessages.email],
+    [{ message: "too short" }, contactValidationMessages.message],
+    [{ name: "n".repeat(101) }, contactValidationMessages.nameTooLong],
+    [{ message: "m".repeat(2001) }, contactValidationMessages.messageTooLong],
+    [{ companySize: "5000+" }, contactValidationMessages.companySize],
+  ])("validation failure %j renders its message", async (change, message) => {
+    const res = await post(server, encode({ ...form, ...change }));
+    expect(res.status).toBe(400);
+    expect(notice(await res.text())).toMatchObject({
+      role: "alert",
+      title: "Validation Error",
+      description: escapeHtml(message),
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("function failure: 502, the error notice, every value back", async () => {
+    fake.setMode({ kind: "status", status: 500 });
+    const res = await post(server, encode(form));
+    expect(res.status).toBe(502);
+    const html = await res.text();
+    expect(notice(html)).toEqual({ role: "alert", ...contactNotices.sendFailed });
+    expect(text(inputValue(html, "name"))).toBe(form.name);
+    expect(textareaValue(html)).toBe(escapeHtml(form.message));
+    expect(selectedSize(html)).toBe(form.companySize);
+    expect(fake.requests).toHaveLength(1);
+    // Logged without personal data.
+    const log = server
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"result":"send-failed"'));
+    expect(log.length).toBeGreaterThan(0);
+    for (const line of log) {
+      expect(line).not.toContain(form.email);
+      expect(line).not.toContain(form.name);
+    }
+  });
+
+  it("function rejecting the request (4xx): 502 and the error notice", async () => {
+    fake.setMode({ kind: "status", status: 422 });
+    const res = await post(server, encode(form));
+    expect(res.status).toBe(502);
+    expect(notice(await res.text())).toEqual({ role: "alert", ...contactNotices.sendFailed });
+  });
+
+  it("function timeout: 504, the error notice, values back", async () => {
+    fake.setMode({ kind: "hang" });
+    const res = await post(server, encode(form));
+    expect(res.status).toBe(504);
+    const html = await res.text();
+    expect(notice(html)).toEqual({ role: "alert", ...contactNotices.sendFailed });
+    expect(text(inputValue(html, "email"))).toBe(form.email);
+  });
+
+  it("escapes markup typed into the fields", async () => {
+    const res = await post(server, encode({ ...form, name: '"><script>alert(1)</script>', email: "bad" }));
+    const html = await res.text();
+    expect(res.status).toBe(400);
+    expect(html).not.toContain("<script>alert(1)</script>");
+  });
+
+  it("honeypot filled: the success notice, nothing sent, counted in the log", async () => {
+    const res = await post(server, encode({ ...form, [honeypotField.name]: "buy now" }));
+    expect(res.status).toBe(200);
+    expect(notice(await res.text())).toMatchObject({ role: "status", title: contactNotices.success.title });
+    expect(fake.requests).toHaveLength(0);
+    expect(server.output()).toContain('"result":"honeypot"');
+  });
+
+  it("rate limit: the 6th valid submission from one client in 10 minutes gets 429 with Retry-After", async () => {
+    const client = freshClient();
+    for (let i = 0; i < 5; i++) expect((await post(server, encode(form), { client })).status).toBe(200);
+    const res = await post(server, encode(form), { client });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(500);
+    const html = await res.text();
+    expect(notice(html)).toEqual({ role: "alert", ...contactNotices.tooManyRequests });
+    expect(text(inputValue(html, "name"))).toBe(form.name);
+    expect(fake.requests).toHaveLength(5);
+  });
+
+  it("refuses a body over 16 KB with 413, declared or not", async () => {
+    const big = encode({ ...form, message: "m".repeat(17 * 1024) });
+    expect((await post(server, big)).status).toBe(413);
+    // Chunked: no Content-Length, the server counts while reading.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode("m".repeat(1024)));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${server.url}/?index`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": freshClient() },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("refuses other encodings with 415", async () => {
+    const res = await post(server, JSON.stringify(form), { contentType: "application/json" });
+    expect(res.status).toBe(415);
+    expect((await post(server, encode(form), { contentType: "text/plain" })).status).toBe(415);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("treats a repeated field or a file as a validation error; accepts multipart text", async () => {
+    const repeated = await post(server, encode([...Object.entries(form), ["name", "Eve"]]));
+    expect(repeated.status).toBe(400);
+    expect(notice(await repeated.text())?.description).toBe(contactValidationMessages.notText);
+
+    const withFile = new FormData();
+    for (const [key, value] of Object.entries(form)) withFile.set(key, value);
+    withFile.set("company", new Blob(["x"]), "company.txt");
+    const file = await post(server, withFile);
+    expect(file.status).toBe(400);
+
+    const multipart = new FormData();
+    for (const [key, value] of Object.entries(form)) multipart.set(key, value);
+    multipart.set("unknown", "ignored");
+    expect((await post(server, multipart)).status).toBe(200);
+    expect(fake.requests.map((request) => request.json)).toEqual([form]);
+  });
+
+  it("other methods to the action get 405 with Allow", async () => {
+    const res = await fetch(`${server.url}/?index`, {
+      method: "PUT",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: encode(form),
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("keeps serving after failures", async () => {
+    fake.setMode({ kind: "status", status: 503 });
+    expect((await post(server, encode(form))).status).toBe(502);
+    fake.setMode({ kind: "success" });
+    expect((await post(server, encode(form))).status).toBe(200);
+    expect((await fetch(server.url + "/")).status).toBe(200);
+  });
+});
+
+describe("contact form without JavaScript (inbox file, no Supabase)", () => {
+  let dir: string;
+  let server: AppServer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "contact-http-inbox-"));
+    server = await startAppServer({
+      CONTACT_INBOX_FILE: join(dir, "data", "inbox.jsonl"),
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("says at start where requests go", () => {
+    expect(server.output()).toContain('"contactSink":"inbox-file"');
+  });
+
+  it("writes exactly one whole line per request, also under 50 concurrent submissions", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => post(server, encode({ ...form, name: `Visitor ${i}` }))),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(50).fill(200));
+    await Promise.all(answers.map((res) => res.arrayBuffer()));
+    const lines = (await readFile(join(dir, "data", "inbox.jsonl"), "utf8")).trimEnd().split("\n");
+    expect(lines).toHaveLength(50);
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, string>);
+    expect(parsed.map((entry) => entry.name).sort()).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Visitor ${i}`).sort(),
+    );
+    for (const entry of parsed) {
+      expect(Number.isNaN(Date.parse(entry.receivedAt ?? ""))).toBe(false);
+      expect({ ...entry, receivedAt: undefined, name: form.name }).toEqual({
+        ...form,
+        receivedAt: undefined,
+      });
+    }
+  });
+});
