@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+/**
+ * Soak test (`npm run soak`): 50 concurrent connections on GET / and on a valid
+ * contact POST to /?index, 30 s each, twice, against the production build
+ * (remix-serve) and a fake send-contact-email that answers at once. Only
+ * loopback traffic. Fails (exit 1) on any failed request (non-2xx, socket
+ * error, timeout) or when the server's resident memory grows from the first
+ * round to the second beyond noise.
+ *
+ *   SOAK_SECONDS=30 SOAK_CONNECTIONS=50 SOAK_ROUNDS=2 REMIX_BUILD_DIR=.builds/soak node bench/soak.mjs [--no-build]
+ */
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import autocannon from "autocannon";
+
+import { buildApp, startAppServer, startFakeFunction } from "./lib/servers.mjs";
+
+const seconds = Number(process.env.SOAK_SECONDS ?? 30);
+const connections = Number(process.env.SOAK_CONNECTIONS ?? 50);
+const rounds = Math.max(2, Number(process.env.SOAK_ROUNDS ?? 2));
+const buildDir = (process.env.REMIX_BUILD_DIR ?? ".builds/soak").replace(/\/+$/, "");
+/** Growth of RSS from round 1 to the last round that still counts as noise. */
+const RSS_NOISE_RATIO = 0.15;
+const RSS_NOISE_FLOOR_MB = 12;
+
+const form = new URLSearchParams({
+  name: "Soak Test",
+  email: "soak@example.com",
+  phone: "",
+  company: "Load Testing Ltd",
+  website: "https://example.com",
+  companySize: "11-50",
+  industry: "Software",
+  message: "A steady stream of valid contact requests to check nothing leaks.",
+}).toString();
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+function load(url, options) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections, duration: seconds, timeout: 10, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    instance.on("error", reject);
+  });
+}
+
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+
+async function main() {
+  if (!process.argv.includes("--no-build")) {
+    process.stdout.write(`building into ${buildDir} ... `);
+    await buildApp(buildDir);
+    console.log("done");
+  }
+  const fake = await startFakeFunction();
+  const app = await startAppServer(buildDir, {
+    SUPABASE_URL: fake.url,
+    SUPABASE_ANON_KEY: "soak-anon-key",
+    RATE_LIMIT_PER_CLIENT: "100000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "100000000",
+    GA_MEASUREMENT_ID: "",
+  });
+  const rows = [];
+  const failures = [];
+  const rssAfterRound = [];
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    try {
+      peakRss = Math.max(peakRss, rssMb(app.pid));
+    } catch {
+      /* the process is gone: reported by the failed requests */
+    }
+  }, 500);
+  const rssAtStart = rssMb(app.pid);
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, options] of [
+        ["GET /", { method: "GET" }],
+        [
+          "POST /?index",
+          {
+            method: "POST",
+            body: form,
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+          },
+        ],
+      ]) {
+        const path = name.split(" ")[1];
+        const sentBefore = fake.received();
+        const result = await load(`${app.url}${path}`, options);
+        const failed = result.errors + result.timeouts + result.non2xx;
+        const row = {
+          round,
+          target: name,
+          requests: result.requests.total,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          failed,
+          rss: rssMb(app.pid),
+        };
+        rows.push(row);
+        if (failed > 0) {
+          failures.push(`${name} round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+        }
+        if (options.method === "POST") {
+          const reached = fake.received() - sentBefore;
+          // Every POST answered 2xx was a valid submission that must have reached the function
+          // (requests still in flight when a run ends may reach it without being counted as answered).
+          if (reached < result["2xx"]) failures.push(`${name} round ${round}: ${result["2xx"]} answered 2xx but only ${reached} reached the function`);
+        }
+      }
+      await sleep(2_000); // let in-flight work and timers settle before reading memory
+      rssAfterRound.push(rssMb(app.pid));
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const first = rssAfterRound[0];
+  const last = rssAfterRound[rssAfterRound.length - 1];
+  const growth = last - first;
+  const allowed = Math.max(RSS_NOISE_FLOOR_MB, first * RSS_NOISE_RATIO);
+  if (growth > allowed) failures.push(`RSS grew ${fmt(growth, 1)} MB from round 1 to round ${rounds} (noise allowance ${fmt(allowed, 1)} MB)`);
+
+  const exitCode = await app.stop();
+  await fake.close();
+  if (exitCode !== 0) failures.push(`server exited with ${exitCode} on SIGTERM`);
+
+  console.log(`\nSoak: ${connections} connections, ${seconds} s per target, ${rounds} rounds (loopback only)\n`);
+  console.log(["round", "target        ", "requests", "req/s", "p50 ms", "p99 ms", "failed", "RSS MB"].join("\t"));
+  for (const row of rows) {
+    console.log(
+      [row.round, row.target.padEnd(14), row.requests, fmt(row.rps), fmt(row.p50), fmt(row.p99), row.failed, fmt(row.rss, 1)].join("\t"),
+    );
+  }
+  console.log(
+    `\nRSS MB: start ${fmt(rssAtStart, 1)}, ${rssAfterRound.map((rss, i) => `after round ${i + 1} ${fmt(rss, 1)}`).join(", ")}, peak ${fmt(peakRss, 1)}; growth ${fmt(growth, 1)} (allowed ${fmt(allowed, 1)})`,
+  );
+  if (failures.length) {
+    console.log(`\nFAIL\n  ${failures.join("\n  ")}`);
+    process.exit(1);
+  }
+  console.log("\nPASS: zero failed requests, memory flat");
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
