@@ -142,8 +142,11 @@ export function ContactForm() {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
 
+  // Each answer from the action is handled once, when the fetcher is done (after revalidation).
+  const handledResult = useRef<ContactActionData | undefined>(undefined);
   useEffect(() => {
-    if (!fetcherResult || fetcher.state !== "idle") return;
+    if (!fetcherResult || fetcher.state !== "idle" || handledResult.current === fetcherResult) return;
+    handledResult.current = fetcherResult;
     setToast({ ...fetcherResult.notice, id: ++toastId.current });
     const form = formRef.current;
     if (fetcherResult.notice.kind === "success") {
@@ -153,9 +156,7 @@ export function ContactForm() {
       console.error(`Contact form: ${fetcherResult.notice.title}: ${fetcherResult.notice.description}`);
       if (form && fetcherResult.field) focusField(form, fetcherResult.field);
     }
-    // Only a new answer from the action opens a toast.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcherResult]);
+  }, [fetcherResult, fetcher.state]);
 
   const wantToast = () => {
     if (toastWanted) return;
