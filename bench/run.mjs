@@ -15,15 +15,7 @@ import { fetchWire, measurePage } from "./lib/bytes.mjs";
 import { chromePath } from "./lib/chromium.mjs";
 import { runLighthouse } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
-import {
-  BUDGETS,
-  budgetRow,
-  formatTable,
-  kb,
-  missedBudgets,
-  ms,
-  observationRow,
-} from "./lib/report.mjs";
+import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
 import { buildApp, root, startAppServer, startFakeFunction } from "./lib/servers.mjs";
 
 const args = process.argv.slice(2);
@@ -50,7 +42,8 @@ function failedSection(section, error) {
 }
 
 function fileLine(file) {
-  const br = file.brServedEncoding === "br" ? `br ${kb(file.brServed)}` : `br not served (${file.brServedEncoding})`;
+  const br =
+    file.brServedEncoding === "br" ? `br ${kb(file.brServed)}` : `br not served (${file.brServedEncoding})`;
   return `raw ${kb(file.raw)} · gz ${kb(file.gzip)} · ${br}`;
 }
 
@@ -64,26 +57,77 @@ async function bytesSection(server) {
   const pathOf = (url) => new URL(url).pathname;
 
   rows.push(budgetRow("bytes", "HTML of / (gzip)", html ? html.gzip : null, "<=", BUDGETS.htmlGzip, kb));
-  rows.push(budgetRow("bytes", "CSS on first visit (gzip)", css.length ? sum(css, "gzip") : null, "<=", BUDGETS.cssGzip, kb));
-  rows.push(budgetRow("bytes", `JS on first visit, ${js.length} files (gzip)`, sum(js, "gzip"), "<=", BUDGETS.jsGzip, kb));
-  const thirdPartyOnLoad = page.thirdParty.filter((req) => req.phase === "load");
-  rows.push(budgetRow("requests", "requests to non-loopback hosts on load", thirdPartyOnLoad.length, "<=", BUDGETS.thirdPartyRequests));
   rows.push(
-    budgetRow("requests", "render-blocking requests besides the stylesheet", page.otherBlocking.length, "<=", BUDGETS.otherRenderBlocking),
+    budgetRow(
+      "bytes",
+      "CSS on first visit (gzip)",
+      css.length ? sum(css, "gzip") : null,
+      "<=",
+      BUDGETS.cssGzip,
+      kb,
+    ),
+  );
+  rows.push(
+    budgetRow(
+      "bytes",
+      `JS on first visit, ${js.length} files (gzip)`,
+      sum(js, "gzip"),
+      "<=",
+      BUDGETS.jsGzip,
+      kb,
+    ),
+  );
+  const thirdPartyOnLoad = page.thirdParty.filter((req) => req.phase === "load");
+  rows.push(
+    budgetRow(
+      "requests",
+      "requests to non-loopback hosts on load",
+      thirdPartyOnLoad.length,
+      "<=",
+      BUDGETS.thirdPartyRequests,
+    ),
+  );
+  rows.push(
+    budgetRow(
+      "requests",
+      "render-blocking requests besides the stylesheet",
+      page.otherBlocking.length,
+      "<=",
+      BUDGETS.otherRenderBlocking,
+    ),
   );
 
   if (html) rows.push(observationRow("bytes", "HTML /", html.gzip, fileLine(html)));
-  for (const file of css) rows.push(observationRow("bytes", `CSS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
-  for (const file of js) rows.push(observationRow("bytes", `JS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
-  rows.push(observationRow("bytes", "JS on first visit, raw / br served", sum(js, "raw"), `${kb(sum(js, "raw"))} / ${kb(sum(js, "brServed"))}`));
+  for (const file of css)
+    rows.push(observationRow("bytes", `CSS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+  for (const file of js)
+    rows.push(observationRow("bytes", `JS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+  rows.push(
+    observationRow(
+      "bytes",
+      "JS on first visit, raw / br served",
+      sum(js, "raw"),
+      `${kb(sum(js, "raw"))} / ${kb(sum(js, "brServed"))}`,
+    ),
+  );
   rows.push(observationRow("requests", "requests on first visit", onLoad.length + page.thirdParty.length));
-  rows.push(observationRow("requests", "stylesheets blocking render", page.blocking.length - page.otherBlocking.length));
+  rows.push(
+    observationRow(
+      "requests",
+      "stylesheets blocking render",
+      page.blocking.length - page.otherBlocking.length,
+    ),
+  );
   for (const entry of page.otherBlocking) rows.push(observationRow("requests", "render-blocking", entry.url));
-  for (const req of page.thirdParty) rows.push(observationRow("requests", `non-loopback (${req.phase})`, req.url));
+  for (const req of page.thirdParty)
+    rows.push(observationRow("requests", `non-loopback (${req.phase})`, req.url));
   rows.push(observationRow("page", "console errors on first visit", page.consoleErrors.length));
 
   const later = page.files.filter((file) => file.phase !== "load" && file.kind === "js");
-  for (const file of later) rows.push(observationRow("bytes", `JS loaded later (scroll/form) ${pathOf(file.url)}`, file.gzip, fileLine(file)));
+  for (const file of later)
+    rows.push(
+      observationRow("bytes", `JS loaded later (scroll/form) ${pathOf(file.url)}`, file.gzip, fileLine(file)),
+    );
 
   // Which packages the first visit pays for, and what each lazy chunk costs.
   const loadedPaths = new Set(js.map((file) => pathOf(file.url)));
@@ -91,7 +135,9 @@ async function bytesSection(server) {
   const firstChunks = bundles.filter((chunk) => chunk.firstVisit);
   const packages = packagesIn(firstChunks);
   for (const pkg of packages.slice(0, 12)) {
-    rows.push(observationRow("bundle", `first-visit JS from ${pkg.name} (raw, minified)`, pkg.raw, kb(pkg.raw)));
+    rows.push(
+      observationRow("bundle", `first-visit JS from ${pkg.name} (raw, minified)`, pkg.raw, kb(pkg.raw)),
+    );
   }
   for (const watched of ["zod", "@radix-ui", "@supabase"]) {
     const present = packages.filter((pkg) => pkg.name === watched || pkg.name.startsWith(`${watched}/`));
@@ -110,9 +156,21 @@ async function bytesSection(server) {
       .slice(0, 3)
       .map(([name]) => name)
       .join(", ");
-    rows.push(observationRow("bundle", `not on first visit: ${chunk.path} [${top}]`, chunk.gzip, `gz ${kb(chunk.gzip)}`));
+    rows.push(
+      observationRow(
+        "bundle",
+        `not on first visit: ${chunk.path} [${top}]`,
+        chunk.gzip,
+        `gz ${kb(chunk.gzip)}`,
+      ),
+    );
   }
-  details.bytes = { files: page.files, blocking: page.blocking, thirdParty: page.thirdParty, consoleErrors: page.consoleErrors };
+  details.bytes = {
+    files: page.files,
+    blocking: page.blocking,
+    thirdParty: page.thirdParty,
+    consoleErrors: page.consoleErrors,
+  };
   details.bundles = bundles;
   return { stylesheetPath: css[0] ? pathOf(css[0].url) : null, scriptPath: js[0] ? pathOf(js[0].url) : null };
 }
@@ -122,12 +180,32 @@ async function cachingSection(server, paths) {
   const home = await get("/", "br, gzip");
   const homeGzip = await get("/", "gzip");
   rows.push(observationRow("caching", "Cache-Control of /", home.headers["cache-control"] ?? "(none)"));
-  rows.push(observationRow("caching", "Content-Encoding of / (br, gzip offered)", home.headers["content-encoding"] ?? "identity"));
-  rows.push(observationRow("caching", "Content-Encoding of / (gzip offered)", homeGzip.headers["content-encoding"] ?? "identity"));
+  rows.push(
+    observationRow(
+      "caching",
+      "Content-Encoding of / (br, gzip offered)",
+      home.headers["content-encoding"] ?? "identity",
+    ),
+  );
+  rows.push(
+    observationRow(
+      "caching",
+      "Content-Encoding of / (gzip offered)",
+      homeGzip.headers["content-encoding"] ?? "identity",
+    ),
+  );
   for (const path of [paths.scriptPath, paths.stylesheetPath].filter(Boolean)) {
     const asset = await get(path, "br, gzip");
-    rows.push(observationRow("caching", `Cache-Control of ${path}`, asset.headers["cache-control"] ?? "(none)"));
-    rows.push(observationRow("caching", `Content-Encoding of ${path} (br offered)`, asset.headers["content-encoding"] ?? "identity"));
+    rows.push(
+      observationRow("caching", `Cache-Control of ${path}`, asset.headers["cache-control"] ?? "(none)"),
+    );
+    rows.push(
+      observationRow(
+        "caching",
+        `Content-Encoding of ${path} (br offered)`,
+        asset.headers["content-encoding"] ?? "identity",
+      ),
+    );
   }
   const post = await fetchWire(`${server.url}/?index`, "br, gzip", {
     method: "POST",
@@ -135,7 +213,11 @@ async function cachingSection(server, paths) {
     body: validContactForm,
   });
   rows.push(
-    observationRow("caching", `Cache-Control of POST /?index (status ${post.status})`, post.headers["cache-control"] ?? "(none)"),
+    observationRow(
+      "caching",
+      `Cache-Control of POST /?index (status ${post.status})`,
+      post.headers["cache-control"] ?? "(none)",
+    ),
   );
 }
 
@@ -147,14 +229,29 @@ async function lighthouseSection(server) {
   const result = await runLighthouse(`${server.url}/`, lighthouseRuns, log, save);
   for (const [name, figures] of Object.entries(result)) {
     for (const [category, score] of Object.entries(figures.scores)) {
-      rows.push(budgetRow("lighthouse", `${name} ${category} (median of ${figures.runs})`, score, ">=", BUDGETS.lighthouseScore));
+      rows.push(
+        budgetRow(
+          "lighthouse",
+          `${name} ${category} (median of ${figures.runs})`,
+          score,
+          ">=",
+          BUDGETS.lighthouseScore,
+        ),
+      );
     }
   }
   const mobile = result.mobile;
   rows.push(budgetRow("lighthouse", "mobile LCP", mobile.lcp, "<=", BUDGETS.mobileLcpMs, ms));
   rows.push(budgetRow("lighthouse", "mobile TBT", mobile.tbt, "<=", BUDGETS.mobileTbtMs, ms));
   rows.push(budgetRow("lighthouse", "mobile CLS", mobile.cls, "<=", BUDGETS.mobileCls, (v) => v.toFixed(3)));
-  rows.push(observationRow("lighthouse", "mobile FCP / Speed Index", mobile.fcp, `${ms(mobile.fcp)} / ${ms(mobile.si)}`));
+  rows.push(
+    observationRow(
+      "lighthouse",
+      "mobile FCP / Speed Index",
+      mobile.fcp,
+      `${ms(mobile.fcp)} / ${ms(mobile.si)}`,
+    ),
+  );
   const desktop = result.desktop;
   rows.push(
     observationRow(
@@ -164,11 +261,18 @@ async function lighthouseSection(server) {
       `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
     ),
   );
-  rows.push(observationRow("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?"));
+  rows.push(
+    observationRow("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?"),
+  );
   for (const [name, figures] of Object.entries(result)) {
     for (const audit of figures.failing) {
       rows.push(
-        observationRow("lighthouse", `${name} audit not passed (some run): ${audit.category}/${audit.id}`, audit.score, `${audit.title} ${audit.value}`.trim()),
+        observationRow(
+          "lighthouse",
+          `${name} audit not passed (some run): ${audit.category}/${audit.id}`,
+          audit.score,
+          `${audit.title} ${audit.value}`.trim(),
+        ),
       );
     }
   }
@@ -186,11 +290,19 @@ async function loadSection(server, fake, paths) {
     },
     log,
   );
-  const line = (f) => `${f.rps} rps · p50 ${f.p50} ms · p99 ${f.p99} ms${f.non2xx || f.errors ? ` · ${f.non2xx} non-2xx, ${f.errors} errors` : ""}`;
+  const line = (f) =>
+    `${f.rps} rps · p50 ${f.p50} ms · p99 ${f.p99} ms${f.non2xx || f.errors ? ` · ${f.non2xx} non-2xx, ${f.errors} errors` : ""}`;
   for (const c of [10, 50]) {
     rows.push(observationRow("load", `GET / at ${c} connections`, result.get[c].rps, line(result.get[c])));
     if (result.static[c]) {
-      rows.push(observationRow("load", `GET stylesheet (static) at ${c} connections`, result.static[c].rps, line(result.static[c])));
+      rows.push(
+        observationRow(
+          "load",
+          `GET stylesheet (static) at ${c} connections`,
+          result.static[c].rps,
+          line(result.static[c]),
+        ),
+      );
       const ratio = result.get[c].rps / result.static[c].rps;
       rows.push(observationRow("load", `ratio GET / ÷ static rps at ${c}`, ratio, ratio.toFixed(3)));
     }
@@ -201,10 +313,21 @@ async function loadSection(server, fake, paths) {
   // accepted and really reached the function (no 4xx/5xx, no rate limit, no honeypot).
   // (Requests still in flight when autocannon stops may reach the function uncounted, hence >=.)
   const delivered =
-    result.post.ok > 0 && result.post.non2xx === 0 && result.post.errors === 0 && result.post.reachedFunction >= result.post.ok;
+    result.post.ok > 0 &&
+    result.post.non2xx === 0 &&
+    result.post.errors === 0 &&
+    result.post.reachedFunction >= result.post.ok;
   rows.push(
-    budgetRow("load", "every valid POST answered 2xx and reached the function", delivered ? 1 : 0, "=", 1, (v) =>
-      v ? "yes" : `no: ${result.post.ok}/${result.post.requests} 2xx, ${result.post.reachedFunction} reached it`,
+    budgetRow(
+      "load",
+      "every valid POST answered 2xx and reached the function",
+      delivered ? 1 : 0,
+      "=",
+      1,
+      (v) =>
+        v
+          ? "yes"
+          : `no: ${result.post.ok}/${result.post.requests} 2xx, ${result.post.reachedFunction} reached it`,
     ),
   );
   rows.push(
@@ -238,7 +361,9 @@ function machine() {
 
 async function main() {
   const machineAtStart = machine();
-  log(`bench: ${machineAtStart.cpus} cores (${machineAtStart.cpuModel}), load ${machineAtStart.loadAverage.join(" ")}`);
+  log(
+    `bench: ${machineAtStart.cpus} cores (${machineAtStart.cpuModel}), load ${machineAtStart.loadAverage.join(" ")}`,
+  );
   if (!args.includes("--skip-build")) {
     log(`bench: building into ${buildDir} ...`);
     await buildApp(buildDir);
@@ -292,7 +417,9 @@ async function main() {
   }
 
   const durationMs = Date.now() - started;
-  rows.push(observationRow("bench", "wall time (limit 300 s)", durationMs, `${(durationMs / 1000).toFixed(0)} s`));
+  rows.push(
+    observationRow("bench", "wall time (limit 300 s)", durationMs, `${(durationMs / 1000).toFixed(0)} s`),
+  );
   const missed = missedBudgets(rows);
   const result = {
     date: new Date().toISOString(),

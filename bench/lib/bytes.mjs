@@ -1,3 +1,4 @@
+/* global document, window -- page.evaluate callbacks run in the browser */
 // What `/` costs a first-time visitor: every request Chromium makes while loading the
 // page (so chunks imported lazily at start are counted too), each file's bytes raw,
 // gzipped and as served with brotli, which requests block rendering, and which go to
@@ -12,12 +13,18 @@ import { chromeFlags, chromePath, isLoopback } from "./chromium.mjs";
 /** Body bytes exactly as they crossed the wire for one Accept-Encoding, plus the headers. */
 export function fetchWire(url, acceptEncoding, { method = "GET", headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { "accept-encoding": acceptEncoding, ...headers } }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { method, headers: { "accept-encoding": acceptEncoding, ...headers } },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -72,7 +79,8 @@ export async function firstVisit(baseUrl) {
     const consoleErrors = [];
     let phase = "load";
     page.on("request", (req) => {
-      if (!requests.has(req.url())) requests.set(req.url(), { url: req.url(), resourceType: req.resourceType(), phase });
+      if (!requests.has(req.url()))
+        requests.set(req.url(), { url: req.url(), resourceType: req.resourceType(), phase });
     });
     page.on("console", (msg) => {
       if (msg.type() === "error") consoleErrors.push(msg.text());
@@ -100,7 +108,10 @@ export async function firstVisit(baseUrl) {
     const field = page.locator('#contact input[name="name"]');
     if (await field.count()) {
       await field.first().focus();
-      await field.first().type("A", { delay: 10 }).catch(() => {});
+      await field
+        .first()
+        .type("A", { delay: 10 })
+        .catch(() => {});
     }
     await waitForQuiet(page, 1500);
 

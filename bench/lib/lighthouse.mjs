@@ -8,15 +8,23 @@ import { chromeFlags, chromePath } from "./chromium.mjs";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
+/** @param {Array<number | null | undefined>} values @returns {number | null} */
 export function median(values) {
-  const sorted = values.filter((v) => typeof v === "number" && !Number.isNaN(v)).sort((a, b) => a - b);
+  const sorted = /** @type {number[]} */ (
+    values.filter((v) => typeof v === "number" && !Number.isNaN(v))
+  ).sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** The figures of one Lighthouse report, plus every weighted audit that did not pass. */
+/**
+ * @typedef {{ performance: number | null, accessibility: number | null, "best-practices": number | null, seo: number | null }} Scores
+ */
+
+/** The figures of one Lighthouse report, plus every weighted audit that did not pass. @param {any} lhr */
 export function summarise(lhr) {
+  /** @type {Record<string, number | null>} */
   const scores = {};
   const failing = [];
   for (const id of CATEGORIES) {
@@ -25,7 +33,13 @@ export function summarise(lhr) {
     for (const ref of category?.auditRefs ?? []) {
       const audit = lhr.audits[ref.id];
       if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
-        failing.push({ category: id, id: ref.id, score: audit.score, title: audit.title, value: audit.displayValue ?? "" });
+        failing.push({
+          category: id,
+          id: ref.id,
+          score: audit.score,
+          title: audit.title,
+          value: audit.displayValue ?? "",
+        });
       }
     }
   }
@@ -37,19 +51,22 @@ export function summarise(lhr) {
     tbt: numeric("total-blocking-time"),
     cls: numeric("cumulative-layout-shift"),
     si: numeric("speed-index"),
-    lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
+    lcpElement:
+      lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
     failing,
     runWarnings: lhr.runWarnings ?? [],
     runtimeError: lhr.runtimeError?.message ?? null,
   };
 }
 
-/** Median of each figure over the runs (each figure on its own). */
+/** Median of each figure over the runs (each figure on its own). @param {any[]} runs */
 export function medianOfRuns(runs) {
+  /** @type {Record<string, number | null>} */
   const scores = {};
   for (const id of CATEGORIES) scores[id] = median(runs.map((run) => run.scores[id]));
   const failing = new Map();
-  for (const run of runs) for (const audit of run.failing) failing.set(`${audit.category}/${audit.id}`, audit);
+  for (const run of runs)
+    for (const audit of run.failing) failing.set(`${audit.category}/${audit.id}`, audit);
   return {
     runs: runs.length,
     scores,

@@ -41,11 +41,16 @@ function figures(result) {
  * GET `/` and the stylesheet at 10 and 50 connections; POST of a valid contact form
  * at 10 connections, and the fake function's own latency at the same concurrency.
  */
-export async function runLoad({ appUrl, stylesheetPath, fakeFunctionUrl, fakeReceived, duration = 5 }, log = () => {}) {
+export async function runLoad(
+  { appUrl, stylesheetPath, fakeFunctionUrl, fakeReceived, duration = 5 },
+  log = () => {},
+) {
   const out = { duration, get: {}, static: {}, post: null, fake: null };
   await run({ url: `${appUrl}/`, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
   for (const connections of [10, 50]) {
-    out.get[connections] = figures(await run({ url: `${appUrl}/`, connections, duration, headers: browserHeaders }));
+    out.get[connections] = figures(
+      await run({ url: `${appUrl}/`, connections, duration, headers: browserHeaders }),
+    );
     log(`  GET / c${connections}: ${out.get[connections].rps} rps p50 ${out.get[connections].p50} ms`);
     if (stylesheetPath) {
       out.static[connections] = figures(
@@ -72,7 +77,14 @@ export async function runLoad({ appUrl, stylesheetPath, fakeFunctionUrl, fakeRec
   );
   const receivedBefore = fakeReceived();
   out.post = figures(
-    await run({ url: `${appUrl}/?index`, method: "POST", connections: 10, duration, headers: formHeaders, body: validContactForm }),
+    await run({
+      url: `${appUrl}/?index`,
+      method: "POST",
+      connections: 10,
+      duration,
+      headers: formHeaders,
+      body: validContactForm,
+    }),
   );
   out.post.reachedFunction = fakeReceived() - receivedBefore;
   log(`  POST /?index c10: ${out.post.rps} rps p50 ${out.post.p50} ms (${out.post.non2xx} non-2xx)`);

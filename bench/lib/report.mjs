@@ -16,26 +16,46 @@ export const BUDGETS = {
   mobileCls: 0,
 };
 
-/** A row the run is judged by. `value` null means it could not be measured: a miss. */
-export function budgetRow(section, metric, value, op, limit, format = String) {
+/**
+ * @typedef {{ kind: "budget" | "observation", section: string, metric: string, value: unknown,
+ *   display: string, budget: string, pass: boolean | null }} Row
+ */
+
+/**
+ * A row the run is judged by. `value` null means it could not be measured: a miss.
+ * @param {string} section @param {string} metric @param {number | null | undefined} value
+ * @param {"<=" | ">=" | "="} op @param {number} limit @param {(value: number) => string} [format]
+ * @returns {Row}
+ */
+export function budgetRow(section, metric, value, op, limit, format = (v) => String(v)) {
   const pass =
-    value !== null && value !== undefined && (op === "<=" ? value <= limit : op === ">=" ? value >= limit : value === limit);
-  return { kind: "budget", section, metric, value, display: value == null ? "not measured" : format(value), budget: `${op} ${format(limit)}`, pass };
+    value !== null &&
+    value !== undefined &&
+    (op === "<=" ? value <= limit : op === ">=" ? value >= limit : value === limit);
+  const display = value === null || value === undefined ? "not measured" : format(value);
+  return { kind: "budget", section, metric, value, display, budget: `${op} ${format(limit)}`, pass };
 }
 
-/** A figure reported for information. */
+/**
+ * A figure reported for information.
+ * @param {string} section @param {string} metric @param {unknown} value @param {string} [display]
+ * @returns {Row}
+ */
 export function observationRow(section, metric, value, display = String(value)) {
   return { kind: "observation", section, metric, value, display, budget: "", pass: null };
 }
 
+/** @param {number} bytes */
 export const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+/** @param {number} value */
 export const ms = (value) => `${Math.round(value)} ms`;
 
+/** @param {Row[]} rows */
 export function missedBudgets(rows) {
   return rows.filter((row) => row.kind === "budget" && !row.pass);
 }
 
-/** A fixed-width text table, budgets marked as such. */
+/** A fixed-width text table, budgets marked as such. @param {Row[]} rows */
 export function formatTable(rows) {
   const header = ["", "section", "metric", "value", "budget", "status"];
   const body = rows.map((row) => [
@@ -46,7 +66,13 @@ export function formatTable(rows) {
     row.budget,
     row.kind === "budget" ? (row.pass ? "ok" : "MISSED") : "",
   ]);
-  const widths = header.map((_, i) => Math.max(header[i].length, ...body.map((cells) => String(cells[i]).length)));
-  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd();
+  const widths = header.map((_, i) =>
+    Math.max(header[i].length, ...body.map((cells) => String(cells[i]).length)),
+  );
+  const line = (cells) =>
+    cells
+      .map((cell, i) => String(cell).padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }

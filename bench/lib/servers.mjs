@@ -35,7 +35,9 @@ export function buildApp(buildDir) {
     child.stdout.on("data", (chunk) => (log += chunk));
     child.stderr.on("data", (chunk) => (log += chunk));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(log) : reject(new Error(`remix build failed (${code}):\n${log}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(log) : reject(new Error(`remix build failed (${code}):\n${log}`)),
+    );
   });
 }
 

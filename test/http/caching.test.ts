@@ -31,7 +31,9 @@ function wire(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
       },
     );
@@ -84,7 +86,8 @@ describe("caching and compression of the production server", () => {
     html = (await wire(`${server.url}/`, "identity")).body.toString("utf8");
     const stylesheet = /<link[^>]+rel="stylesheet"[^>]+href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
     const scripts = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1] as string);
-    if (!stylesheet || scripts.length === 0) throw new Error("the home page links no /build/ stylesheet or script");
+    if (!stylesheet || scripts.length === 0)
+      throw new Error("the home page links no /build/ stylesheet or script");
     assets = { scripts: [...new Set(scripts)], stylesheet };
   });
 
@@ -108,7 +111,9 @@ describe("caching and compression of the production server", () => {
     const res = await wire(`${server.url}/`, "identity");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toContain("text/html");
-    expect(res.headers["cache-control"]).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+    expect(res.headers["cache-control"]).toBe(
+      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+    );
   });
 
   it("never lets anyone store the answer to a contact form submission (success and validation error)", async () => {
