@@ -1,0 +1,63 @@
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+
+import {
+  contactFunctionHandlers,
+  MOCK_FAIL_WORD,
+  MOCK_TIMEOUT_WORD,
+} from "../../../mocks/contact-function.js";
+
+/** The handlers `npm run dev` uses with MOCKS=true, driven through the real supabase-js client. */
+
+const request = (message: string) => ({
+  name: "Dev",
+  email: "dev@example.com",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message,
+});
+
+const sink = createSupabaseSink({ url: "http://127.0.0.1:54321", anonKey: "mock-anon-key", timeoutMs: 200 });
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+describe("dev mocks for send-contact-email", () => {
+  it("succeed by default and see the request body", async () => {
+    const seen: unknown[] = [];
+    server.use(...contactFunctionHandlers({ onRequest: (body) => seen.push(body) }));
+    expect(await sink.send(request("Please automate our invoices"))).toEqual({ ok: true });
+    expect(seen).toEqual([request("Please automate our invoices")]);
+  });
+
+  it(`fail when the message contains "${MOCK_FAIL_WORD}"`, async () => {
+    server.use(...contactFunctionHandlers());
+    expect(await sink.send(request(`testing ${MOCK_FAIL_WORD} please`))).toMatchObject({
+      ok: false,
+      reason: "http",
+      status: 500,
+    });
+  });
+
+  it(`hang when the message contains "${MOCK_TIMEOUT_WORD}", so the timeout answers`, async () => {
+    server.use(...contactFunctionHandlers());
+    expect(await sink.send(request(`testing ${MOCK_TIMEOUT_WORD} please`))).toMatchObject({
+      ok: false,
+      reason: "timeout",
+    });
+  });
+
+  it("fail every call in fail mode (MOCKS_MODE=fail)", async () => {
+    server.use(...contactFunctionHandlers({ failAll: true }));
+    expect(await sink.send(request("Please automate our invoices"))).toMatchObject({
+      ok: false,
+      status: 500,
+    });
+  });
+});
