@@ -7,7 +7,14 @@
  * error, timeout) or when the server's resident memory grows from the first
  * round to the second beyond noise.
  *
- *   SOAK_SECONDS=30 SOAK_CONNECTIONS=50 SOAK_ROUNDS=2 REMIX_BUILD_DIR=.builds/soak node bench/soak.mjs [--no-build]
+ * A short warm-up (both targets, not measured) comes first, so that the two
+ * measured rounds compare a warmed-up process (JIT, V8 heap sized) with itself.
+ * A request counts as failed if it errors, times out (SOAK_TIMEOUT_SECONDS,
+ * default 30: a shared 2-core machine can be slow without failing) or answers
+ * anything but 2xx; latency is reported separately.
+ *
+ *   SOAK_SECONDS=30 SOAK_WARMUP_SECONDS=10 SOAK_CONNECTIONS=50 SOAK_ROUNDS=2 \
+ *   REMIX_BUILD_DIR=.builds/soak node bench/soak.mjs [--no-build]
  */
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -19,6 +26,8 @@ import { buildApp, startAppServer, startFakeFunction } from "./lib/servers.mjs";
 const seconds = Number(process.env.SOAK_SECONDS ?? 30);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const rounds = Math.max(2, Number(process.env.SOAK_ROUNDS ?? 2));
+const warmupSeconds = Number(process.env.SOAK_WARMUP_SECONDS ?? 10);
+const timeoutSeconds = Number(process.env.SOAK_TIMEOUT_SECONDS ?? 30);
 const buildDir = (process.env.REMIX_BUILD_DIR ?? ".builds/soak").replace(/\/+$/, "");
 /** Growth of RSS from round 1 to the last round that still counts as noise. */
 const RSS_NOISE_RATIO = 0.15;
@@ -42,9 +51,9 @@ function rssMb(pid) {
   return kb / 1024;
 }
 
-function load(url, options) {
+function load(url, options, duration = seconds) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds, timeout: 10, ...options }, (error, result) =>
+    const instance = autocannon({ url, connections, duration, timeout: timeoutSeconds, ...options }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
     instance.on("error", reject);
@@ -79,19 +88,19 @@ async function main() {
     }
   }, 500);
   const rssAtStart = rssMb(app.pid);
+  const targets = [
+    ["GET /", { method: "GET" }],
+    ["POST /?index", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }],
+  ];
+  let rssAfterWarmup = rssAtStart;
   try {
+    if (warmupSeconds > 0) {
+      for (const [name, options] of targets) await load(`${app.url}${name.split(" ")[1]}`, options, warmupSeconds);
+      await sleep(2_000);
+      rssAfterWarmup = rssMb(app.pid);
+    }
     for (let round = 1; round <= rounds; round++) {
-      for (const [name, options] of [
-        ["GET /", { method: "GET" }],
-        [
-          "POST /?index",
-          {
-            method: "POST",
-            body: form,
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-          },
-        ],
-      ]) {
+      for (const [name, options] of targets) {
         const path = name.split(" ")[1];
         const sentBefore = fake.received();
         const result = await load(`${app.url}${path}`, options);
@@ -133,7 +142,9 @@ async function main() {
   await fake.close();
   if (exitCode !== 0) failures.push(`server exited with ${exitCode} on SIGTERM`);
 
-  console.log(`\nSoak: ${connections} connections, ${seconds} s per target, ${rounds} rounds (loopback only)\n`);
+  console.log(
+    `\nSoak: ${connections} connections, ${seconds} s per target, ${rounds} rounds after a ${warmupSeconds} s warm-up, request timeout ${timeoutSeconds} s (loopback only)\n`,
+  );
   console.log(["round", "target        ", "requests", "req/s", "p50 ms", "p99 ms", "failed", "RSS MB"].join("\t"));
   for (const row of rows) {
     console.log(
@@ -141,7 +152,7 @@ async function main() {
     );
   }
   console.log(
-    `\nRSS MB: start ${fmt(rssAtStart, 1)}, ${rssAfterRound.map((rss, i) => `after round ${i + 1} ${fmt(rss, 1)}`).join(", ")}, peak ${fmt(peakRss, 1)}; growth ${fmt(growth, 1)} (allowed ${fmt(allowed, 1)})`,
+    `\nRSS MB: start ${fmt(rssAtStart, 1)}, after warm-up ${fmt(rssAfterWarmup, 1)}, ${rssAfterRound.map((rss, i) => `after round ${i + 1} ${fmt(rss, 1)}`).join(", ")}, peak ${fmt(peakRss, 1)}; growth ${fmt(growth, 1)} (allowed ${fmt(allowed, 1)})`,
   );
   if (failures.length) {
     console.log(`\nFAIL\n  ${failures.join("\n  ")}`);
