@@ -296,6 +296,9 @@ describe("contact form without JavaScript (Supabase function)", () => {
     });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+    const options = await fetch(`${server.url}/?index`, { method: "OPTIONS" });
+    expect(options.status).toBe(405);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, POST");
     expect(fake.requests).toHaveLength(0);
   });
 
