@@ -262,6 +262,14 @@ async function lighthouseSection(server) {
     ),
   );
   rows.push(
+    observationRow(
+      "lighthouse",
+      "machine speed (Lighthouse benchmarkIndex, median)",
+      mobile.benchmarkIndex,
+      `${Math.round(mobile.benchmarkIndex ?? 0)} (load average ${os.loadavg()[0]?.toFixed(2)})`,
+    ),
+  );
+  rows.push(
     observationRow("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?"),
   );
   for (const [name, figures] of Object.entries(result)) {
@@ -433,7 +441,10 @@ async function main() {
     details,
   };
   mkdirSync(`${root}bench/results`, { recursive: true });
-  writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(result, null, 2)}\n`);
+  // Only a full run is "latest"; a partial one (--only) must not replace its figures.
+  const complete = ["bytes", "lighthouse", "load"].every((section) => sections.has(section));
+  const resultFile = complete ? "latest.json" : `partial-${[...sections].join("-")}.json`;
+  writeFileSync(`${root}bench/results/${resultFile}`, `${JSON.stringify(result, null, 2)}\n`);
 
   process.stdout.write(`\n${formatTable(rows)}\n\n`);
   process.stdout.write(
@@ -441,7 +452,7 @@ async function main() {
       ? `${missed.length} budget(s) MISSED:\n${result.missed.map((m) => `  - ${m}`).join("\n")}\n`
       : "All budgets met.\n",
   );
-  process.stdout.write(`Results: bench/results/latest.json (${(durationMs / 1000).toFixed(0)} s)\n`);
+  process.stdout.write(`Results: bench/results/${resultFile} (${(durationMs / 1000).toFixed(0)} s)\n`);
   process.exitCode = missed.length ? 1 : 0;
 }
 

@@ -54,6 +54,8 @@ export function summarise(lhr) {
     lcpElement:
       lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
     failing,
+    // Lighthouse's own measure of this machine's speed at the time (a mid-range phone is ~1000).
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
     runWarnings: lhr.runWarnings ?? [],
     runtimeError: lhr.runtimeError?.message ?? null,
   };
@@ -76,8 +78,15 @@ export function medianOfRuns(runs) {
     cls: median(runs.map((run) => run.cls)),
     si: median(runs.map((run) => run.si)),
     lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
+    benchmarkIndex: median(runs.map((run) => run.benchmarkIndex)),
     failing: [...failing.values()],
-    perRun: runs.map(({ scores: s, lcp, tbt, cls }) => ({ scores: s, lcp, tbt, cls })),
+    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex }) => ({
+      scores: s,
+      lcp,
+      tbt,
+      cls,
+      benchmarkIndex,
+    })),
   };
 }
 
