@@ -31,9 +31,9 @@ export function Community() {
 
         <ul className="mt-16 grid grid-cols-2 gap-px overflow-hidden rounded-3xl border border-white/10 bg-white/10 lg:grid-cols-4">
           {communityStats.map((stat) => (
-            <li key={stat.label} className="bg-ink-950 px-6 py-8 text-center">
+            <li key={stat.label} className="bg-ink-950 px-3 py-8 text-center sm:px-6">
               <p>
-                <span className="block text-4xl font-bold tracking-tight text-white sm:text-5xl">{stat.number}</span>{" "}
+                <span className="block text-3xl font-bold tracking-tight text-white sm:text-5xl">{stat.number}</span>{" "}
                 <span className="mt-2 block text-sm font-medium text-ink-300">{stat.label}</span>
               </p>
             </li>

@@ -70,7 +70,7 @@ export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGr
     if (!mod || index === null || !container.current) return;
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    container.current.querySelectorAll<HTMLElement>("[data-tooltip-trigger]")[index]?.focus();
+    container.current.querySelectorAll<HTMLElement>("[data-tooltip-trigger]")[index]?.focus({ preventScroll: true });
   }, [mod]);
 
   return (

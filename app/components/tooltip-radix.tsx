@@ -7,7 +7,9 @@ import type { ReactElement, ReactNode } from "react";
  */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
-    <RadixTooltip.Provider delayDuration={700} skipDelayDuration={300}>
+    // The content only repeats the control's accessible name, so it closes as soon as the
+    // pointer leaves the control instead of waiting for it to travel onto the bubble.
+    <RadixTooltip.Provider delayDuration={700} skipDelayDuration={300} disableHoverableContent>
       {children}
     </RadixTooltip.Provider>
   );
