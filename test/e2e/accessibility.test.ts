@@ -3,7 +3,9 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 
 import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { faqs } from "~/content/faq";
+
+import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 import { AXE_TAGS } from "./support/spec-texts";
 
 async function violations(page: Page): Promise<string> {
@@ -32,19 +34,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags)", () => {
     return page;
   }
 
-  /** Scroll through the page so lazy parts (testimonials, accordion, tooltips) are in their final state. */
-  async function settle(page: Page) {
-    await page.evaluate(async () => {
-      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight) {
-        window.scrollTo({ top: y, behavior: "instant" });
-        await pause(60);
-      }
-      await pause(1300);
-      window.scrollTo({ top: 0, behavior: "instant" });
-    });
-    await page.waitForLoadState("networkidle");
-  }
+  const settle = (page: Page) => scrollThrough(page, faqs[0]!.question);
 
   for (const { name, options } of SIZES) {
     it(`${name}: home page, FAQ collapsed`, async () => {

@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeBrowser, SIZES, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 describeBrowser("FAQ accordion", () => {
   const stack = useStack();
@@ -16,8 +16,8 @@ describeBrowser("FAQ accordion", () => {
     await page.goto("/");
     await waitForHydration(page);
     await page.locator("#faq").scrollIntoViewIfNeeded();
-    // The accordion may be loaded lazily as the FAQ nears the viewport: let it arrive.
-    await page.waitForLoadState("networkidle");
+    // The accordion is loaded lazily as the FAQ nears the viewport: let it take over.
+    await waitForFaqAccordion(page, faqs[0]!.question);
     return page;
   }
 

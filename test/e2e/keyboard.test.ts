@@ -2,7 +2,9 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 
 import { describeBrowser, DESKTOP, PHONE, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { faqs } from "~/content/faq";
+
+import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 
 interface Candidate {
   id: string;
@@ -118,15 +120,7 @@ describeBrowser("keyboard", () => {
   it("desktop: Tab reaches every interactive element on / and each shows a visible focus ring", async () => {
     const page = await open(DESKTOP);
     // Let lazy parts settle before taking the inventory.
-    await page.evaluate(async () => {
-      for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight) {
-        window.scrollTo({ top: y, behavior: "instant" });
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1300));
-      window.scrollTo({ top: 0, behavior: "instant" });
-    });
-    await page.waitForLoadState("networkidle");
+    await scrollThrough(page, faqs[0]!.question);
     const candidates = await markCandidates(page);
     expect(candidates.length, "the page has interactive elements").toBeGreaterThan(30);
 

@@ -3,7 +3,9 @@ import { statSync } from "node:fs";
 import { expect, it } from "vitest";
 
 import { describeBrowser, ensureScreenshotDir, SIZES, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { faqs } from "~/content/faq";
+
+import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 
 describeBrowser("full-page screenshots (for people to look at)", () => {
   const stack = useStack();
@@ -16,15 +18,8 @@ describeBrowser("full-page screenshots (for people to look at)", () => {
       const page = await context.newPage();
       await page.goto("/");
       await waitForHydration(page);
-      // Reveal everything that waits for the viewport (testimonials), then return to the top.
-      await page.evaluate(async () => {
-        for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight) {
-          window.scrollTo({ top: y, behavior: "instant" });
-          await new Promise((resolve) => setTimeout(resolve, 60));
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1300));
-        window.scrollTo({ top: 0, behavior: "instant" });
-      });
+      // Reveal everything that waits for the viewport (testimonials, accordion), then return to the top.
+      await scrollThrough(page, faqs[0]!.question);
       const overflow = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
         innerWidth: window.innerWidth,

@@ -64,20 +64,29 @@ export async function landing(page: Page, selector: string): Promise<Landing> {
   }, selector);
 }
 
+function landingProblem(where: Landing): string | null {
+  if (where.headerBottom <= 0) return "no fixed header found";
+  if (where.top < where.headerBottom - 2) return "its top is hidden under the fixed header";
+  if (where.top >= where.viewportHeight - 40) return "its top is not in view";
+  if (!where.atBottom && where.top - where.headerBottom > 96) return "its top is far below the header";
+  return null;
+}
+
 /**
  * Asserts that the section has landed: its top is in view, not under the fixed header, and (unless
- * the page cannot scroll further) close below the header.
+ * the page cannot scroll further) close below the header. Smooth scrolling takes a moment: wait
+ * for the target position (up to 5 s), let the scroll settle, then check again.
  */
 export async function expectLandedOn(page: Page, selector: string): Promise<void> {
-  await waitForScrollToSettle(page);
-  const where = await landing(page, selector);
-  const context = `${selector}: ${JSON.stringify(where)}`;
-  expect(where.headerBottom, `fixed header found (${context})`).toBeGreaterThan(0);
-  expect(where.top, `top below the fixed header (${context})`).toBeGreaterThanOrEqual(where.headerBottom - 2);
-  expect(where.top, `top in view (${context})`).toBeLessThan(where.viewportHeight - 40);
-  if (!where.atBottom) {
-    expect(where.top - where.headerBottom, `top close below the header (${context})`).toBeLessThanOrEqual(96);
+  const deadline = Date.now() + 5000;
+  let where = await landing(page, selector);
+  while (landingProblem(where) && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    where = await landing(page, selector);
   }
+  await waitForScrollToSettle(page);
+  where = await landing(page, selector);
+  expect(landingProblem(where), `${selector}: ${JSON.stringify(where)}`).toBeNull();
 }
 
 export function contactForm(page: Page): Locator {
@@ -143,4 +152,26 @@ export function toast(page: Page, title: string): Locator {
 /** The notice the server renders next to the form without JavaScript. */
 export function serverNotice(page: Page, role: "alert" | "status", title: string): Locator {
   return page.locator("#contact").getByRole(role).filter({ hasText: title }).first();
+}
+
+/** Waits until the FAQ's accordion (loaded lazily as the FAQ nears the viewport) has taken over. */
+export async function waitForFaqAccordion(page: Page, firstQuestion: string): Promise<void> {
+  await page.locator("#faq").getByRole("button", { name: firstQuestion, exact: true }).waitFor();
+}
+
+/**
+ * Scrolls through the whole page (so everything that waits for the viewport runs: testimonials'
+ * skeleton, the lazy accordion), waits for the skeleton second to pass, and returns to the top.
+ */
+export async function scrollThrough(page: Page, firstFaqQuestion: string): Promise<void> {
+  await page.evaluate(async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.round(window.innerHeight * 0.8)) {
+      window.scrollTo({ top: y, behavior: "instant" });
+      await pause(80);
+    }
+    await pause(1400);
+  });
+  await waitForFaqAccordion(page, firstFaqQuestion);
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
 }
