@@ -1,8 +1,13 @@
-import type { Page } from "playwright-core";
-import { expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-import { describeBrowser, DESKTOP, PHONE, useStack } from "../e2e/support/browser";
-import { fillContact, keepTrafficLocal, submitButton, waitForHydration } from "../e2e/support/page";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { describeBrowser, DESKTOP, launchChromium, PHONE, useStack } from "../e2e/support/browser";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { fillContact, keepTrafficLocal, submitButton, toast, waitForHydration } from "../e2e/support/page";
 import { SUCCESS, VALID_CONTACT } from "../e2e/support/spec-texts";
 
 /**
@@ -77,7 +82,7 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     });
   }
 
-  it("a contact submission (fetch + toast) causes no violation", async () => {
+  it("a contact submission with JavaScript (fetch + lazily loaded toast) causes no violation", async () => {
     stack.fake.reset();
     const { page, problems } = await watch();
     await page.goto("/");
@@ -85,13 +90,41 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     await fillContact(page, { ...VALID_CONTACT });
     const posted = page.waitForResponse((response) => response.request().method() === "POST");
     await submitButton(page).click();
-    expect((await posted).status()).toBe(200);
-    // The toast with JavaScript (or, until the form is enhanced, the server's notice).
-    await expect
-      .poll(() => page.getByText(SUCCESS.title).count(), { timeout: 15_000 })
-      .toBeGreaterThan(0);
+    const response = await posted;
+    expect(response.status()).toBe(200);
+    expect(new URL(response.url()).pathname).toMatch(/\.data$/);
+    await expect.poll(() => toast(page, SUCCESS.title).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(stack.fake.requests.length).toBe(1);
     await page.waitForLoadState("networkidle");
+    expect(await problems()).toEqual([]);
+  });
+
+  it("the document a plain form POST returns (no-JS path) causes no violation", async () => {
+    stack.fake.reset();
+    const { page, problems } = await watch();
+    await page.goto("/");
+    await waitForHydration(page);
+    const navigation = page.waitForNavigation();
+    await page.evaluate((values) => {
+      // A native submission, as a browser without JavaScript sends it.
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/?index#contact";
+      for (const [name, value] of Object.entries(values)) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      HTMLFormElement.prototype.submit.call(form);
+    }, VALID_CONTACT);
+    const response = await navigation;
+    expect(response?.status()).toBe(200);
+    await waitForHydration(page);
+    expect(await page.getByRole("status").filter({ hasText: SUCCESS.title }).count()).toBeGreaterThan(0);
+    expect(stack.fake.requests.length).toBe(1);
     expect(await problems()).toEqual([]);
   });
 
@@ -116,5 +149,67 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     });
     expect(ran).toBe(false);
     expect((await problems()).some((problem) => /script-src/.test(problem))).toBe(true);
+  });
+});
+
+describeBrowser("Content-Security-Policy with GA_MEASUREMENT_ID set", () => {
+  let server: AppServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startAppServer({
+      GA_MEASUREMENT_ID: "G-CSPTEST1",
+      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "csp-ga-")), "inbox.jsonl"),
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("gtag.js and its inline setup run under the policy, without a violation", async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      // Nothing leaves the machine: Google's script is a local stand-in with the right type.
+      await context.route(
+        (url) => url.hostname !== "127.0.0.1",
+        async (route) => {
+          const url = new URL(route.request().url());
+          if (url.hostname === "www.googletagmanager.com" && url.pathname === "/gtag/js") {
+            await route.fulfill({ status: 200, contentType: "application/javascript", body: "window.__gtagLoaded = true;" });
+          } else {
+            await route.fulfill({ status: 204, body: "" });
+          }
+        },
+      );
+      const page = await context.newPage();
+      const reported: string[] = [];
+      page.on("console", (message) => {
+        if (/content security policy|refused to/i.test(message.text())) reported.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          (window as unknown as { __violations?: string[] }).__violations ??= [];
+          (window as unknown as { __violations: string[] }).__violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
+        });
+      });
+      await page.goto("/");
+      await waitForHydration(page);
+      const state = await page.evaluate(() => {
+        const w = window as unknown as { __gtagLoaded?: boolean; gtag?: unknown; dataLayer?: unknown[]; __violations?: string[] };
+        return {
+          loaded: Boolean(w.__gtagLoaded),
+          gtag: typeof w.gtag,
+          config: JSON.stringify(w.dataLayer?.map((entry) => Array.from(entry as ArrayLike<unknown>))),
+          violations: w.__violations ?? [],
+        };
+      });
+      expect(state.loaded).toBe(true);
+      expect(state.gtag).toBe("function");
+      expect(state.config).toContain('["config","G-CSPTEST1"]');
+      expect([...reported, ...state.violations]).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });
