@@ -6,6 +6,7 @@ import { Faq } from "./Faq";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { Hero } from "./Hero";
+import { InPageLinks } from "./InPageLinks";
 import { Process } from "./Process";
 import { Results } from "./Results";
 import { Services } from "./Services";
@@ -16,6 +17,7 @@ import { Testimonials } from "./Testimonials";
 export function HomePage() {
   return (
     <>
+      <InPageLinks />
       <SkipLink />
       <Header />
       <main id="main" tabIndex={-1} className="focus:outline-none">

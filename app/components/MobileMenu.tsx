@@ -6,7 +6,7 @@ import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
 const panelClass =
-  "absolute inset-x-0 top-full border-b border-white/10 bg-ink-950/98 px-4 pb-6 pt-2 shadow-2xl shadow-black/40 backdrop-blur-xl sm:px-6";
+  "absolute inset-x-0 top-full max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-white/10 bg-ink-950 px-4 pb-6 pt-2 shadow-2xl shadow-black/40 sm:px-6";
 const toggleClass =
   "inline-flex size-11 items-center justify-center rounded-full text-white ring-1 ring-white/15 transition-colors hover:bg-white/10 hover:ring-white/30";
 

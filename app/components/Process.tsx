@@ -19,7 +19,7 @@ export function Process() {
                 <span className="flex size-12 items-center justify-center rounded-2xl bg-ink-950 text-accent-400">
                   <Icon name={step.icon} className="size-6" />
                 </span>
-                <span aria-hidden="true" className="text-5xl font-bold text-ink-200 tabular-nums">
+                <span aria-hidden="true" className="text-4xl font-bold text-ink-500 tabular-nums">
                   0{index + 1}
                 </span>
               </div>

@@ -53,10 +53,12 @@ export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGr
   const mod = useTooltipModule();
   const container = useRef<HTMLElement>(null);
   const focusedIndex = useRef<number | null>(null);
+  const pointerPressed = useRef(false);
 
   const wake = (target: EventTarget | null, viaFocus: boolean) => {
     if (mod) return;
-    if (viaFocus && target instanceof Element && container.current) {
+    // Focus that comes from a tap or click is not restored: the tooltip would pop up under the finger.
+    if (viaFocus && !pointerPressed.current && target instanceof Element && container.current) {
       const triggers = Array.from(container.current.querySelectorAll("[data-tooltip-trigger]"));
       const index = triggers.findIndex((trigger) => trigger.contains(target));
       focusedIndex.current = index >= 0 ? index : null;
@@ -78,6 +80,9 @@ export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGr
       ref={container}
       className={className}
       onPointerOver={(event: React.PointerEvent) => wake(event.target, false)}
+      onPointerDown={() => {
+        pointerPressed.current = true;
+      }}
       onFocus={(event: React.FocusEvent) => wake(event.target, true)}
     >
       {mod ? <mod.TooltipProvider>{children}</mod.TooltipProvider> : children}

@@ -1,0 +1,41 @@
+import { useEffect } from "react";
+
+function isPlainLeftClick(event: MouseEvent) {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/**
+ * Enhances the page's `href="#section"` anchors once JavaScript runs. Without it, every fragment
+ * link would create a history entry without router state, and Remix's scroll restoration (which
+ * keys saved positions on that state) would scroll the second such link back to where the first
+ * one started. Here the entry gets its own key and the target is scrolled into view (smoothly,
+ * per the CSS, unless reduced motion is asked for) and receives focus, as a native jump does.
+ * Without JavaScript the anchors simply work natively.
+ */
+export function InPageLinks() {
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || !isPlainLeftClick(event)) return;
+      const anchor = event.target instanceof Element ? event.target.closest("a[href^='#']") : null;
+      const href = anchor?.getAttribute("href");
+      if (!anchor || !href || href === "#" || anchor.hasAttribute("target")) return;
+      const target = document.getElementById(decodeURIComponent(href.slice(1)));
+      if (!target) return;
+      event.preventDefault();
+
+      const state: unknown = window.history.state;
+      const previous = state && typeof state === "object" ? (state as Record<string, unknown>) : {};
+      const idx = typeof previous.idx === "number" ? previous.idx + 1 : undefined;
+      const key = Math.random().toString(36).slice(2, 10);
+      if (window.location.hash !== href) window.history.pushState({ ...previous, key, idx }, "", href);
+
+      target.scrollIntoView({ block: "start" });
+      // Move the sequential focus starting point to the section, as a native fragment jump does.
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, []);
+  return null;
+}
