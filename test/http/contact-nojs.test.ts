@@ -111,7 +111,9 @@ describe("contact form without JavaScript (Supabase function)", () => {
 
   it("the page's form posts to the index action and targets the contact section", async () => {
     const html = await (await fetch(server.url + "/")).text();
-    expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/\?index#contact"[^>]*encType="multipart\/form-data"/);
+    expect(html).toMatch(
+      /<form[^>]*method="post"[^>]*action="\/\?index#contact"[^>]*encType="multipart\/form-data"/,
+    );
     for (const name of Object.keys(form)) expect(() => control(html, name)).not.toThrow();
     const trap = control(html, honeypotField.name);
     expect(trap).toContain('tabindex="-1"');
@@ -181,7 +183,8 @@ describe("contact form without JavaScript (Supabase function)", () => {
   it("a 2000-character message in a 3-byte script fits the limit as the form sends it (multipart)", async () => {
     const message = "自動化".repeat(666) + "です";
     const multipart = new FormData();
-    for (const [key, value] of Object.entries({ ...form, name: "山田 花子".repeat(20), message })) multipart.set(key, value);
+    for (const [key, value] of Object.entries({ ...form, name: "山田 花子".repeat(20), message }))
+      multipart.set(key, value);
     const res = await post(server, multipart);
     expect(res.status).toBe(200);
     expect((fake.requests[0]?.json as { message: string }).message).toBe(message);
