@@ -33,7 +33,8 @@ export default function handleRequest(
   const nonce = createNonce();
   applyHeaders(responseHeaders, documentHeadersFor(request, nonce));
   // The router refuses methods it does not know (OPTIONS, ...) with 405: say what is allowed.
-  if (responseStatusCode === 405 && !responseHeaders.has("Allow")) responseHeaders.set("Allow", "GET, HEAD, POST");
+  if (responseStatusCode === 405 && !responseHeaders.has("Allow"))
+    responseHeaders.set("Allow", "GET, HEAD, POST");
 
   // Crawlers get the whole document at once; people get the shell as soon as it is ready.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;

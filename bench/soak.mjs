@@ -53,8 +53,9 @@ function rssMb(pid) {
 
 function load(url, options, duration = seconds) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, timeout: timeoutSeconds, ...options }, (error, result) =>
-      error ? reject(error) : resolve(result),
+    const instance = autocannon(
+      { url, connections, duration, timeout: timeoutSeconds, ...options },
+      (error, result) => (error ? reject(error) : resolve(result)),
     );
     instance.on("error", reject);
   });
@@ -90,12 +91,16 @@ async function main() {
   const rssAtStart = rssMb(app.pid);
   const targets = [
     ["GET /", { method: "GET" }],
-    ["POST /?index", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }],
+    [
+      "POST /?index",
+      { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } },
+    ],
   ];
   let rssAfterWarmup = rssAtStart;
   try {
     if (warmupSeconds > 0) {
-      for (const [name, options] of targets) await load(`${app.url}${name.split(" ")[1]}`, options, warmupSeconds);
+      for (const [name, options] of targets)
+        await load(`${app.url}${name.split(" ")[1]}`, options, warmupSeconds);
       await sleep(2_000);
       rssAfterWarmup = rssMb(app.pid);
     }
@@ -117,13 +122,18 @@ async function main() {
         };
         rows.push(row);
         if (failed > 0) {
-          failures.push(`${name} round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+          failures.push(
+            `${name} round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+          );
         }
         if (options.method === "POST") {
           const reached = fake.received() - sentBefore;
           // Every POST answered 2xx was a valid submission that must have reached the function
           // (requests still in flight when a run ends may reach it without being counted as answered).
-          if (reached < result["2xx"]) failures.push(`${name} round ${round}: ${result["2xx"]} answered 2xx but only ${reached} reached the function`);
+          if (reached < result["2xx"])
+            failures.push(
+              `${name} round ${round}: ${result["2xx"]} answered 2xx but only ${reached} reached the function`,
+            );
         }
       }
       await sleep(2_000); // let in-flight work and timers settle before reading memory
@@ -136,7 +146,10 @@ async function main() {
   const last = rssAfterRound[rssAfterRound.length - 1];
   const growth = last - first;
   const allowed = Math.max(RSS_NOISE_FLOOR_MB, first * RSS_NOISE_RATIO);
-  if (growth > allowed) failures.push(`RSS grew ${fmt(growth, 1)} MB from round 1 to round ${rounds} (noise allowance ${fmt(allowed, 1)} MB)`);
+  if (growth > allowed)
+    failures.push(
+      `RSS grew ${fmt(growth, 1)} MB from round 1 to round ${rounds} (noise allowance ${fmt(allowed, 1)} MB)`,
+    );
 
   const exitCode = await app.stop();
   await fake.close();
@@ -145,10 +158,21 @@ async function main() {
   console.log(
     `\nSoak: ${connections} connections, ${seconds} s per target, ${rounds} rounds after a ${warmupSeconds} s warm-up, request timeout ${timeoutSeconds} s (loopback only)\n`,
   );
-  console.log(["round", "target        ", "requests", "req/s", "p50 ms", "p99 ms", "failed", "RSS MB"].join("\t"));
+  console.log(
+    ["round", "target        ", "requests", "req/s", "p50 ms", "p99 ms", "failed", "RSS MB"].join("\t"),
+  );
   for (const row of rows) {
     console.log(
-      [row.round, row.target.padEnd(14), row.requests, fmt(row.rps), fmt(row.p50), fmt(row.p99), row.failed, fmt(row.rss, 1)].join("\t"),
+      [
+        row.round,
+        row.target.padEnd(14),
+        row.requests,
+        fmt(row.rps),
+        fmt(row.p50),
+        fmt(row.p99),
+        row.failed,
+        fmt(row.rss, 1),
+      ].join("\t"),
     );
   }
   console.log(

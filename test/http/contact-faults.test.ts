@@ -45,11 +45,17 @@ function expectErrorWithValuesKept(html: string) {
   expect(html).not.toContain("Message Sent Successfully!");
   for (const [name, value] of Object.entries(VALUES)) {
     if (name === "companySize") {
-      expect(html).toMatch(new RegExp(`<option[^>]*value="${value}"[^>]*selected|<option[^>]*selected[^>]*value="${value}"`));
+      expect(html).toMatch(
+        new RegExp(`<option[^>]*value="${value}"[^>]*selected|<option[^>]*selected[^>]*value="${value}"`),
+      );
     } else if (name === "message") {
       expect(html).toContain(`>${escapeHtml(value)}</textarea>`);
     } else {
-      expect(html).toMatch(new RegExp(`name="${name}"[^>]*value="${escapeHtml(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"|value="${escapeHtml(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*name="${name}"`));
+      expect(html).toMatch(
+        new RegExp(
+          `name="${name}"[^>]*value="${escapeHtml(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"|value="${escapeHtml(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*name="${name}"`,
+        ),
+      );
     }
   }
   // The visitor's markup comes back as text, never as markup.
@@ -144,7 +150,10 @@ describe("the function misbehaves", () => {
 
   it("the JavaScript path (single fetch) gets the same status and notice", async () => {
     fake.setMode({ kind: "status", status: 500 });
-    const res = await fetch(`${server.url}/_root.data?index`, { method: "POST", body: new URLSearchParams(VALUES) });
+    const res = await fetch(`${server.url}/_root.data?index`, {
+      method: "POST",
+      body: new URLSearchParams(VALUES),
+    });
     expect(res.status).toBe(502);
     const body = await res.text();
     expect(body).toContain(ERROR_TITLE);

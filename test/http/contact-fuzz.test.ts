@@ -29,7 +29,16 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const CONCURRENCY = 8;
 /** One case in this many goes to the no-JS document endpoint (full SSR); the rest to single fetch. */
 const DOCUMENT_EVERY = 8;
-const FIELDS = ["name", "email", "phone", "company", "website", "companySize", "industry", "message"] as const;
+const FIELDS = [
+  "name",
+  "email",
+  "phone",
+  "company",
+  "website",
+  "companySize",
+  "industry",
+  "message",
+] as const;
 type Field = (typeof FIELDS)[number];
 const SIZES = ["1-10", "11-50", "51-200", "201-1000", "1000+"];
 const HONEYPOT = "hp_ref_code";
@@ -45,7 +54,7 @@ function createRandom(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T,>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
   const chance = (p: number) => next() < p;
   return { next, int, pick, chance };
 }
@@ -59,7 +68,7 @@ const MARKUP = [
   "<iframe src=javascript:alert(3)>",
   "'-alert(4)-'",
   "javascript:alert(5)",
-  "<a href=\"javascript:alert(6)\">x</a>",
+  '<a href="javascript:alert(6)">x</a>',
   "{{constructor.constructor('alert(7)')()}}",
   "${alert(8)}",
   "<!--",
@@ -68,9 +77,29 @@ const MARKUP = [
   "\u2028\u2029",
 ];
 /** Markup that must never come back unescaped in an HTML answer. */
-const DANGEROUS = ["<script>alert", "<img src=x onerror", "<svg/onload", "<iframe src=javascript", "<style>*{display"];
+const DANGEROUS = [
+  "<script>alert",
+  "<img src=x onerror",
+  "<svg/onload",
+  "<iframe src=javascript",
+  "<style>*{display",
+];
 
-const WORDS = ["automation", "invoices", "chatbot", "CRM", "Ünïcödé", "日本語", "عربى", "emoji 🤖🚀", "naïve café", "שלום", "Zürich", "Ελληνικά", "tab\tinside"];
+const WORDS = [
+  "automation",
+  "invoices",
+  "chatbot",
+  "CRM",
+  "Ünïcödé",
+  "日本語",
+  "عربى",
+  "emoji 🤖🚀",
+  "naïve café",
+  "שלום",
+  "Zürich",
+  "Ελληνικά",
+  "tab\tinside",
+];
 
 function words(random: Random, min: number, max: number): string {
   const count = random.int(min, max);
@@ -78,8 +107,16 @@ function words(random: Random, min: number, max: number): string {
 }
 
 function validEmail(random: Random): string {
-  const local = random.pick(["ada", "grace.hopper", "x+tag", "o'", "first_last", "a-b", "ÜSER", "1234"]).replace("'", "o");
-  const domain = random.pick(["example.com", "mail.example.org", "ex-ample.co.uk", "xn--bcher-kva.example", "例え.jp"]);
+  const local = random
+    .pick(["ada", "grace.hopper", "x+tag", "o'", "first_last", "a-b", "ÜSER", "1234"])
+    .replace("'", "o");
+  const domain = random.pick([
+    "example.com",
+    "mail.example.org",
+    "ex-ample.co.uk",
+    "xn--bcher-kva.example",
+    "例え.jp",
+  ]);
   return `${local}@${domain}`;
 }
 
@@ -98,13 +135,17 @@ interface Case {
 }
 
 function validFields(random: Random, token: string): Record<Field, string> {
-  const name = random.chance(0.2) ? "A" : words(random, 1, 4).replace(/\t/g, " ").slice(0, 100).trim() || "Ada";
+  const name = random.chance(0.2)
+    ? "A"
+    : words(random, 1, 4).replace(/\t/g, " ").slice(0, 100).trim() || "Ada";
   const fields: Record<Field, string> = {
     name,
     email: validEmail(random),
     phone: random.chance(0.5) ? random.pick(["+1 (513) 555-0100", "555 0199", "+44 20 7946 0958", ""]) : "",
     company: random.chance(0.5) ? words(random, 1, 3) : "",
-    website: random.chance(0.5) ? random.pick(["https://example.com", "http://sub.example.org/path?q=1#x", "https://例え.jp"]) : "",
+    website: random.chance(0.5)
+      ? random.pick(["https://example.com", "http://sub.example.org/path?q=1#x", "https://例え.jp"])
+      : "",
     companySize: random.chance(0.6) ? random.pick(SIZES) : "",
     industry: random.chance(0.5) ? words(random, 1, 2) : "",
     message: "",
@@ -157,8 +198,15 @@ function multipart(random: Random, parts: { name: string; value: Buffer | string
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-function encodeFields(random: Random, entries: [string, string][]): { body: Buffer | string; contentType: string } {
-  if (random.chance(0.25)) return multipart(random, entries.map(([name, value]) => ({ name, value })));
+function encodeFields(
+  random: Random,
+  entries: [string, string][],
+): { body: Buffer | string; contentType: string } {
+  if (random.chance(0.25))
+    return multipart(
+      random,
+      entries.map(([name, value]) => ({ name, value })),
+    );
   const type = random.pick([
     "application/x-www-form-urlencoded",
     "application/x-www-form-urlencoded;charset=UTF-8",
@@ -175,33 +223,103 @@ function shuffle<T>(random: Random, items: T[]): T[] {
   return items;
 }
 
-function entriesOf(random: Random, fields: Partial<Record<Field, string>>, extra: [string, string][] = []): [string, string][] {
+function entriesOf(
+  random: Random,
+  fields: Partial<Record<Field, string>>,
+  extra: [string, string][] = [],
+): [string, string][] {
   const entries = Object.entries(fields).filter(([, value]) => value !== undefined) as [string, string][];
   // Unknown fields are ignored by the server.
-  if (random.chance(0.3)) extra.push([random.pick(["utm_source", "submit", "_action", "__proto__", "constructor"]), words(random, 1, 2)]);
+  if (random.chance(0.3))
+    extra.push([
+      random.pick(["utm_source", "submit", "_action", "__proto__", "constructor"]),
+      words(random, 1, 2),
+    ]);
   return shuffle(random, [...entries, ...extra]);
 }
 
 /** Ways a body is wrong, each with the status it must get. */
-const INVALID: ((random: Random, fields: Record<Field, string>) => { fields: Partial<Record<Field, string>>; extra?: [string, string][]; status: number; why: string; raw?: { body: Buffer | string; contentType: string | undefined } })[] = [
+const INVALID: ((
+  random: Random,
+  fields: Record<Field, string>,
+) => {
+  fields: Partial<Record<Field, string>>;
+  extra?: [string, string][];
+  status: number;
+  why: string;
+  raw?: { body: Buffer | string; contentType: string | undefined };
+})[] = [
   (_, f) => ({ fields: { ...f, name: undefined }, status: 400, why: "missing name" }),
-  (r, f) => ({ fields: { ...f, name: r.pick(["", "   ", "\t\n", "\u00a0"]) }, status: 400, why: "blank name" }),
+  (r, f) => ({
+    fields: { ...f, name: r.pick(["", "   ", "\t\n", "\u00a0"]) },
+    status: 400,
+    why: "blank name",
+  }),
   (_, f) => ({ fields: { ...f, name: "N".repeat(101) }, status: 400, why: "name 101 chars" }),
   (_, f) => ({ fields: { ...f, email: undefined }, status: 400, why: "missing email" }),
   (r, f) => ({
-    fields: { ...f, email: r.pick(["a b@example.com", "a@b", "a@@example.com", "a@example.com,b@example.com", "a@example.com;b@x.com", "<a@example.com>", '"a"@example.com', "plainaddress", "@example.com", "a@.com"]) },
+    fields: {
+      ...f,
+      email: r.pick([
+        "a b@example.com",
+        "a@b",
+        "a@@example.com",
+        "a@example.com,b@example.com",
+        "a@example.com;b@x.com",
+        "<a@example.com>",
+        '"a"@example.com',
+        "plainaddress",
+        "@example.com",
+        "a@.com",
+      ]),
+    },
     status: 400,
     why: "bad email",
   }),
-  (r, f) => ({ fields: { ...f, website: r.pick(["example.com", "ftp://example.com", "https://localhost", "javascript:alert(1)", "http://", "https://exa mple.com"]) }, status: 400, why: "bad website" }),
+  (r, f) => ({
+    fields: {
+      ...f,
+      website: r.pick([
+        "example.com",
+        "ftp://example.com",
+        "https://localhost",
+        "javascript:alert(1)",
+        "http://",
+        "https://exa mple.com",
+      ]),
+    },
+    status: 400,
+    why: "bad website",
+  }),
   (_, f) => ({ fields: { ...f, message: undefined }, status: 400, why: "missing message" }),
-  (r, f) => ({ fields: { ...f, message: r.pick(["short", "123456789", "  nine  ch ", ""]) }, status: 400, why: "short message" }),
-  (_, f) => ({ fields: { ...f, message: `${f.message} ${"m".repeat(2_001)}` }, status: 400, why: "message > 2000" }),
-  (r, f) => ({ fields: { ...f, companySize: r.pick(["huge", "0", "1-11", "1000", "<script>"]) }, status: 400, why: "unknown company size" }),
-  (r, f) => ({ fields: f, extra: [[r.pick(["name", "email", "message"]), "Second value here"]], status: 400, why: "repeated field" }),
+  (r, f) => ({
+    fields: { ...f, message: r.pick(["short", "123456789", "  nine  ch ", ""]) },
+    status: 400,
+    why: "short message",
+  }),
+  (_, f) => ({
+    fields: { ...f, message: `${f.message} ${"m".repeat(2_001)}` },
+    status: 400,
+    why: "message > 2000",
+  }),
+  (r, f) => ({
+    fields: { ...f, companySize: r.pick(["huge", "0", "1-11", "1000", "<script>"]) },
+    status: 400,
+    why: "unknown company size",
+  }),
+  (r, f) => ({
+    fields: f,
+    extra: [[r.pick(["name", "email", "message"]), "Second value here"]],
+    status: 400,
+    why: "repeated field",
+  }),
   (_, f) => ({ fields: f, extra: [[HONEYPOT, "bot@spam"]], status: 200, why: "honeypot" }),
   (r, f) => {
-    const parts = Object.entries(f).map(([name, value]) => ({ name, value, filename: undefined as string | undefined }));
+    const parts = Object.entries(f).map(([name, value]) => ({
+      name,
+      value,
+      filename: undefined as string | undefined,
+    }));
     const target = r.int(0, parts.length - 1);
     parts[target] = { ...parts[target]!, filename: "evil.exe" };
     // A file given for a field that must be text.
@@ -209,7 +327,15 @@ const INVALID: ((random: Random, fields: Record<Field, string>) => { fields: Par
     return { fields: f, status: 400, why: `file for ${parts[target]!.name}`, raw: { body, contentType } };
   },
   (r, f) => {
-    const ct = r.pick(["application/json", "text/plain", "text/xml", "application/octet-stream", undefined, "multipart/mixed; boundary=x", "application/x-www-form-urlencodedx"]);
+    const ct = r.pick([
+      "application/json",
+      "text/plain",
+      "text/xml",
+      "application/octet-stream",
+      undefined,
+      "multipart/mixed; boundary=x",
+      "application/x-www-form-urlencodedx",
+    ]);
     const body = ct === "application/json" ? JSON.stringify(f) : new URLSearchParams(f).toString();
     return { fields: f, status: 415, why: `content type ${ct}`, raw: { body, contentType: ct } };
   },
@@ -221,56 +347,106 @@ const INVALID: ((random: Random, fields: Record<Field, string>) => { fields: Par
 ];
 
 /** Hostile noise whose outcome the test does not predict; only the invariants must hold. */
-const HOSTILE: ((random: Random, fields: Record<Field, string>, token: string) => { body: Buffer | string; contentType: string | undefined; why: string })[] = [
+const HOSTILE: ((
+  random: Random,
+  fields: Record<Field, string>,
+  token: string,
+) => { body: Buffer | string; contentType: string | undefined; why: string })[] = [
   (r, f, token) => {
     // Invalid UTF-8 and control characters in a random field (the token stays readable in the message).
     const field = r.pick(FIELDS);
-    const junk = Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0x00, 0x01, 0x1b, 0x7f]);
+    const junk = Buffer.from([
+      0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0x00, 0x01, 0x1b, 0x7f,
+    ]);
     const parts = Object.entries({ ...f, message: `${token} ${f.message}` }).map(([name, value]) => ({
       name,
-      value: name === field ? Buffer.concat([Buffer.from(name === "message" ? `${token} ` : ""), junk, Buffer.from(value)]) : value,
+      value:
+        name === field
+          ? Buffer.concat([Buffer.from(name === "message" ? `${token} ` : ""), junk, Buffer.from(value)])
+          : value,
     }));
     if (r.chance(0.5)) return { ...multipart(r, parts), why: `invalid UTF-8 in ${field} (multipart)` };
     const body = parts
-      .map((p) => `${p.name}=${Buffer.isBuffer(p.value) ? [...p.value].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("") : encodeURIComponent(p.value)}`)
+      .map(
+        (p) =>
+          `${p.name}=${Buffer.isBuffer(p.value) ? [...p.value].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("") : encodeURIComponent(p.value)}`,
+      )
       .join("&");
     return { body, contentType: "application/x-www-form-urlencoded", why: `invalid UTF-8 in ${field}` };
   },
   (r, f, token) => {
     // Broken percent-encoding.
-    const broken = r.pick(["%", "%Z", "%ZZ", "%E0%80", "%%41", "%u0041", "%C0%AF", "%00", "%0d%0aSet-Cookie:%20x=1"]);
+    const broken = r.pick([
+      "%",
+      "%Z",
+      "%ZZ",
+      "%E0%80",
+      "%%41",
+      "%u0041",
+      "%C0%AF",
+      "%00",
+      "%0d%0aSet-Cookie:%20x=1",
+    ]);
     const field = r.pick(FIELDS);
     const body = Object.entries({ ...f, message: `${token} ${f.message}` })
       .map(([name, value]) => `${name}=${encodeURIComponent(value)}${name === field ? broken : ""}`)
       .join("&");
-    return { body, contentType: "application/x-www-form-urlencoded", why: `broken percent-encoding ${broken} in ${field}` };
+    return {
+      body,
+      contentType: "application/x-www-form-urlencoded",
+      why: `broken percent-encoding ${broken} in ${field}`,
+    };
   },
   (r, f, token) => {
     // Control characters and huge-but-allowed values.
     const control = String.fromCharCode(...Array.from({ length: r.int(1, 20) }, () => r.int(0, 31)));
     const field = r.pick(FIELDS);
-    const fields = { ...f, message: `${token} ${f.message}`, [field]: `${field === "message" ? `${token} ` : ""}${control}${f[field]}${control}` };
+    const fields = {
+      ...f,
+      message: `${token} ${f.message}`,
+      [field]: `${field === "message" ? `${token} ` : ""}${control}${f[field]}${control}`,
+    };
     return { ...encodeFields(r, Object.entries(fields)), why: `control characters in ${field}` };
   },
   (r, f, token) => {
     // Structural garbage: separators, empty keys, keys without values, thousands of fields.
-    const noise = r.pick(["&&&&", "=&=&=", "name", "&=x", "a=1&a=2&a=3", Array.from({ length: r.int(100, 1_500) }, (_, i) => `k${i}=v`).join("&")]);
+    const noise = r.pick([
+      "&&&&",
+      "=&=&=",
+      "name",
+      "&=x",
+      "a=1&a=2&a=3",
+      Array.from({ length: r.int(100, 1_500) }, (_, i) => `k${i}=v`).join("&"),
+    ]);
     const body = `${noise}&${new URLSearchParams({ ...f, message: `${token} ${f.message}` }).toString()}&${noise}`;
     return { body, contentType: "application/x-www-form-urlencoded", why: "structural noise" };
   },
   (r, f, token) => {
     // Malformed multipart: wrong or missing boundary, truncated body.
-    const { body, contentType } = multipart(r, Object.entries({ ...f, message: `${token} ${f.message}` }).map(([name, value]) => ({ name, value })));
+    const { body, contentType } = multipart(
+      r,
+      Object.entries({ ...f, message: `${token} ${f.message}` }).map(([name, value]) => ({ name, value })),
+    );
     const variant = r.int(0, 3);
     if (variant === 0) return { body, contentType: "multipart/form-data", why: "multipart without boundary" };
-    if (variant === 1) return { body, contentType: "multipart/form-data; boundary=wrong", why: "multipart wrong boundary" };
-    if (variant === 2) return { body: body.subarray(0, r.int(1, body.length - 1)), contentType, why: "multipart truncated" };
-    return { body: Buffer.concat([body, Buffer.from("garbage after the end")]), contentType, why: "multipart trailing garbage" };
+    if (variant === 1)
+      return { body, contentType: "multipart/form-data; boundary=wrong", why: "multipart wrong boundary" };
+    if (variant === 2)
+      return { body: body.subarray(0, r.int(1, body.length - 1)), contentType, why: "multipart truncated" };
+    return {
+      body: Buffer.concat([body, Buffer.from("garbage after the end")]),
+      contentType,
+      why: "multipart trailing garbage",
+    };
   },
   (r, f, token) => {
     // Random bytes with a form content type.
     const bytes = Buffer.from(Array.from({ length: r.int(0, 4_000) }, () => r.int(0, 255)));
-    return { body: Buffer.concat([Buffer.from(`message=${token}&`), bytes]), contentType: r.pick(["application/x-www-form-urlencoded", "multipart/form-data; boundary=abc"]), why: "random bytes" };
+    return {
+      body: Buffer.concat([Buffer.from(`message=${token}&`), bytes]),
+      contentType: r.pick(["application/x-www-form-urlencoded", "multipart/form-data; boundary=abc"]),
+      why: "random bytes",
+    };
   },
 ];
 
@@ -281,11 +457,22 @@ function makeCase(random: Random, id: number): Case {
   const roll = random.next();
   if (roll < 0.35) {
     const { body, contentType } = encodeFields(random, entriesOf(random, fields));
-    return { id, token, kind: "valid", expectStatus: 200, expectBody: expectedBody(fields), document, body, contentType, description: "valid" };
+    return {
+      id,
+      token,
+      kind: "valid",
+      expectStatus: 200,
+      expectBody: expectedBody(fields),
+      document,
+      body,
+      contentType,
+      description: "valid",
+    };
   }
   if (roll < 0.7) {
     const spec = random.pick(INVALID)(random, fields);
-    const { body, contentType } = spec.raw ?? encodeFields(random, entriesOf(random, spec.fields, spec.extra ?? []));
+    const { body, contentType } =
+      spec.raw ?? encodeFields(random, entriesOf(random, spec.fields, spec.extra ?? []));
     return {
       id,
       token,
@@ -342,13 +529,20 @@ describe("contact action under fuzzing", () => {
         const headers: Record<string, string> = {};
         if (testCase.contentType !== undefined) headers["content-type"] = testCase.contentType;
         try {
-          const res = await fetch(url, { method: "POST", headers, body: testCase.body });
+          const body = typeof testCase.body === "string" ? testCase.body : Uint8Array.from(testCase.body);
+          const res = await fetch(url, { method: "POST", headers, body });
           const text = await res.text();
           const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
           outcomes.push({ testCase, status: res.status, text, nonce });
         } catch (error) {
           // A 413 may close the connection before the whole body is sent: that is the server refusing it.
-          outcomes.push({ testCase, status: 0, text: "", nonce: undefined, error: String((error as Error).cause ?? error) });
+          outcomes.push({
+            testCase,
+            status: 0,
+            text: "",
+            nonce: undefined,
+            error: String((error as Error).cause ?? error),
+          });
         }
       }
     };
@@ -364,7 +558,8 @@ describe("contact action under fuzzing", () => {
     );
 
     const problems: string[] = [];
-    const describeCase = (o: Outcome) => `#${o.testCase.id} ${o.testCase.kind} "${o.testCase.description}" (${o.testCase.document ? "document" : "data"}) -> ${o.status}${o.error ? ` ${o.error}` : ""}`;
+    const describeCase = (o: Outcome) =>
+      `#${o.testCase.id} ${o.testCase.kind} "${o.testCase.description}" (${o.testCase.document ? "document" : "data"}) -> ${o.status}${o.error ? ` ${o.error}` : ""}`;
 
     // The function calls, by the token of the case that made them.
     const calls = new Map<string, Record<string, unknown>[]>();
@@ -372,28 +567,40 @@ describe("contact action under fuzzing", () => {
       const body = request.json as Record<string, unknown> | undefined;
       const token = /fz[0-9a-z]+q[0-9a-z]+z/.exec(String(body?.message ?? ""))?.[0] ?? "(none)";
       calls.set(token, [...(calls.get(token) ?? []), body ?? {}]);
-      if (!body || Object.keys(body).sort().join() !== [...FIELDS].sort().join()) problems.push(`function got a malformed body: ${request.body.slice(0, 200)}`);
-      else if (Object.values(body).some((value) => typeof value !== "string")) problems.push(`function got a non-string value: ${request.body.slice(0, 200)}`);
+      if (!body || Object.keys(body).sort().join() !== [...FIELDS].sort().join())
+        problems.push(`function got a malformed body: ${request.body.slice(0, 200)}`);
+      else if (Object.values(body).some((value) => typeof value !== "string"))
+        problems.push(`function got a non-string value: ${request.body.slice(0, 200)}`);
     }
-    if (calls.has("(none)")) problems.push(`${calls.get("(none)")!.length} function call(s) without a case token`);
+    if (calls.has("(none)"))
+      problems.push(`${calls.get("(none)")!.length} function call(s) without a case token`);
 
     for (const o of outcomes) {
       const { testCase } = o;
       if (o.status >= 500) problems.push(`5xx: ${describeCase(o)}`);
       if (o.status === 0 && !(testCase.expectStatus === 413)) problems.push(`no answer: ${describeCase(o)}`);
-      if (testCase.expectStatus !== "any" && o.status !== testCase.expectStatus && !(o.status === 0 && testCase.expectStatus === 413)) {
+      if (
+        testCase.expectStatus !== "any" &&
+        o.status !== testCase.expectStatus &&
+        !(o.status === 0 && testCase.expectStatus === 413)
+      ) {
         problems.push(`expected ${testCase.expectStatus}: ${describeCase(o)}`);
       }
-      if (o.status !== 0 && ![200, 400, 413, 415].includes(o.status)) problems.push(`unexpected status: ${describeCase(o)}`);
+      if (o.status !== 0 && ![200, 400, 413, 415].includes(o.status))
+        problems.push(`unexpected status: ${describeCase(o)}`);
       const made = calls.get(testCase.token) ?? [];
       const shouldCall = o.status === 200 && testCase.kind !== "honeypot";
-      if (shouldCall && made.length !== 1) problems.push(`reached the function ${made.length} times: ${describeCase(o)}`);
-      if (!shouldCall && made.length !== 0) problems.push(`reached the function though answered ${o.status}: ${describeCase(o)}`);
+      if (shouldCall && made.length !== 1)
+        problems.push(`reached the function ${made.length} times: ${describeCase(o)}`);
+      if (!shouldCall && made.length !== 0)
+        problems.push(`reached the function though answered ${o.status}: ${describeCase(o)}`);
       if (testCase.expectBody && made.length === 1) {
         try {
           expect(made[0]).toEqual(testCase.expectBody);
         } catch {
-          problems.push(`function got different values: ${describeCase(o)}: ${JSON.stringify(made[0]).slice(0, 300)} vs ${JSON.stringify(testCase.expectBody).slice(0, 300)}`);
+          problems.push(
+            `function got different values: ${describeCase(o)}: ${JSON.stringify(made[0]).slice(0, 300)} vs ${JSON.stringify(testCase.expectBody).slice(0, 300)}`,
+          );
         }
       }
       if (testCase.document && o.status !== 0) {
@@ -402,14 +609,19 @@ describe("contact action under fuzzing", () => {
         for (const match of html.matchAll(/<script\b([^>]*)>/gi)) {
           const attributes = match[1] ?? "";
           if (attributes.includes('type="application/ld+json"')) continue;
-          if (!o.nonce || !attributes.includes(`nonce="${o.nonce}"`)) problems.push(`script without the nonce <script${attributes}>: ${describeCase(o)}`);
+          if (!o.nonce || !attributes.includes(`nonce="${o.nonce}"`))
+            problems.push(`script without the nonce <script${attributes}>: ${describeCase(o)}`);
         }
-        if (/<[a-z][^>]*\son[a-z]+\s*=/i.test(html)) problems.push(`inline event handler in answer: ${describeCase(o)}`);
-        for (const marker of DANGEROUS) if (html.includes(marker)) problems.push(`unescaped "${marker}" echoed: ${describeCase(o)}`);
+        if (/<[a-z][^>]*\son[a-z]+\s*=/i.test(html))
+          problems.push(`inline event handler in answer: ${describeCase(o)}`);
+        for (const marker of DANGEROUS)
+          if (html.includes(marker)) problems.push(`unescaped "${marker}" echoed: ${describeCase(o)}`);
       }
     }
     const valid = outcomes.filter((o) => o.testCase.kind === "valid");
-    console.log(`contact fuzz: ${valid.length} valid bodies, ${valid.filter((o) => (calls.get(o.testCase.token) ?? []).length === 1).length} reached the function exactly once`);
+    console.log(
+      `contact fuzz: ${valid.length} valid bodies, ${valid.filter((o) => (calls.get(o.testCase.token) ?? []).length === 1).length} reached the function exactly once`,
+    );
     expect(problems.slice(0, 30)).toEqual([]);
     expect(outcomes.length).toBe(COUNT);
     expect(valid.length).toBeGreaterThan(COUNT * 0.2);
@@ -419,6 +631,8 @@ describe("contact action under fuzzing", () => {
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("</html>");
-    expect(server.output()).not.toMatch(/Unexpected Server Error|UnhandledPromiseRejection|uncaughtException/);
+    expect(server.output()).not.toMatch(
+      /Unexpected Server Error|UnhandledPromiseRejection|uncaughtException/,
+    );
   });
 });

@@ -15,7 +15,11 @@ describe("GET /healthz with the Supabase function configured", () => {
   let server: AppServer;
   beforeAll(async () => {
     fake = await startFakeFunction();
-    server = await startAppServer({ SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: SECRET_KEY, CONTACT_INBOX_FILE: inbox() });
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: SECRET_KEY,
+      CONTACT_INBOX_FILE: inbox(),
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -30,7 +34,10 @@ describe("GET /healthz with the Supabase function configured", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ status: "ok", contactFunction: { configured: true, mode: "supabase" } });
+    expect(JSON.parse(text)).toEqual({
+      status: "ok",
+      contactFunction: { configured: true, mode: "supabase" },
+    });
     expect(text).not.toContain(SECRET_KEY);
     expect(text).not.toContain(fake.url);
   });
@@ -68,7 +75,10 @@ describe("GET /healthz with the inbox file (no backend)", () => {
   it("reports the inbox-file mode", async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", contactFunction: { configured: false, mode: "inbox-file" } });
+    expect(await res.json()).toEqual({
+      status: "ok",
+      contactFunction: { configured: false, mode: "inbox-file" },
+    });
   });
 
   it("answers HEAD like GET, without a body", async () => {

@@ -89,7 +89,9 @@ describe("graceful shutdown on SIGTERM", () => {
 
     const accepted = results.filter((r) => r.status === 200).map((r) => r.i);
     const answeredBeforeStop = results.filter((r) => r.status !== 0).length;
-    console.log(`shutdown: ${accepted.length} of ${count} accepted and written, ${count - answeredBeforeStop} refused after SIGTERM`);
+    console.log(
+      `shutdown: ${accepted.length} of ${count} accepted and written, ${count - answeredBeforeStop} refused after SIGTERM`,
+    );
     // Whatever the server started, it finished: no 5xx, no answer cut off.
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     for (const r of results.filter((r) => r.status === 200)) expect(r.text).toContain("</html>");

@@ -30,20 +30,25 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     const console: string[] = [];
     page.on("console", (message) => {
       const text = message.text();
-      if (/content security policy|content-security-policy|refused to/i.test(text)) console.push(`console: ${text}`);
+      if (/content security policy|content-security-policy|refused to/i.test(text))
+        console.push(`console: ${text}`);
     });
     page.on("pageerror", (error) => console.push(`pageerror: ${error.message}`));
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
       document.addEventListener("securitypolicyviolation", (event) => {
-        seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+        seen.push(
+          `${event.effectiveDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+        );
       });
     });
     return {
       page,
       async problems() {
-        const events = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+        const events = await page.evaluate(
+          () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
+        );
         return [...console, ...events.map((event) => `event: ${event}`)];
       },
     };
@@ -142,7 +147,10 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     await waitForHydration(page);
     const ran = await page.evaluate(() => {
       // What an HTML injection would try: markup with an inline handler (it has no nonce).
-      document.body.insertAdjacentHTML("beforeend", '<img alt="" src="data:," onload="window.__injected=true">');
+      document.body.insertAdjacentHTML(
+        "beforeend",
+        '<img alt="" src="data:," onload="window.__injected=true">',
+      );
       return new Promise<boolean>((resolve) =>
         setTimeout(() => resolve(Boolean((window as unknown as { __injected?: boolean }).__injected)), 300),
       );
@@ -176,7 +184,11 @@ describeBrowser("Content-Security-Policy with GA_MEASUREMENT_ID set", () => {
         async (route) => {
           const url = new URL(route.request().url());
           if (url.hostname === "www.googletagmanager.com" && url.pathname === "/gtag/js") {
-            await route.fulfill({ status: 200, contentType: "application/javascript", body: "window.__gtagLoaded = true;" });
+            await route.fulfill({
+              status: 200,
+              contentType: "application/javascript",
+              body: "window.__gtagLoaded = true;",
+            });
           } else {
             await route.fulfill({ status: 204, body: "" });
           }
@@ -190,13 +202,20 @@ describeBrowser("Content-Security-Policy with GA_MEASUREMENT_ID set", () => {
       await page.addInitScript(() => {
         document.addEventListener("securitypolicyviolation", (event) => {
           (window as unknown as { __violations?: string[] }).__violations ??= [];
-          (window as unknown as { __violations: string[] }).__violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
+          (window as unknown as { __violations: string[] }).__violations.push(
+            `${event.effectiveDirective} ${event.blockedURI}`,
+          );
         });
       });
       await page.goto("/");
       await waitForHydration(page);
       const state = await page.evaluate(() => {
-        const w = window as unknown as { __gtagLoaded?: boolean; gtag?: unknown; dataLayer?: unknown[]; __violations?: string[] };
+        const w = window as unknown as {
+          __gtagLoaded?: boolean;
+          gtag?: unknown;
+          dataLayer?: unknown[];
+          __violations?: string[];
+        };
         return {
           loaded: Boolean(w.__gtagLoaded),
           gtag: typeof w.gtag,

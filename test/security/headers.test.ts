@@ -115,7 +115,11 @@ describe("security headers on every HTML response", () => {
 describe("behind a trusted proxy, with analytics", () => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), TRUST_PROXY: "1", GA_MEASUREMENT_ID: "G-TEST12345" });
+    server = await startAppServer({
+      CONTACT_INBOX_FILE: inbox(),
+      TRUST_PROXY: "1",
+      GA_MEASUREMENT_ID: "G-TEST12345",
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -136,13 +140,18 @@ describe("behind a trusted proxy, with analytics", () => {
   it("loads gtag with the nonce and allows only Google's analytics hosts", async () => {
     const res = await fetch(`${server.url}/`, { headers: { "x-forwarded-proto": "https" } });
     const { nonce, html } = await expectSecureDocument(res);
-    const gtag = scriptTags(html).find((script) => script.attributes.includes("googletagmanager.com/gtag/js?id=G-TEST12345"));
+    const gtag = scriptTags(html).find((script) =>
+      script.attributes.includes("googletagmanager.com/gtag/js?id=G-TEST12345"),
+    );
     expect(gtag?.nonce).toBe(nonce);
     expect(html).toContain(`gtag('config',"G-TEST12345")`);
     const policy = res.headers.get("content-security-policy") ?? "";
     const hosts = policy.match(/https:\/\/[^\s;]+/g) ?? [];
     expect(hosts.length).toBeGreaterThan(0);
-    for (const host of hosts) expect(host).toMatch(/^https:\/\/(\*\.|www\.)(google-analytics|analytics\.google|googletagmanager)\.com$/);
+    for (const host of hosts)
+      expect(host).toMatch(
+        /^https:\/\/(\*\.|www\.)(google-analytics|analytics\.google|googletagmanager)\.com$/,
+      );
   });
 });
 

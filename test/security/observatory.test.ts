@@ -26,29 +26,25 @@ function prepareObservatory(): void {
 /** Tests that can only pass over HTTPS, which the local server does not speak (TLS ends at the proxy). */
 const NEEDS_HTTPS = new Set(["redirection", "strict-transport-security"]);
 
-interface ObservatoryTest {
-  pass: boolean;
-  result: string;
-  scoreModifier: number;
-}
-
 describe("MDN HTTP Observatory", () => {
   let server: AppServer;
   beforeAll(async () => {
     prepareObservatory();
-    server = await startAppServer({ CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "sec-obs-")), "inbox.jsonl") });
+    server = await startAppServer({
+      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "sec-obs-")), "inbox.jsonl"),
+    });
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it("passes every test except the two that need HTTPS", async () => {
-    const { scan } = (await import("@mdn/mdn-http-observatory")) as {
-      scan: (host: string) => Promise<{ scan: { grade: string; score: number }; tests: Record<string, ObservatoryTest> }>;
-    };
+    const { scan } = await import("@mdn/mdn-http-observatory");
     // The scanner tries https:// and http:// on this host:port; only the latter answers.
     const result = await scan(`127.0.0.1:${server.port}`);
-    const summary = Object.entries(result.tests).map(([name, test]) => `${name}: ${test.result} (${test.pass ? "pass" : "FAIL"})`);
+    const summary = Object.entries(result.tests).map(
+      ([name, test]) => `${name}: ${test.result} (${test.pass ? "pass" : "FAIL"})`,
+    );
     console.log(`Observatory grade ${result.scan.grade} (${result.scan.score}):\n  ${summary.join("\n  ")}`);
     expect(Object.keys(result.tests).sort()).toEqual(
       [
@@ -64,7 +60,9 @@ describe("MDN HTTP Observatory", () => {
         "cross-origin-resource-policy",
       ].sort(),
     );
-    const unexpected = Object.entries(result.tests).filter(([name, test]) => !test.pass && !NEEDS_HTTPS.has(name));
+    const unexpected = Object.entries(result.tests).filter(
+      ([name, test]) => !test.pass && !NEEDS_HTTPS.has(name),
+    );
     expect(unexpected.map(([name, test]) => `${name}: ${test.result}`)).toEqual([]);
     // The policy is the strong kind: nonce + strict-dynamic, no unsafe-inline, deny framing.
     const csp = result.tests["content-security-policy"];

@@ -33,10 +33,15 @@ describe("content security policy", () => {
 
   it("adds only Google's analytics hosts when a measurement id is set", () => {
     const plain = directives(contentSecurityPolicy({ nonce: "n", https: false }));
-    const withGa = directives(contentSecurityPolicy({ nonce: "n", https: false, gaMeasurementId: "G-ABC1234" }));
+    const withGa = directives(
+      contentSecurityPolicy({ nonce: "n", https: false, gaMeasurementId: "G-ABC1234" }),
+    );
     for (const [name, values] of withGa) {
       const added = values.filter((value) => !(plain.get(name) ?? []).includes(value));
-      for (const value of added) expect(value).toMatch(/^https:\/\/(\*\.|www\.)(google-analytics|analytics\.google|googletagmanager)\.com$/);
+      for (const value of added)
+        expect(value).toMatch(
+          /^https:\/\/(\*\.|www\.)(google-analytics|analytics\.google|googletagmanager)\.com$/,
+        );
     }
     expect(withGa.get("connect-src")).toContain("https://*.google-analytics.com");
     expect(withGa.get("img-src")).toContain("https://*.googletagmanager.com");
@@ -45,7 +50,9 @@ describe("content security policy", () => {
 
   it("opens the dev websocket only in development", () => {
     expect(contentSecurityPolicy({ nonce: "n", https: false })).not.toContain("ws:");
-    expect(contentSecurityPolicy({ nonce: "n", https: false, isDevelopment: true })).toContain("ws://localhost:*");
+    expect(contentSecurityPolicy({ nonce: "n", https: false, isDevelopment: true })).toContain(
+      "ws://localhost:*",
+    );
   });
 
   it("makes a different unguessable nonce every time", () => {
@@ -61,7 +68,9 @@ describe("security headers", () => {
     expect(securityHeaders({ nonce: "n", https: true })["Strict-Transport-Security"]).toBe(
       "max-age=31536000; includeSubDomains",
     );
-    expect(nonDocumentSecurityHeaders(true)["Strict-Transport-Security"]).toBe("max-age=31536000; includeSubDomains");
+    expect(nonDocumentSecurityHeaders(true)["Strict-Transport-Security"]).toBe(
+      "max-age=31536000; includeSubDomains",
+    );
     expect(nonDocumentSecurityHeaders(false)["Strict-Transport-Security"]).toBeUndefined();
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { clientAddress, isHttpsRequest, normalizeAddress } from "~/lib/security/proxy.server";
 
-const request = (headers: Record<string, string>, url = "http://127.0.0.1:3000/") => new Request(url, { headers });
+const request = (headers: Record<string, string>, url = "http://127.0.0.1:3000/") =>
+  new Request(url, { headers });
 
 describe("clientAddress", () => {
   it("ignores X-Forwarded-For when no proxy is trusted (anyone can write it)", () => {

@@ -23,7 +23,9 @@ const decode = (text: string) =>
 
 /** The `content` of `<meta {key}="{name}">` in the page's head. */
 function metaContent(html: string, key: "name" | "property", name: string): string | undefined {
-  const tag = [...html.matchAll(/<meta\b[^>]*>/g)].map((m) => m[0]).find((t) => t.includes(`${key}="${name}"`));
+  const tag = [...html.matchAll(/<meta\b[^>]*>/g)]
+    .map((m) => m[0])
+    .find((t) => t.includes(`${key}="${name}"`));
   const content = tag ? /content="([^"]*)"/.exec(tag)?.[1] : undefined;
   return content === undefined ? undefined : decode(content);
 }
@@ -109,11 +111,15 @@ describe("search engines and sharing", () => {
       ...linkHrefs(html, "manifest"),
       "/favicon.ico",
     ];
-    expect(hrefs).toEqual(expect.arrayContaining(["/favicon.svg", "/favicon.ico", "/apple-touch-icon.png", "/site.webmanifest"]));
+    expect(hrefs).toEqual(
+      expect.arrayContaining(["/favicon.svg", "/favicon.ico", "/apple-touch-icon.png", "/site.webmanifest"]),
+    );
     for (const href of new Set(hrefs)) {
       const res = await fetch(new URL(href, server.url));
       expect(res.status, href).toBe(200);
-      expect(res.headers.get("content-type"), href).toMatch(/image\/(svg\+xml|png|x-icon|vnd\.microsoft\.icon)|application\/manifest\+json|application\/json/);
+      expect(res.headers.get("content-type"), href).toMatch(
+        /image\/(svg\+xml|png|x-icon|vnd\.microsoft\.icon)|application\/manifest\+json|application\/json/,
+      );
       await res.arrayBuffer();
     }
     const apple = Buffer.from(await (await fetch(`${server.url}/apple-touch-icon.png`)).arrayBuffer());
@@ -145,7 +151,9 @@ describe("search engines and sharing", () => {
 
   it("describes the business as a ProfessionalService in Cincinnati, OH, with its e-mail and services", () => {
     const business = jsonLd(html).find((block) => block["@type"] === "ProfessionalService") as
-      | Record<string, any>
+      | (Record<string, unknown> & {
+          hasOfferCatalog: { itemListElement: { itemOffered: { name: string } }[] };
+        })
       | undefined;
     expect(business).toBeDefined();
     expect(business!["@context"]).toBe("https://schema.org");
@@ -158,7 +166,7 @@ describe("search engines and sharing", () => {
       addressRegion: "OH",
       addressCountry: "US",
     });
-    const offered = business!.hasOfferCatalog.itemListElement.map((offer: any) => offer.itemOffered.name);
+    const offered = business!.hasOfferCatalog.itemListElement.map((offer) => offer.itemOffered.name);
     expect(offered).toEqual(services.map((service) => service.title));
     expect(offered).toHaveLength(6);
     // What structured data claims must be on the page too.
@@ -168,9 +176,14 @@ describe("search engines and sharing", () => {
   });
 
   it("has an FAQPage with the 8 questions and answers shown on the page", () => {
-    const faqPage = jsonLd(html).find((block) => block["@type"] === "FAQPage") as Record<string, any> | undefined;
+    const faqPage = jsonLd(html).find((block) => block["@type"] === "FAQPage") as
+      Record<string, unknown> | undefined;
     expect(faqPage).toBeDefined();
-    const entries = faqPage!.mainEntity as { "@type": string; name: string; acceptedAnswer: { "@type": string; text: string } }[];
+    const entries = faqPage!.mainEntity as {
+      "@type": string;
+      name: string;
+      acceptedAnswer: { "@type": string; text: string };
+    }[];
     expect(entries).toHaveLength(8);
     expect(entries.map((entry) => entry.name)).toEqual(faqs.map((faq) => faq.question));
     expect(entries.map((entry) => entry.acceptedAnswer.text)).toEqual(faqs.map((faq) => faq.answer));

@@ -21,11 +21,19 @@ const GOOGLE_ANALYTICS = {
   // With 'strict-dynamic' a CSP3 browser ignores this host and trusts the nonced
   // tag instead; it is here for browsers that only know CSP2.
   scriptSrc: ["https://www.googletagmanager.com"],
-  connectSrc: ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"],
+  connectSrc: [
+    "https://*.google-analytics.com",
+    "https://*.analytics.google.com",
+    "https://*.googletagmanager.com",
+  ],
   imgSrc: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
 };
 
-export function contentSecurityPolicy({ nonce, gaMeasurementId, isDevelopment }: SecurityHeaderOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  gaMeasurementId,
+  isDevelopment,
+}: SecurityHeaderOptions): string {
   const scriptSrc = [`'nonce-${nonce}'`, "'strict-dynamic'"];
   const connectSrc = ["'self'"];
   const imgSrc = ["'self'", "data:"];
@@ -104,7 +112,8 @@ export function securityHeaders(options: SecurityHeaderOptions): Record<string, 
  */
 export function nonDocumentSecurityHeaders(https: boolean): Record<string, string> {
   return {
-    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "Content-Security-Policy":
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     ...baseHeaders(https),
   };
 }
