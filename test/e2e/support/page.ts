@@ -19,24 +19,20 @@ export async function keepTrafficLocal(context: BrowserContext): Promise<string[
   return blocked;
 }
 
-/** Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. */
+/**
+ * Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. Polled from the
+ * test side: with JavaScript disabled the page runs no timers or animation-frame callbacks.
+ */
 export async function waitForScrollToSettle(page: Page): Promise<void> {
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        let last = window.scrollY;
-        let stableFrames = 0;
-        const started = performance.now();
-        const tick = () => {
-          const now = window.scrollY;
-          stableFrames = now === last ? stableFrames + 1 : 0;
-          last = now;
-          if (stableFrames >= 8 || performance.now() - started > 3000) resolve();
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
+  const deadline = Date.now() + 3000;
+  let last = await page.evaluate(() => window.scrollY);
+  let stable = 0;
+  while (stable < 3 && Date.now() < deadline) {
+    await page.waitForTimeout(60);
+    const now = await page.evaluate(() => window.scrollY);
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
 }
 
 export interface Landing {
