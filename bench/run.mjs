@@ -4,7 +4,7 @@
 // throughput, prints one table (budgets and observations), writes
 // bench/results/latest.json and exits 1 when a budget is missed.
 //
-// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5  --save-lhr
+// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5  --save-lhr  --mobile-only (quick checks)
 // Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (default /usr/bin/chromium).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -226,7 +226,9 @@ async function lighthouseSection(server) {
   const save = args.includes("--save-lhr")
     ? (name, lhr) => writeFileSync(`${root}bench/results/lhr-${name}.json`, JSON.stringify(lhr))
     : null;
-  const result = await runLighthouse(`${server.url}/`, lighthouseRuns, log, save);
+  const result = await runLighthouse(`${server.url}/`, lighthouseRuns, log, save, {
+    mobileOnly: args.includes("--mobile-only"),
+  });
   for (const [name, figures] of Object.entries(result)) {
     for (const [category, score] of Object.entries(figures.scores)) {
       rows.push(
@@ -253,14 +255,15 @@ async function lighthouseSection(server) {
     ),
   );
   const desktop = result.desktop;
-  rows.push(
-    observationRow(
-      "lighthouse",
-      "desktop FCP / LCP / TBT / CLS",
-      desktop.lcp,
-      `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
-    ),
-  );
+  if (desktop)
+    rows.push(
+      observationRow(
+        "lighthouse",
+        "desktop FCP / LCP / TBT / CLS",
+        desktop.lcp,
+        `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
+      ),
+    );
   rows.push(
     observationRow(
       "lighthouse",
@@ -442,7 +445,9 @@ async function main() {
   };
   mkdirSync(`${root}bench/results`, { recursive: true });
   // Only a full run is "latest"; a partial one (--only) must not replace its figures.
-  const complete = ["bytes", "lighthouse", "load"].every((section) => sections.has(section));
+  const complete =
+    ["bytes", "lighthouse", "load"].every((section) => sections.has(section)) &&
+    !args.includes("--mobile-only");
   const resultFile = complete ? "latest.json" : `partial-${[...sections].join("-")}.json`;
   writeFileSync(`${root}bench/results/${resultFile}`, `${JSON.stringify(result, null, 2)}\n`);
 

@@ -91,7 +91,13 @@ export function medianOfRuns(runs) {
 }
 
 /** `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. */
-export async function runLighthouse(url, runs, log = () => {}, saveReport = null) {
+export async function runLighthouse(
+  url,
+  runs,
+  log = () => {},
+  saveReport = null,
+  { mobileOnly = false } = {},
+) {
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ["--headless=new", ...chromeFlags],
@@ -99,10 +105,11 @@ export async function runLighthouse(url, runs, log = () => {}, saveReport = null
   });
   try {
     const results = {};
-    for (const [name, config] of [
+    const configs = [
       ["mobile", undefined],
       ["desktop", desktopConfig],
-    ]) {
+    ];
+    for (const [name, config] of mobileOnly ? configs.slice(0, 1) : configs) {
       const perRun = [];
       for (let i = 0; i < runs; i += 1) {
         const started = Date.now();
