@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
+import type { ClientActionFunctionArgs } from "@remix-run/react";
 
 import { HomePage } from "~/components/HomePage";
 import { StructuredData } from "~/components/StructuredData";
+import { runContactServerAction } from "~/lib/contact/client-action";
 import { handleContactAction } from "~/lib/contact/contact.server";
 import { homeMeta } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
@@ -15,12 +17,20 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   // An action's answer is personal to one visitor and must never be cached.
   // Its other headers (Retry-After, Allow, X-Request-Id) travel with it.
   if (actionHeaders.get("Cache-Control")) return new Headers(actionHeaders);
-  return { "Cache-Control": loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400" };
+  return {
+    "Cache-Control":
+      loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+  };
 };
 
 /** The contact form posts here (with or without JavaScript). */
 export function action({ request }: ActionFunctionArgs) {
   return handleContactAction(request);
+}
+
+/** With JavaScript: a network failure becomes the form's error notice, not the error screen. */
+export function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  return runContactServerAction(serverAction);
 }
 
 export function loader() {

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 
+import { contactNotices } from "~/content/contact-form";
 import { trackContactSubmit } from "~/lib/contact/analytics";
+import { runContactServerAction } from "~/lib/contact/client-action";
 import { formDataToRecord, messageLength } from "~/lib/contact/form-data";
 
 describe("trackContactSubmit", () => {
@@ -37,5 +39,21 @@ describe("messageLength", () => {
     expect(messageLength("")).toBe(0);
     expect(messageLength("hello")).toBe(5);
     expect(messageLength("a\r\nb\nc\rd")).toBe(7);
+  });
+});
+
+describe("runContactServerAction", () => {
+  it("passes the server's answer through", async () => {
+    const answer = { notice: { kind: "success" as const, title: "t", description: "d" } };
+    expect(await runContactServerAction(async () => answer)).toBe(answer);
+  });
+  it("turns a network failure into the error notice instead of the error screen", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const answer = await runContactServerAction(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    expect(answer).toEqual({ notice: { kind: "error", ...contactNotices.sendFailed } });
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
   });
 });
