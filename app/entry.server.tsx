@@ -1,5 +1,3 @@
-import { PassThrough } from "node:stream";
-
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -8,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "~/lib/nonce";
 import { applyHeaders, createNonce } from "~/lib/security/headers.server";
+import { createPreloadNonceStream } from "~/lib/security/nonce-stream.server";
 import { documentHeadersFor, nonDocumentHeadersFor } from "~/lib/security/policy.server";
 import { logStartup } from "~/lib/startup.server";
 
@@ -21,7 +20,7 @@ logStartup();
  * is fresh per response and reaches every script Remix and React write:
  * RemixServer passes it to <Scripts>/<ScrollRestoration> via context and to
  * single fetch's streamed data scripts; React puts it on its own inline
- * streaming scripts.
+ * streaming scripts; the module preload links get it on the way out.
  */
 export default function handleRequest(
   request: Request,
@@ -49,7 +48,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = createPreloadNonceStream(nonce);
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -48,6 +48,10 @@ async function expectSecureDocument(res: Response): Promise<{ nonce: string; htm
   // Remix writes at least the context script and the module bootstrap.
   expect(executable.length).toBeGreaterThanOrEqual(2);
   for (const script of executable) expect(script.nonce, script.attributes).toBe(nonce);
+  // Module preloads are script fetches too: they carry the nonce so no browser refuses them.
+  const preloads = [...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+  expect(preloads.length).toBeGreaterThan(0);
+  for (const link of preloads) expect(link).toContain(`nonce="${nonce}"`);
   // Inline event handlers would be blocked by the policy: there must be none.
   expect(html).not.toMatch(/\son[a-z]+="/i);
   return { nonce: nonce!, html };
