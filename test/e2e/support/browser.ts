@@ -26,7 +26,10 @@ const skipBrowser = process.env.E2E_SKIP_BROWSER === "1" || (!found.path && !bro
  * `describe` for suites that need a browser: skipped (visibly, as "skipped") when no Chromium is
  * installed, unless CI=true / REQUIRE_BROWSER=1, where the suite runs and fails in `launchChromium`.
  */
-export const describeBrowser = describe.skipIf(skipBrowser);
+export function describeBrowser(name: string, suite: () => void): void {
+  // A browser test drives a whole page on a shared 2-core machine: give each one room.
+  describe.skipIf(skipBrowser)(name, { timeout: 90_000 }, suite);
+}
 
 export async function launchChromium(): Promise<Browser> {
   if (!found.path) {

@@ -169,5 +169,20 @@ export async function scrollThrough(page: Page, firstFaqQuestion: string): Promi
     await pause(1400);
   });
   await waitForFaqAccordion(page, firstFaqQuestion);
+  await wakeTooltips(page);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+}
+
+/**
+ * Icon-only controls are plain HTML until the pointer first reaches one; then the tooltip code
+ * loads and takes them over. Point at one (and leave) so that has happened before a test takes
+ * an inventory of the page.
+ */
+export async function wakeTooltips(page: Page): Promise<void> {
+  const trigger = page.locator("[data-tooltip-trigger]").filter({ visible: true }).first();
+  if ((await trigger.count()) === 0) return;
+  await trigger.hover();
+  await page.mouse.move(1, 1);
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(300);
 }
