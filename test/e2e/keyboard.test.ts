@@ -23,9 +23,16 @@ async function markCandidates(page: Page): Promise<Candidate[]> {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
     const selector = "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable=true]";
-    const style = (el: Element) => {
+    // Per element and its two nearest ancestors (a ring may be drawn on a wrapper with :focus-within):
+    // whether an outline is drawn (and how), and the box-shadow (Tailwind's ring utilities).
+    const style = (el: Element | null | undefined) => {
+      if (!el) return "";
       const s = getComputedStyle(el);
-      return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.outlineOffset, s.boxShadow].join("|");
+      const outline =
+        s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0
+          ? `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor} ${s.outlineOffset}`
+          : "none";
+      return `${outline}|${s.boxShadow}`;
     };
     const store = new Map<string, string>();
     (window as unknown as { __e2eBaseline: Map<string, string> }).__e2eBaseline = store;
@@ -44,10 +51,7 @@ async function markCandidates(page: Page): Promise<Candidate[]> {
         .slice(0, 40);
       result.push({ id, label: `${el.tagName.toLowerCase()} "${label}"` });
       // The element and its two nearest ancestors (a ring may be drawn on a wrapper with :focus-within).
-      store.set(
-        id,
-        [el, el.parentElement, el.parentElement?.parentElement].map((e) => (e ? style(e) : "")).join("#"),
-      );
+      store.set(id, JSON.stringify([el, el.parentElement, el.parentElement?.parentElement].map(style)));
     }
     return result;
   });
@@ -59,19 +63,27 @@ async function focusedState(page: Page): Promise<{ id: string | null; tag: strin
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { id: null, tag: "body", ring: false };
     const id = el.dataset.e2eFocus ?? null;
-    const style = (e: Element) => {
+    const style = (e: Element | null | undefined) => {
+      if (!e) return "";
       const s = getComputedStyle(e);
-      return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.outlineOffset, s.boxShadow].join("|");
+      const outline =
+        s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0
+          ? `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor} ${s.outlineOffset}`
+          : "none";
+      return `${outline}|${s.boxShadow}`;
     };
-    const baseline = (window as unknown as { __e2eBaseline: Map<string, string> }).__e2eBaseline.get(
-      id ?? "",
-    );
-    const now = [el, el.parentElement, el.parentElement?.parentElement]
-      .map((e) => (e ? style(e) : ""))
-      .join("#");
-    const own = getComputedStyle(el);
-    const hasOutline = own.outlineStyle !== "none" && parseFloat(own.outlineWidth) > 0;
-    const ring = baseline !== undefined ? baseline !== now && (hasOutline || /\d/.test(now)) : hasOutline;
+    const stored = (window as unknown as { __e2eBaseline: Map<string, string> }).__e2eBaseline.get(id ?? "");
+    const before: string[] = stored ? JSON.parse(stored) : ["none|none", "none|none", "none|none"];
+    const now = [el, el.parentElement, el.parentElement?.parentElement].map(style);
+    // A ring shows when, at some level, an outline or a box-shadow is drawn now that was not before.
+    const ring = now.some((current, level) => {
+      const [outlineNow = "none", shadowNow = "none"] = current.split("|");
+      const [outlineBefore = "none", shadowBefore = "none"] = (before[level] ?? "").split("|");
+      return (
+        (outlineNow !== "none" && outlineNow !== outlineBefore) ||
+        (shadowNow !== "none" && shadowNow !== shadowBefore)
+      );
+    });
     return { id, tag: `${el.tagName.toLowerCase()}#${el.id}.${String(el.className).slice(0, 40)}`, ring };
   });
 }
