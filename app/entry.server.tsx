@@ -40,21 +40,32 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Gives up on content still streaming after the deadline. Cleared as soon as
+    // everything is rendered, so a finished render is not kept alive by the timer.
+    let deadline: NodeJS.Timeout | undefined;
+    const respond = () => {
+      shellRendered = true;
+      const body = createPreloadNonceStream(nonce);
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
       </NonceContext.Provider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = createPreloadNonceStream(nonce);
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) respond();
+        },
+        onAllReady() {
+          clearTimeout(deadline);
+          if (waitForAll) respond();
         },
         onShellError(error: unknown) {
+          clearTimeout(deadline);
           reject(error);
         },
         onError(error: unknown) {
@@ -64,7 +75,8 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY_MS + 1_000).unref();
+    deadline = setTimeout(abort, ABORT_DELAY_MS + 1_000);
+    deadline.unref();
   });
 }
 

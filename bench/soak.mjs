@@ -122,8 +122,12 @@ async function main() {
         };
         rows.push(row);
         if (failed > 0) {
+          const statuses = Object.entries(result.statusCodeStats ?? {})
+            .filter(([code]) => !code.startsWith("2"))
+            .map(([code, stats]) => `${stats.count}x ${code}`)
+            .join(", ");
           failures.push(
-            `${name} round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+            `${name} round ${round}: ${result.non2xx} non-2xx${statuses ? ` (${statuses})` : ""}, ${result.errors} errors, ${result.timeouts} timeouts`,
           );
         }
         if (options.method === "POST") {
