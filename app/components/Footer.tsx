@@ -56,7 +56,7 @@ export function Footer() {
         </div>
         <div>
           <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">{footerSocialHeading}</h2>
-          <TooltipGroup as="ul" className="mt-5 flex gap-3">
+          <TooltipGroup as="ul" className="mt-5 flex gap-3" preloadMargin="1200px">
             {footerSocialLinks.map((link) => (
               <li key={link.label}>
                 <Tooltip label={link.label}>

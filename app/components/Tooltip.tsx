@@ -2,6 +2,7 @@ import {
   type ElementType,
   type ReactElement,
   type ReactNode,
+  useEffect,
   useLayoutEffect,
   useRef,
   useSyncExternalStore,
@@ -35,11 +36,51 @@ function useTooltipModule(): TooltipModule | null {
   );
 }
 
+/**
+ * When Radix is loaded. Tooltips are a hover affordance: on a device with a fine, hovering
+ * pointer it is fetched as soon as the browser is idle after hydration, so controls are enhanced
+ * before anyone reaches them (swapping in Radix re-creates the controls' DOM). On touch devices
+ * it waits for a keyboard Tab or a mouse movement, so phones never pay for it on first load.
+ * Returns a cleanup.
+ */
+function preloadOnFirstInteraction(): () => void {
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Tab") start();
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (event.pointerType === "mouse") start();
+  };
+  const stop = () => {
+    document.removeEventListener("keydown", onKeyDown);
+    document.removeEventListener("pointermove", onPointerMove);
+  };
+  const start = () => {
+    stop();
+    void loadTooltipModule();
+  };
+  document.addEventListener("keydown", onKeyDown);
+  document.addEventListener("pointermove", onPointerMove, { passive: true });
+  if (!window.matchMedia("(hover: hover) and (pointer: fine)").matches) return stop;
+  const idle = window.requestIdleCallback
+    ? window.requestIdleCallback(start, { timeout: 2000 })
+    : window.setTimeout(start, 1000);
+  return () => {
+    stop();
+    if (window.cancelIdleCallback) window.cancelIdleCallback(idle);
+    else window.clearTimeout(idle);
+  };
+}
+
 // useLayoutEffect warns during server rendering; it only matters in the browser.
 const useBrowserLayoutEffect = typeof document === "undefined" ? () => {} : useLayoutEffect;
 
 interface TooltipGroupProps {
   as?: ElementType;
+  /**
+   * Also load Radix when the group comes within this distance of the viewport (CSS margin), so
+   * the controls are already enhanced when the visitor reaches them.
+   */
+  preloadMargin?: string;
   className?: string;
   children: ReactNode;
 }
@@ -49,7 +90,7 @@ interface TooltipGroupProps {
  * or focuses one of them the controls are plain HTML; then Radix is loaded and takes over. If the
  * swap happens while a control has keyboard focus, focus is put back on it (so its tooltip opens).
  */
-export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGroupProps) {
+export function TooltipGroup({ as: Tag = "div", className, preloadMargin, children }: TooltipGroupProps) {
   const mod = useTooltipModule();
   const container = useRef<HTMLElement>(null);
   const focusedIndex = useRef<number | null>(null);
@@ -65,6 +106,23 @@ export function TooltipGroup({ as: Tag = "div", className, children }: TooltipGr
     }
     void loadTooltipModule();
   };
+
+  useEffect(() => (loadedModule ? undefined : preloadOnFirstInteraction()), []);
+
+  useEffect(() => {
+    const node = container.current;
+    if (!preloadMargin || loadedModule || !node || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        void loadTooltipModule();
+      },
+      { rootMargin: `0px 0px ${preloadMargin} 0px` },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [preloadMargin]);
 
   useBrowserLayoutEffect(() => {
     const index = focusedIndex.current;
