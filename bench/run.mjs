@@ -314,8 +314,15 @@ async function loadSection(server, fake, paths) {
           line(result.static[c]),
         ),
       );
-      const ratio = result.get[c].rps / result.static[c].rps;
-      rows.push(observationRow("load", `ratio GET / ÷ static rps at ${c}`, ratio, ratio.toFixed(3)));
+      const ratio = result.get[c].requests > 0 ? result.get[c].rps / result.static[c].rps : null;
+      rows.push(
+        observationRow(
+          "load",
+          `ratio GET / ÷ static rps at ${c}`,
+          ratio,
+          ratio === null ? "n/a: no GET / completed within the window" : ratio.toFixed(3),
+        ),
+      );
     }
   }
   rows.push(observationRow("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake)));

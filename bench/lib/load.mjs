@@ -48,13 +48,21 @@ export async function runLoad(
   const out = { duration, get: {}, static: {}, post: null, fake: null };
   await run({ url: `${appUrl}/`, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
   for (const connections of [10, 50]) {
+    // At 50 connections a busy machine can take seconds per page; the longer window lets
+    // enough requests complete to give a rate (autocannon counts only completed ones).
+    const window = connections > 10 ? duration * 2 : duration;
     out.get[connections] = figures(
-      await run({ url: `${appUrl}/`, connections, duration, headers: browserHeaders }),
+      await run({ url: `${appUrl}/`, connections, duration: window, headers: browserHeaders }),
     );
     log(`  GET / c${connections}: ${out.get[connections].rps} rps p50 ${out.get[connections].p50} ms`);
     if (stylesheetPath) {
       out.static[connections] = figures(
-        await run({ url: `${appUrl}${stylesheetPath}`, connections, duration, headers: browserHeaders }),
+        await run({
+          url: `${appUrl}${stylesheetPath}`,
+          connections,
+          duration: window,
+          headers: browserHeaders,
+        }),
       );
       log(`  GET ${stylesheetPath} c${connections}: ${out.static[connections].rps} rps`);
     }
