@@ -20,7 +20,8 @@ export function HomePage() {
       <InPageLinks />
       <SkipLink />
       <Header />
-      <main id="main" tabIndex={-1} className="focus:outline-none">
+      {/* The header is fixed: main reserves its height so nothing sits or moves under it. */}
+      <main id="main" tabIndex={-1} className="pt-(--header-height) focus:outline-none">
         <Hero />
         <Services />
         <About />

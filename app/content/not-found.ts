@@ -5,3 +5,8 @@ export const notFoundText = {
   homeLink: "Return to Home",
   consoleMessage: "404 Error: User attempted to access non-existent route:",
 } as const;
+
+/** The default view for an unhandled error (spec section 8): this heading, then the error's text. */
+export const errorText = {
+  heading: "Unexpected Application Error!",
+} as const;
