@@ -80,7 +80,7 @@ export function createContactAction({
         413,
         error(contactNotices.tooLarge, emptyValues()),
         { result: "too-large" },
-        { Connection: "close" },
+        body.drained ? {} : { Connection: "close" },
       );
     }
     if (body.kind === "unsupported-type") {

@@ -13,7 +13,8 @@ export type RawFieldValue = string | File | Array<string | File>;
 
 export type FormBody =
   | { kind: "ok"; fields: Record<string, RawFieldValue> }
-  | { kind: "too-large" }
+  /** `drained`: the rest was read and discarded, so the connection can stay open for the answer. */
+  | { kind: "too-large"; drained: boolean }
   | { kind: "unsupported-type" }
   | { kind: "malformed" };
 
@@ -21,8 +22,36 @@ export function mediaType(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-/** The body's bytes, or null as soon as more than `maxBytes` have arrived. */
-async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | null> {
+/**
+ * How much of a refused body is read and thrown away so the 413 reaches the client whole:
+ * closing a socket that still has unread data makes the kernel reset it, which can cut the
+ * answer short. Past this, the connection is closed instead.
+ */
+export const MAX_DISCARD_BYTES = 256 * 1024;
+
+type Limited = { kind: "ok"; bytes: Uint8Array } | { kind: "too-large"; drained: boolean };
+
+/** Reads and discards the rest of a refused body, up to a cap; nothing is kept in memory. */
+async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  alreadyRead: number,
+): Promise<boolean> {
+  let total = alreadyRead;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    total += value.byteLength;
+    if (total > MAX_DISCARD_BYTES) {
+      // Not cancelled: that would destroy the socket before the 413 is written. The rest stays
+      // unread (paused by backpressure) until the answer, sent with Connection: close, ends it.
+      reader.releaseLock();
+      return false;
+    }
+  }
+}
+
+/** The body's bytes, or "too-large" as soon as more than `maxBytes` have arrived (never buffering more). */
+async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Limited> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -31,11 +60,8 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      // Stop reading but do not cancel: cancelling destroys the socket before the 413 can be
-      // written. The unread rest stays paused (backpressure) until the connection closes
-      // (the 413 is sent with Connection: close).
-      reader.releaseLock();
-      return null;
+      chunks.length = 0;
+      return { kind: "too-large", drained: await discardRest(reader, total) };
     }
     chunks.push(value);
   }
@@ -45,7 +71,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return bytes;
+  return { kind: "ok", bytes };
 }
 
 function collect(entries: Iterable<[string, string | File]>): Record<string, RawFieldValue> {
@@ -64,11 +90,18 @@ export async function readFormBody(request: Request, maxBytes = MAX_FORM_BYTES):
   const type = mediaType(contentType);
   if (!FORM_TYPES.has(type)) return { kind: "unsupported-type" };
 
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) return { kind: "too-large" };
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    // Refused on its declared size without keeping any of it.
+    if (declared > MAX_DISCARD_BYTES || !request.body) return { kind: "too-large", drained: false };
+    return { kind: "too-large", drained: await discardRest(request.body.getReader(), 0) };
+  }
 
-  const bytes = request.body ? await readLimited(request.body, maxBytes) : new Uint8Array(0);
-  if (bytes === null) return { kind: "too-large" };
+  const read = request.body
+    ? await readLimited(request.body, maxBytes)
+    : ({ kind: "ok", bytes: new Uint8Array(0) } as const);
+  if (read.kind === "too-large") return read;
+  const bytes = read.bytes;
 
   try {
     if (type === "application/x-www-form-urlencoded") {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { readFormBody } from "~/lib/contact/body.server";
+import { MAX_DISCARD_BYTES, readFormBody } from "~/lib/contact/body.server";
 
 const post = (body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
   new Request("http://127.0.0.1/?index", { method: "POST", body, headers, duplex: "half" } as RequestInit);
@@ -35,7 +35,7 @@ describe("readFormBody", () => {
     },
   );
 
-  it("refuses a declared Content-Length over the limit without reading", async () => {
+  it("refuses a huge declared Content-Length without reading any of it", async () => {
     let pulled = false;
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -47,24 +47,53 @@ describe("readFormBody", () => {
     );
     const request = post(stream, {
       "content-type": "application/x-www-form-urlencoded",
-      "content-length": "16385",
+      "content-length": String(10 * 1024 * 1024),
     });
-    expect(await readFormBody(request)).toEqual({ kind: "too-large" });
+    expect(await readFormBody(request)).toEqual({ kind: "too-large", drained: false });
     expect(pulled).toBe(false);
   });
 
-  it("stops reading once a streamed body passes the limit", async () => {
-    let chunks = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        chunks++;
-        controller.enqueue(new Uint8Array(4096).fill(0x61));
-        if (chunks > 1000) controller.close();
-      },
+  it("refuses a slightly too large declared body, discarding it so the answer arrives whole", async () => {
+    const body = "message=" + "a".repeat(17 * 1024);
+    const withLength = post(body, {
+      "content-type": "application/x-www-form-urlencoded",
+      "content-length": String(body.length),
     });
+    expect(await readFormBody(withLength)).toEqual({ kind: "too-large", drained: true });
+  });
+
+  it("stops keeping a streamed body once it passes the limit, and gives up discarding past the cap", async () => {
+    let chunks = 0;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          chunks++;
+          controller.enqueue(new Uint8Array(4096).fill(0x61));
+          if (chunks > 10_000) controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
     const request = post(stream, { "content-type": "application/x-www-form-urlencoded" });
-    expect(await readFormBody(request, 16 * 1024)).toEqual({ kind: "too-large" });
-    expect(chunks).toBeLessThan(10);
+    expect(await readFormBody(request, 16 * 1024)).toEqual({ kind: "too-large", drained: false });
+    // Read no further than the discard cap (plus a chunk), far from the 40 MB on offer.
+    expect(chunks * 4096).toBeLessThanOrEqual(MAX_DISCARD_BYTES + 2 * 4096);
+  });
+
+  it("discards a streamed body a little over the limit completely", async () => {
+    let chunks = 0;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          chunks++;
+          controller.enqueue(new Uint8Array(4096).fill(0x61));
+          if (chunks >= 10) controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = post(stream, { "content-type": "application/x-www-form-urlencoded" });
+    expect(await readFormBody(request, 16 * 1024)).toEqual({ kind: "too-large", drained: true });
   });
 
   it("accepts exactly the limit", async () => {
