@@ -6,13 +6,25 @@ import { Icon } from "./Icon";
 /** The community academy and a final call to action (a section the spec leaves open). */
 export function Academy() {
   return (
-    <section id="academy" aria-labelledby="academy-heading" className="bg-paper px-4 py-24 sm:px-6 sm:py-32 lg:px-8">
+    <section
+      id="academy"
+      aria-labelledby="academy-heading"
+      className="bg-paper px-4 py-24 sm:px-6 sm:py-32 lg:px-8"
+    >
       <div className="relative isolate mx-auto max-w-7xl overflow-hidden rounded-[2.5rem] bg-accent-400 px-6 py-16 sm:px-12 sm:py-20 lg:px-16">
-        <div aria-hidden="true" className="absolute -top-24 -right-24 -z-10 size-96 rounded-full bg-accent-300 blur-2xl" />
+        <div
+          aria-hidden="true"
+          className="absolute -top-24 -right-24 -z-10 size-96 rounded-full bg-accent-300 blur-2xl"
+        />
         <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr] lg:items-center">
           <div>
-            <p className="text-sm font-semibold tracking-[0.14em] text-ink-800 uppercase">{academyIntro.eyebrow}</p>
-            <h2 id="academy-heading" className="mt-3 text-3xl font-bold tracking-tight text-balance text-ink-950 sm:text-4xl lg:text-5xl">
+            <p className="text-sm font-semibold tracking-[0.14em] text-ink-800 uppercase">
+              {academyIntro.eyebrow}
+            </p>
+            <h2
+              id="academy-heading"
+              className="mt-3 text-3xl font-bold tracking-tight text-balance text-ink-950 sm:text-4xl lg:text-5xl"
+            >
               {academyIntro.heading}
             </h2>
             <p className="mt-5 max-w-2xl text-lg leading-relaxed text-ink-800">{academyIntro.lead}</p>
@@ -36,7 +48,9 @@ export function Academy() {
             {academyFigures.map((figure) => (
               <li key={figure.label} className="rounded-3xl bg-ink-950 p-6 sm:p-8">
                 <p>
-                  <span className="block text-4xl font-bold tracking-tight text-accent-400 sm:text-5xl">{figure.value}</span>{" "}
+                  <span className="block text-4xl font-bold tracking-tight text-accent-400 sm:text-5xl">
+                    {figure.value}
+                  </span>{" "}
                   <span className="mt-2 block font-semibold text-white">{figure.label}</span>
                 </p>
               </li>

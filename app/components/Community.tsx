@@ -14,7 +14,11 @@ import { SectionHeading } from "./SectionHeading";
 
 export function Community() {
   return (
-    <section id="community" aria-labelledby="community-heading" className="on-ink relative isolate overflow-hidden bg-ink-950 py-24 sm:py-32">
+    <section
+      id="community"
+      aria-labelledby="community-heading"
+      className="on-ink relative isolate overflow-hidden bg-ink-950 py-24 sm:py-32"
+    >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
         <div className="absolute top-1/3 left-1/2 h-[40rem] w-[70rem] -translate-x-1/2 rounded-full bg-indigo-500/10 blur-3xl" />
       </div>
@@ -33,14 +37,18 @@ export function Community() {
           {communityStats.map((stat) => (
             <li key={stat.label} className="bg-ink-950 px-3 py-8 text-center sm:px-6">
               <p>
-                <span className="block text-3xl font-bold tracking-tight text-white sm:text-5xl">{stat.number}</span>{" "}
+                <span className="block text-3xl font-bold tracking-tight text-white sm:text-5xl">
+                  {stat.number}
+                </span>{" "}
                 <span className="mt-2 block text-sm font-medium text-ink-300">{stat.label}</span>
               </p>
             </li>
           ))}
         </ul>
 
-        <h3 className="mt-20 text-center text-2xl font-bold tracking-tight text-white">{communityTilesHeading}</h3>
+        <h3 className="mt-20 text-center text-2xl font-bold tracking-tight text-white">
+          {communityTilesHeading}
+        </h3>
         <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {communityTiles.map((tile) => (
             <li key={tile.title}>
@@ -77,11 +85,16 @@ function TierCard({ tier }: { tier: MembershipTier }) {
         <span className="text-5xl font-bold tracking-tight">{tier.price}</span>
         <span className={popular ? "text-ink-600" : "text-ink-300"}>{tier.period}</span>
       </p>
-      <p className={`mt-4 leading-relaxed ${popular ? "text-ink-600" : "text-ink-300"}`}>{tier.description}</p>
+      <p className={`mt-4 leading-relaxed ${popular ? "text-ink-600" : "text-ink-300"}`}>
+        {tier.description}
+      </p>
       <ul className="mt-8 mb-10 space-y-3">
         {tier.features.map((feature) => (
           <li key={feature} className="flex items-start gap-3 text-sm font-medium">
-            <Icon name="check" className={`mt-0.5 size-4 shrink-0 ${popular ? "text-accent-800" : "text-accent-400"}`} />
+            <Icon
+              name="check"
+              className={`mt-0.5 size-4 shrink-0 ${popular ? "text-accent-800" : "text-accent-400"}`}
+            />
             {feature}
           </li>
         ))}

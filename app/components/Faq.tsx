@@ -4,7 +4,13 @@ import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
 import type { Faq as FaqEntry } from "~/content/types";
 
-import { faqAnswerClass, faqChevronClass, faqItemClass, faqQuestionClass, faqToggleClass } from "./faq-styles";
+import {
+  faqAnswerClass,
+  faqChevronClass,
+  faqItemClass,
+  faqQuestionClass,
+  faqToggleClass,
+} from "./faq-styles";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 

@@ -30,7 +30,10 @@ export function Footer() {
           <p className="mt-5 max-w-sm leading-relaxed text-ink-300">{footerTagline}</p>
         </div>
         <nav aria-labelledby="footer-nav-heading">
-          <h2 id="footer-nav-heading" className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">
+          <h2
+            id="footer-nav-heading"
+            className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase"
+          >
             {footerNavHeading}
           </h2>
           <ul className="mt-5 space-y-3">
@@ -44,7 +47,9 @@ export function Footer() {
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">{footerContactHeading}</h2>
+          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">
+            {footerContactHeading}
+          </h2>
           <ul className="mt-5 space-y-3">
             <li>
               <a href={`mailto:${contactDetails.email}`} className={linkClass}>
@@ -55,7 +60,9 @@ export function Footer() {
           </ul>
         </div>
         <div>
-          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">{footerSocialHeading}</h2>
+          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">
+            {footerSocialHeading}
+          </h2>
           <TooltipGroup as="ul" className="mt-5 flex gap-3" preloadMargin="1200px">
             {footerSocialLinks.map((link) => (
               <li key={link.label}>

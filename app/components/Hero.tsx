@@ -5,7 +5,10 @@ import { Icon } from "./Icon";
 /** The opening section. Its heading is the page's LCP element: it is never hidden or animated in. */
 export function Hero() {
   return (
-    <section aria-labelledby="hero-heading" className="on-ink relative isolate overflow-hidden bg-ink-950 text-white">
+    <section
+      aria-labelledby="hero-heading"
+      className="on-ink relative isolate overflow-hidden bg-ink-950 text-white"
+    >
       {/* Decorative backdrop: a soft accent glow and a fine grid, pure CSS. */}
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
         <div className="absolute -top-40 left-1/2 h-[36rem] w-[60rem] -translate-x-1/2 rounded-full bg-accent-400/15 blur-3xl" />
@@ -25,7 +28,9 @@ export function Hero() {
           >
             {hero.heading} <span className="text-accent-400">{hero.headingAccent}</span>
           </h1>
-          <p className="mt-7 max-w-2xl text-lg leading-relaxed text-pretty text-ink-300 sm:text-xl">{hero.lead}</p>
+          <p className="mt-7 max-w-2xl text-lg leading-relaxed text-pretty text-ink-300 sm:text-xl">
+            {hero.lead}
+          </p>
           <div className="mt-10 flex flex-col gap-4 sm:flex-row">
             <a
               href={hero.primaryCta.href}

@@ -64,7 +64,8 @@ export function MobileMenu() {
       toggle.current?.focus();
     };
     const onPointerDown = (event: PointerEvent) => {
-      if (root.current && event.target instanceof Node && !root.current.contains(event.target)) setOpen(false);
+      if (root.current && event.target instanceof Node && !root.current.contains(event.target))
+        setOpen(false);
     };
     document.addEventListener("keydown", onKeyDown);
     document.addEventListener("pointerdown", onPointerDown);

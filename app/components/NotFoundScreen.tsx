@@ -19,7 +19,9 @@ export function NotFoundScreen() {
         <div className="absolute top-1/4 left-1/2 h-[30rem] w-[40rem] -translate-x-1/2 rounded-full bg-accent-400/10 blur-3xl" />
       </div>
       <BrandMark className="size-12" />
-      <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">{notFoundText.code}</p>
+      <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">
+        {notFoundText.code}
+      </p>
       <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{notFoundText.heading}</h1>
       <p className="mt-4 max-w-md text-lg text-ink-300">{notFoundText.message}</p>
       <a

@@ -23,7 +23,8 @@ export const processSteps: ProcessStep[] = [
   {
     title: "Full implementation",
     duration: "30 days",
-    description: "We roll out, integrate with your systems, train your team and hand over clear documentation.",
+    description:
+      "We roll out, integrate with your systems, train your team and hand over clear documentation.",
     icon: "rocket",
   },
 ];

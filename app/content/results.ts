@@ -8,10 +8,30 @@ export const resultsIntro: SectionIntro = {
 };
 
 export const resultsMetrics: Metric[] = [
-  { prefix: "Up to", value: "80%", label: "less manual work", detail: "Repetitive data entry, follow-ups and reporting handled by AI." },
-  { prefix: "Up to", value: "60%", label: "cost reduction", detail: "Lower operating costs on the processes we automate." },
-  { prefix: "ROI in", value: "3-6", label: "months", detail: "Most projects pay for themselves within two quarters." },
-  { prefix: "Start in", value: "2", label: "weeks", detail: "From first call to your first automation in production." },
+  {
+    prefix: "Up to",
+    value: "80%",
+    label: "less manual work",
+    detail: "Repetitive data entry, follow-ups and reporting handled by AI.",
+  },
+  {
+    prefix: "Up to",
+    value: "60%",
+    label: "cost reduction",
+    detail: "Lower operating costs on the processes we automate.",
+  },
+  {
+    prefix: "ROI in",
+    value: "3-6",
+    label: "months",
+    detail: "Most projects pay for themselves within two quarters.",
+  },
+  {
+    prefix: "Start in",
+    value: "2",
+    label: "weeks",
+    detail: "From first call to your first automation in production.",
+  },
 ];
 
 export const resultsCta = { label: "Get your free AI assessment", href: "#contact" } as const;

@@ -11,7 +11,11 @@ export const services: Service[] = [
     title: "AI Chatbots and Virtual Assistants",
     description:
       "Assistants trained on your own knowledge base that answer customers, qualify leads and book appointments around the clock.",
-    features: ["Website, SMS and social chat", "Lead qualification and booking", "Hand-off to a human when it matters"],
+    features: [
+      "Website, SMS and social chat",
+      "Lead qualification and booking",
+      "Hand-off to a human when it matters",
+    ],
     icon: "chat",
   },
   {
@@ -46,7 +50,11 @@ export const services: Service[] = [
     title: "Custom AI Solutions",
     description:
       "When off-the-shelf will not do, we design and build an AI system around your process, data and compliance needs.",
-    features: ["Discovery and ROI modelling", "Secure integration with your stack", "Training and ongoing support"],
+    features: [
+      "Discovery and ROI modelling",
+      "Secure integration with your stack",
+      "Training and ongoing support",
+    ],
     icon: "spark",
   },
 ];

@@ -14,12 +14,19 @@ import { type AppServer, startAppServer } from "../support/app-server";
 type Doc = ReturnType<InstanceType<typeof Window>["document"]["implementation"]["createHTMLDocument"]>;
 
 function parse(html: string): Doc {
-  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+  const window = new Window({
+    settings: {
+      disableJavaScriptEvaluation: true,
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+    },
+  });
   return new window.DOMParser().parseFromString(html, "text/html") as unknown as Doc;
 }
 
 /** The page footer (testimonial cards have their own `<footer>` inside `<article>`). */
-const pageFooter = (doc: Doc) => Array.from(doc.querySelectorAll("footer")).find((footer) => !footer.closest("article"));
+const pageFooter = (doc: Doc) =>
+  Array.from(doc.querySelectorAll("footer")).find((footer) => !footer.closest("article"));
 
 const squash = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
@@ -115,7 +122,10 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
 
   it("links the hero's two calls to action to #contact and #community", () => {
     const hero = doc.querySelector("main#main > section")!;
-    const links = Array.from(hero.querySelectorAll("a")).map((a) => [squash(a.textContent), a.getAttribute("href")]);
+    const links = Array.from(hero.querySelectorAll("a")).map((a) => [
+      squash(a.textContent),
+      a.getAttribute("href"),
+    ]);
     expect(links).toContainEqual(["Transform Your Business with AI", "#contact"]);
     expect(links).toContainEqual(["Join the Community", "#community"]);
   });
@@ -149,7 +159,9 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     expect(communityHrefs).toContain(site.links.imageSharingProfile);
     expect(communityHrefs).toContain(site.links.shortVideoProfile);
     const footer = pageFooter(doc)!;
-    const footerHrefs = Array.from(footer.querySelectorAll("a[target='_blank']")).map((a) => a.getAttribute("href"));
+    const footerHrefs = Array.from(footer.querySelectorAll("a[target='_blank']")).map((a) =>
+      a.getAttribute("href"),
+    );
     expect(footerHrefs).toEqual([site.links.imageSharingProfile, site.links.shortVideoProfile]);
     for (const a of Array.from(footer.querySelectorAll("a[target='_blank']"))) {
       expect(a.getAttribute("aria-label")).toBeTruthy();
@@ -203,14 +215,25 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     const names = Array.from(form.querySelectorAll("input, select, textarea"))
       .map((field) => field.getAttribute("name"))
       .filter(Boolean);
-    for (const name of ["name", "email", "phone", "company", "website", "companySize", "industry", "message"]) {
+    for (const name of [
+      "name",
+      "email",
+      "phone",
+      "company",
+      "website",
+      "companySize",
+      "industry",
+      "message",
+    ]) {
       expect(names).toContain(name);
       const field = form.querySelector(`[name="${name}"]`)!;
       expect(form.querySelector(`label[for="${field.id}"]`), `label for ${name}`).not.toBeNull();
     }
     expect(form.querySelector('[name="name"]')?.getAttribute("maxlength")).toBe("100");
     expect(form.querySelector('[name="message"]')?.getAttribute("maxlength")).toBe("2000");
-    const sizes = Array.from(form.querySelectorAll('select[name="companySize"] option')).map((o) => o.getAttribute("value"));
+    const sizes = Array.from(form.querySelectorAll('select[name="companySize"] option')).map((o) =>
+      o.getAttribute("value"),
+    );
     expect(sizes).toEqual(["", "1-10", "11-50", "51-200", "201-1000", "1000+"]);
     const text = squash(contact.textContent);
     expect(text).toContain("0/2000");
@@ -283,7 +306,9 @@ describe("unknown paths", () => {
     const text = squash(doc.body.textContent);
     expect(text).toContain("404");
     expect(text).toMatch(/doesn't exist or has moved/);
-    const home = Array.from(doc.querySelectorAll("a")).find((a) => squash(a.textContent) === "Return to Home");
+    const home = Array.from(doc.querySelectorAll("a")).find(
+      (a) => squash(a.textContent) === "Return to Home",
+    );
     expect(home?.getAttribute("href")).toBe("/");
     expect(doc.querySelector('meta[name="robots"]')?.getAttribute("content")).toContain("noindex");
   });
