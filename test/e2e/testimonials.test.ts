@@ -5,21 +5,30 @@ import { keepTrafficLocal, waitForHydration } from "./support/page";
 
 /** Sums every layout shift (not caused by input) since navigation start, buffered. */
 const CLS_OBSERVER = () => {
-  const state = { cls: 0, shifts: [] as { value: number; sources: string[] }[] };
+  type Shift = { at: number; value: number; sources: string[] };
+  const state = { cls: 0, shifts: [] as Shift[] };
   (window as unknown as { __cls: typeof state }).__cls = state;
+  const rect = (r?: DOMRectReadOnly) =>
+    r ? `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}` : "";
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as unknown as {
+      startTime: number;
       value: number;
       hadRecentInput: boolean;
-      sources?: { node?: Node | null }[];
+      sources?: { node?: Node | null; previousRect?: DOMRectReadOnly; currentRect?: DOMRectReadOnly }[];
     }[]) {
       if (entry.hadRecentInput) continue;
       state.cls += entry.value;
       state.shifts.push({
+        at: Math.round(entry.startTime),
         value: entry.value,
-        sources: (entry.sources ?? []).map((s) =>
-          s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node),
-        ),
+        sources: (entry.sources ?? []).map((s) => {
+          const node =
+            s.node instanceof Element
+              ? `${s.node.tagName.toLowerCase()}.${String(s.node.className).slice(0, 80)}`
+              : String(s.node);
+          return `${node} ${rect(s.previousRect)} -> ${rect(s.currentRect)}`;
+        }),
       });
     }
   }).observe({ type: "layout-shift", buffered: true });
