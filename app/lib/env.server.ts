@@ -18,10 +18,10 @@ const optionalUrl = optionalString.pipe(
 );
 
 const positiveInt = (fallback: number) =>
-  optionalString.pipe(z.coerce.number().int().positive().optional()).transform((v) => v ?? fallback);
+  optionalString.pipe(z.optional(z.coerce.number<string>().int().positive())).transform((v) => v ?? fallback);
 
 const nonNegativeInt = (fallback: number) =>
-  optionalString.pipe(z.coerce.number().int().nonnegative().optional()).transform((v) => v ?? fallback);
+  optionalString.pipe(z.optional(z.coerce.number<string>().int().nonnegative())).transform((v) => v ?? fallback);
 
 const flag = optionalString.pipe(
   z

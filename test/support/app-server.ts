@@ -27,11 +27,13 @@ export async function startAppServer(env: Record<string, string | undefined> = {
     throw new Error("No production build: run `npm run build` first (npm test does it for you).");
   }
   const port = await freePort();
-  const childEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...env })) {
-    if (value !== undefined) childEnv[key] = value;
-  }
-  Object.assign(childEnv, { PORT: String(port), HOST: "127.0.0.1", NODE_ENV: env.NODE_ENV ?? "production" });
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    NODE_ENV: env.NODE_ENV ?? "production",
+  };
   // Never inherit a real backend from the developer's shell: a test names its own.
   if (!("SUPABASE_URL" in env)) delete childEnv.SUPABASE_URL;
   if (!("SUPABASE_ANON_KEY" in env)) delete childEnv.SUPABASE_ANON_KEY;
