@@ -32,7 +32,7 @@ export async function startAppServer(env: Record<string, string | undefined> = {
     ...env,
     PORT: String(port),
     HOST: "127.0.0.1",
-    NODE_ENV: env.NODE_ENV ?? "production",
+    NODE_ENV: (env.NODE_ENV ?? "production") as NodeJS.ProcessEnv["NODE_ENV"],
   };
   // Never inherit a real backend from the developer's shell: a test names its own.
   if (!("SUPABASE_URL" in env)) delete childEnv.SUPABASE_URL;
