@@ -75,7 +75,7 @@ describeBrowser("navigation", () => {
       for (const target of FOOTER_TARGETS) {
         await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
         await waitForScrollToSettle(page);
-        const link = page.locator(`footer a[href$="${target}"]`).first();
+        const link = page.locator("footer").last().locator(`a[href$="${target}"]`).first();
         await expect.poll(() => link.isVisible(), { message: `footer link to ${target}` }).toBe(true);
         await link.click();
         await expectLandedOn(page, target);

@@ -18,7 +18,7 @@ describeBrowser("tooltips on icon-only controls", () => {
 
   /** Footer social links have an icon and no visible text: the tooltip gives sighted users the label. */
   async function iconOnlySocialLinks(page: Page): Promise<{ link: Locator; label: string }[]> {
-    const links = page.locator("footer a[target=_blank]");
+    const links = page.locator("footer").last().locator("a[target=_blank]");
     const found: { link: Locator; label: string }[] = [];
     for (let i = 0; i < (await links.count()); i += 1) {
       const link = links.nth(i);
@@ -52,8 +52,21 @@ describeBrowser("tooltips on icon-only controls", () => {
   it("hovering shows the label after the ~700 ms delay (not at 300 ms, yes by ~1.5 s)", async () => {
     const page = await open();
     const { link, label } = await firstSocialLink(page);
-    await link.scrollIntoViewIfNeeded();
+    // Bring the page footer (the last <footer>; testimonial cards have their own) into view and let the page settle (lazy sections above it may load),
+    // with the pointer away from the icons.
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll("footer"))
+        .pop()
+        ?.scrollIntoView({ block: "end", behavior: "instant" }),
+    );
     await page.mouse.move(0, 0);
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(500);
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll("footer"))
+        .pop()
+        ?.scrollIntoView({ block: "end", behavior: "instant" }),
+    );
     const box = await link.boundingBox();
     if (!box) throw new Error("social link has no box");
     const x = box.x + box.width / 2;
@@ -79,7 +92,12 @@ describeBrowser("tooltips on icon-only controls", () => {
       await page.waitForTimeout(50);
     }
     const shownAt = await page.evaluate(() => (window as unknown as { __tipShownAt?: number }).__tipShownAt);
-    expect(shownAt, "the tooltip shows while hovering").toBeDefined();
+    const underPointer = await page.evaluate(
+      ([px, py]) =>
+        document.elementFromPoint(px!, py!)?.closest("a")?.getAttribute("aria-label") ?? "(no link)",
+      [x, y],
+    );
+    expect(shownAt, `the tooltip shows while hovering (pointer on: ${underPointer})`).toBeDefined();
     const shownAfter = shownAt! - hoveredAt;
     expect(shownAfter, "not at once: it waits ~700 ms (not visible at ~300 ms)").toBeGreaterThan(300);
     expect(shownAfter, "visible by ~1.5 s").toBeLessThanOrEqual(1500);

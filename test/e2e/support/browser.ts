@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, afterEach, beforeAll, describe } from "vitest";
 
 import { type AppServer, startAppServer } from "../../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
@@ -96,6 +96,10 @@ export function useStack(): Stack {
       contexts.push(context);
       return context;
     };
+  });
+  // Close each test's pages when it ends: idle pages still animate and would slow the next tests.
+  afterEach(async () => {
+    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
   });
   afterAll(async () => {
     await Promise.allSettled(contexts.map((context) => context.close()));
