@@ -4,9 +4,10 @@ import { Icon } from "./Icon";
 import { MetricFigure } from "./MetricFigure";
 import { SectionHeading } from "./SectionHeading";
 
-export function About() {
+/** The inside of the section (its <section> frame is `sectionFrames.about`): static HTML, never hydrated. */
+export function AboutContent() {
   return (
-    <section id="about" aria-labelledby="about-heading" className="bg-white py-24 sm:py-32">
+    <>
       <div className="mx-auto grid max-w-7xl gap-16 px-4 sm:px-6 lg:grid-cols-2 lg:items-center lg:px-8">
         <div>
           <SectionHeading intro={aboutIntro} id="about-heading" />
@@ -34,6 +35,6 @@ export function About() {
           ))}
         </ul>
       </div>
-    </section>
+    </>
   );
 }

@@ -4,13 +4,9 @@ import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
 
 /** The community academy and a final call to action (a section the spec leaves open). */
-export function Academy() {
+export function AcademyContent() {
   return (
-    <section
-      id="academy"
-      aria-labelledby="academy-heading"
-      className="bg-paper px-4 py-24 sm:px-6 sm:py-32 lg:px-8"
-    >
+    <>
       <div className="relative isolate mx-auto max-w-7xl overflow-hidden rounded-[2.5rem] bg-accent-400 px-6 py-16 sm:px-12 sm:py-20 lg:px-16">
         <div
           aria-hidden="true"
@@ -58,6 +54,6 @@ export function Academy() {
           </ul>
         </div>
       </div>
-    </section>
+    </>
   );
 }

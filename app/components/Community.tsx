@@ -12,13 +12,10 @@ import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-export function Community() {
+/** The inside of the section (its <section> frame is `sectionFrames.community`): static HTML, never hydrated. */
+export function CommunityContent() {
   return (
-    <section
-      id="community"
-      aria-labelledby="community-heading"
-      className="on-ink relative isolate overflow-hidden bg-ink-950 py-24 sm:py-32"
-    >
+    <>
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
         <div className="absolute top-1/3 left-1/2 h-[40rem] w-[70rem] -translate-x-1/2 rounded-full bg-indigo-500/10 blur-3xl" />
       </div>
@@ -57,7 +54,7 @@ export function Community() {
           ))}
         </ul>
       </div>
-    </section>
+    </>
   );
 }
 

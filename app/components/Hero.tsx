@@ -3,12 +3,9 @@ import { hero } from "~/content/hero";
 import { Icon } from "./Icon";
 
 /** The opening section. Its heading is the page's LCP element: it is never hidden or animated in. */
-export function Hero() {
+export function HeroContent() {
   return (
-    <section
-      aria-labelledby="hero-heading"
-      className="on-ink relative isolate overflow-hidden bg-ink-950 text-white"
-    >
+    <>
       {/* Decorative backdrop: a soft accent glow and a fine grid, pure CSS. */}
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
         <div className="absolute -top-40 left-1/2 h-[36rem] w-[60rem] -translate-x-1/2 rounded-full bg-accent-400/15 blur-3xl" />
@@ -58,7 +55,7 @@ export function Hero() {
 
         <HeroPanel />
       </div>
-    </section>
+    </>
   );
 }
 

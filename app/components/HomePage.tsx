@@ -1,19 +1,16 @@
-import { About } from "./About";
-import { Academy } from "./Academy";
-import { Community } from "./Community";
 import { ContactSection } from "./ContactSection";
 import { Faq } from "./Faq";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
-import { Hero } from "./Hero";
 import { InPageLinks } from "./InPageLinks";
-import { Process } from "./Process";
-import { Results } from "./Results";
-import { Services } from "./Services";
 import { SkipLink } from "./SkipLink";
+import { IconSprite, StaticSection } from "./StaticIsland";
 import { Testimonials } from "./Testimonials";
 
-/** Composes the home page's sections in the order the spec fixes (the unshown ones in between). */
+/**
+ * Composes the home page's sections in the order the spec fixes (the unshown ones in between).
+ * Sections without client behaviour are static islands: server HTML, never hydrated, no JavaScript.
+ */
 export function HomePage() {
   return (
     <>
@@ -22,18 +19,19 @@ export function HomePage() {
       <Header />
       {/* The header is fixed: main reserves its height so nothing sits or moves under it. */}
       <main id="main" tabIndex={-1} className="pt-(--header-height) focus:outline-none">
-        <Hero />
-        <Services />
-        <About />
-        <Community />
+        <StaticSection name="hero" />
+        <StaticSection name="services" />
+        <StaticSection name="about" />
+        <StaticSection name="community" />
         <Testimonials />
-        <Results />
+        <StaticSection name="results" />
         <ContactSection />
-        <Process />
-        <Academy />
+        <StaticSection name="process" />
+        <StaticSection name="academy" />
         <Faq />
       </main>
       <Footer />
+      <IconSprite />
     </>
   );
 }

@@ -4,9 +4,9 @@ import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
 /** How an engagement runs, step by step (a section the spec leaves open). */
-export function Process() {
+export function ProcessContent() {
   return (
-    <section id="process" aria-labelledby="process-heading" className="bg-white py-24 sm:py-32">
+    <>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading intro={processIntro} id="process-heading" align="center" />
         <ol className="relative mt-16 grid gap-6 lg:grid-cols-3">
@@ -38,6 +38,6 @@ export function Process() {
           {processFootnote}
         </p>
       </div>
-    </section>
+    </>
   );
 }

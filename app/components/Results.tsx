@@ -7,9 +7,9 @@ import { SectionHeading } from "./SectionHeading";
 const tones: MetricTone[] = ["accent", "glass", "glass", "glass"];
 
 /** Outcomes clients can expect (a section the spec leaves open; it carries the headline claims). */
-export function Results() {
+export function ResultsContent() {
   return (
-    <section id="results" aria-labelledby="results-heading" className="on-ink bg-ink-950 py-24 sm:py-32">
+    <>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className="flex flex-col gap-8 lg:flex-row lg:items-end lg:justify-between">
           <SectionHeading intro={resultsIntro} id="results-heading" tone="dark" />
@@ -29,6 +29,6 @@ export function Results() {
           ))}
         </ul>
       </div>
-    </section>
+    </>
   );
 }

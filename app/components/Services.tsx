@@ -3,9 +3,10 @@ import { services, servicesIntro } from "~/content/services";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-export function Services() {
+/** The inside of the section (its <section> frame is `sectionFrames.services`): static HTML, never hydrated. */
+export function ServicesContent() {
   return (
-    <section id="services" aria-labelledby="services-heading" className="bg-paper py-24 sm:py-32">
+    <>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading intro={servicesIntro} id="services-heading" />
         <ul className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
@@ -31,6 +32,6 @@ export function Services() {
           ))}
         </ul>
       </div>
-    </section>
+    </>
   );
 }
