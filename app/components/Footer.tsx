@@ -9,7 +9,7 @@ import {
   footerTagline,
   legalLinks,
 } from "~/content/footer";
-import { newTabHint } from "~/content/community";
+import { newTabHint } from "~/content/external-link";
 import { site } from "~/content/site";
 
 import { BrandMark } from "./BrandMark";

@@ -1,38 +1,24 @@
 import { useRouteLoaderData } from "@remix-run/react";
 
-import { faqs } from "~/content/faq";
-import { seo } from "~/content/seo";
-import { services } from "~/content/services";
-import { site } from "~/content/site";
-import { serializeJsonLd, structuredData } from "~/lib/structured-data";
 import type { loader as rootLoader } from "~/root";
+
+import { islandHtml } from "./StaticIsland";
+import * as serverOnly from "./structured-data.server";
+
+/** Undefined in the browser build, where `*.server` modules are empty. */
+const jsonLd = serverOnly as Partial<typeof serverOnly>;
 
 /**
  * The home page's JSON-LD. A data block is not executed, so it needs no CSP
- * nonce; it is rendered from the page's own content modules.
+ * nonce; it is rendered from the page's own content modules, on the server only:
+ * like a static section (021-static-islands) its HTML is kept, never hydrated.
  */
 export function StructuredData() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root) return null;
-  const blocks = structuredData({
-    siteUrl: root.siteUrl,
-    site,
-    services,
-    faqs,
-    areaServed: seo.business.areaServed,
-    logoPath: "/icon-512.png",
-    imagePath: seo.socialImage.path,
-  });
+  const render = jsonLd.structuredDataScripts;
+  const html = islandHtml("json-ld", render && (() => render(root.siteUrl)));
   return (
-    <>
-      {blocks.map((block) => (
-        <script
-          key={String(block["@type"])}
-          type="application/ld+json"
-          // Serialized with "<", ">" and "&" escaped: content cannot end the element.
-          dangerouslySetInnerHTML={{ __html: serializeJsonLd(block) }}
-        />
-      ))}
-    </>
+    <div hidden data-island="json-ld" dangerouslySetInnerHTML={{ __html: html }} suppressHydrationWarning />
   );
 }

@@ -1,0 +1,25 @@
+import { faqs } from "~/content/faq";
+import { seo } from "~/content/seo";
+import { services } from "~/content/services";
+import { site } from "~/content/site";
+import { serializeJsonLd, structuredData } from "~/lib/structured-data";
+
+/**
+ * Server only (an empty module in the browser build): the JSON-LD's data, among it the services'
+ * copy, never ships as JavaScript. See docs/decisions/021-static-islands.md.
+ */
+export function structuredDataScripts(siteUrl: string): string {
+  const blocks = structuredData({
+    siteUrl,
+    site,
+    services,
+    faqs,
+    areaServed: seo.business.areaServed,
+    logoPath: "/icon-512.png",
+    imagePath: seo.socialImage.path,
+  });
+  // Serialized with "<", ">" and "&" escaped: content cannot end the element.
+  return blocks
+    .map((block) => `<script type="application/ld+json">${serializeJsonLd(block)}</script>`)
+    .join("");
+}
