@@ -106,13 +106,26 @@ describeBrowser("without JavaScript", () => {
     expect(await contactValues(page)).toEqual(VALID_CONTACT);
   }, 30_000);
 
-  it("contact: after submitting, the page lands on the form's notice", async () => {
-    const page = await open();
-    await fillContact(page, { ...VALID_CONTACT, email: "jane@localhost" });
-    await submit(page);
-    expect(new URL(page.url()).hash).toBe("#contact");
-    await expectLandedOn(page, "#contact");
-  });
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`contact (${size}): after submitting, the page lands on the form and its notice is in view`, async () => {
+      const page = await open(viewport);
+      await fillContact(page, { ...VALID_CONTACT, email: "jane@localhost" });
+      await submit(page);
+      expect(new URL(page.url()).hash).toBe("#contact-form");
+      await expectLandedOn(page, "#contact-form");
+      const notice = await page.evaluate(() => {
+        const box = document.querySelector("#contact-notice")?.getBoundingClientRect();
+        const header = document.querySelector("header")?.getBoundingClientRect();
+        return box && header ? { top: box.top, bottom: box.bottom, headerBottom: header.bottom } : null;
+      });
+      expect(notice, "the notice is rendered").not.toBeNull();
+      expect(notice!.top).toBeGreaterThanOrEqual(notice!.headerBottom - 1);
+      expect(notice!.bottom).toBeLessThanOrEqual(viewport.viewport!.height);
+    });
+  }
 
   it("phone: the menu opens without JavaScript and its links work", async () => {
     const page = await open(PHONE);

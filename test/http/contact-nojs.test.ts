@@ -112,7 +112,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
   it("the page's form posts to the index action and targets the contact section", async () => {
     const html = await (await fetch(server.url + "/")).text();
     expect(html).toMatch(
-      /<form[^>]*method="post"[^>]*action="\/\?index#contact"[^>]*encType="multipart\/form-data"/,
+      /<form[^>]*method="post"[^>]*action="\/\?index#contact-form"[^>]*encType="multipart\/form-data"/,
     );
     for (const name of Object.keys(form)) expect(() => control(html, name)).not.toThrow();
     const trap = control(html, honeypotField.name);

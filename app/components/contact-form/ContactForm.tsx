@@ -26,6 +26,7 @@ const ContactToast = lazy(loadToast);
 const loadValidator = () => import("~/lib/contact/schema");
 
 const ACTION = "/?index";
+const CONTACT_FORM_ID = "contact-form";
 // Multipart sends text as raw UTF-8: 2000 characters of Chinese or Japanese stay near 6 KB, where
 // URL encoding (9 bytes a character) would pass the server's 16 KB limit and lose the lead.
 const ENC_TYPE = "multipart/form-data";
@@ -209,8 +210,11 @@ export function ContactForm() {
     <>
       <form
         ref={formRef}
+        id={CONTACT_FORM_ID}
         method="post"
-        action={`${ACTION}#contact`}
+        // Without JavaScript the answer is a new page: land on the form, where the notice is its
+        // first child. (#contact would put the notice below the fold on a phone.)
+        action={`${ACTION}#${CONTACT_FORM_ID}`}
         encType={ENC_TYPE}
         onSubmit={onSubmit}
         onFocus={wantToast}
