@@ -1,5 +1,5 @@
 // The processes the benchmark measures: a production build served by remix-serve
-// (exactly as `npm run serve` does) and a stand-in for the `send-contact-email`
+// (exactly as `npm start` does) and a stand-in for the `send-contact-email`
 // function. Both listen on 127.0.0.1 only.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
