@@ -42,6 +42,8 @@ export default function handleRequest(
     let shellRendered = false;
     // Gives up on content still streaming after the deadline. Cleared as soon as
     // everything is rendered, so a finished render is not kept alive by the timer.
+    // Assigned once the render has started (it needs `abort`), read by the callbacks above it.
+    // eslint-disable-next-line prefer-const
     let deadline: NodeJS.Timeout | undefined;
     const respond = () => {
       shellRendered = true;

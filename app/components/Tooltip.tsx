@@ -130,9 +130,8 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
     if (!mod || index === null || !container.current) return;
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    container.current
-      .querySelectorAll<HTMLElement>("[data-tooltip-trigger]")
-      [index]?.focus({ preventScroll: true });
+    const triggers = container.current.querySelectorAll<HTMLElement>("[data-tooltip-trigger]");
+    triggers[index]?.focus({ preventScroll: true });
   }, [mod]);
 
   return (

@@ -21,7 +21,9 @@ const positiveInt = (fallback: number) =>
   optionalString.pipe(z.optional(z.coerce.number<string>().int().positive())).transform((v) => v ?? fallback);
 
 const nonNegativeInt = (fallback: number) =>
-  optionalString.pipe(z.optional(z.coerce.number<string>().int().nonnegative())).transform((v) => v ?? fallback);
+  optionalString
+    .pipe(z.optional(z.coerce.number<string>().int().nonnegative()))
+    .transform((v) => v ?? fallback);
 
 const flag = optionalString.pipe(
   z

@@ -3,10 +3,7 @@ import { data } from "@remix-run/node";
 
 import { NotFoundScreen } from "~/components/NotFoundScreen";
 
-export const meta: MetaFunction = () => [
-  { title: "Page Not Found" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Page Not Found" }, { name: "robots", content: "noindex" }];
 
 export function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
