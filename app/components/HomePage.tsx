@@ -4,7 +4,7 @@ import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { InPageLinks } from "./InPageLinks";
 import { SkipLink } from "./SkipLink";
-import { IconSprite, StaticSection } from "./StaticIsland";
+import { StaticSection } from "./StaticIsland";
 import { Testimonials } from "./Testimonials";
 
 /**
@@ -31,7 +31,6 @@ export function HomePage() {
         <Faq />
       </main>
       <Footer />
-      <IconSprite />
     </>
   );
 }

@@ -43,15 +43,3 @@ export function StaticSection({ name }: { name: StaticSectionName }) {
     />
   );
 }
-
-/** The page's icon symbols (drawn by `Icon` with `<use>`), kept like a static section. */
-export function IconSprite() {
-  return (
-    <div
-      hidden
-      data-island="icons"
-      dangerouslySetInnerHTML={{ __html: islandHtml("icons", islands.homeIconSpriteHtml) }}
-      suppressHydrationWarning
-    />
-  );
-}

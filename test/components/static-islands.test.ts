@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 
 import { describe, expect, it } from "vitest";
 
-import { iconPaths } from "~/components/icon-paths.server";
 import { aboutParagraphs } from "~/content/about";
 import { academyIntro } from "~/content/academy";
 import { communityIntro, communityTiles, tiers } from "~/content/community";
@@ -71,10 +70,6 @@ describe("static islands in the browser bundle", () => {
       expect(bundle.includes(plain), `"${plain}" is in the browser bundle`).toBe(false);
     });
   }
-
-  it("holds no icon shape (the sprite is server HTML)", () => {
-    for (const [name, d] of Object.entries(iconPaths)) expect(bundle.includes(d), name).toBe(false);
-  });
 });
 
 describe("links to the home page are document links", () => {
