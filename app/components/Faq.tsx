@@ -13,7 +13,6 @@ import {
 } from "./faq-styles";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
-import { deferredRender } from "./section-frames";
 
 type AccordionModule = typeof import("./faq-accordion");
 
@@ -83,7 +82,7 @@ export function Faq() {
       aria-labelledby="faq-heading"
       onPointerOver={load}
       onFocus={load}
-      className={`bg-white py-24 sm:py-32 ${deferredRender.faq}`}
+      className="bg-white py-24 sm:py-32"
     >
       <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
         <SectionHeading intro={faqIntro} id="faq-heading" align="center" />

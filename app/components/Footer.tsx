@@ -15,13 +15,12 @@ import { site } from "~/content/site";
 import { BrandMark } from "./BrandMark";
 import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
-import { deferredRender } from "./section-frames";
 
 const linkClass = "text-ink-300 transition-colors hover:text-white";
 
 export function Footer() {
   return (
-    <footer className={`on-ink bg-ink-950 text-white ${deferredRender.footer}`}>
+    <footer className="on-ink bg-ink-950 text-white">
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:px-8">
         <div>
           <p className="flex items-center gap-3">
