@@ -58,7 +58,12 @@ if (chromium.path) {
 }
 
 if (env.SKIP_BUILD !== "1") {
-  const buildStatus = run(process.execPath, [`${root}node_modules/@remix-run/dev/dist/cli.js`, "build"], env);
+  // Always the production build, whatever NODE_ENV the shell has: a build made under another NODE_ENV
+  // compiles JSX for React's development runtime, which the production server cannot render.
+  const buildStatus = run(process.execPath, [`${root}node_modules/@remix-run/dev/dist/cli.js`, "build"], {
+    ...env,
+    NODE_ENV: "production",
+  });
   if (buildStatus !== 0) {
     console.error(`The production build failed (exit ${buildStatus}); no tests were run.`);
     process.exit(buildStatus);
