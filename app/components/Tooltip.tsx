@@ -128,10 +128,18 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
     const index = focusedIndex.current;
     focusedIndex.current = null;
     if (!mod || index === null || !container.current) return;
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
     const triggers = container.current.querySelectorAll<HTMLElement>("[data-tooltip-trigger]");
-    triggers[index]?.focus({ preventScroll: true });
+    const trigger = triggers[index];
+    const active = document.activeElement;
+    if (trigger && active instanceof HTMLElement && trigger.contains(active)) {
+      // The control kept its node and its focus through the swap, so Radix never saw that focus:
+      // replay it, or a keyboard user would get no tooltip when the module loads late.
+      active.blur();
+      active.focus({ preventScroll: true });
+      return;
+    }
+    if (active && active !== document.body) return;
+    trigger?.focus({ preventScroll: true });
   }, [mod]);
 
   return (
