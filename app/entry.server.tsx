@@ -6,7 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "~/lib/nonce";
 import { applyHeaders, createNonce } from "~/lib/security/headers.server";
-import { createPreloadNonceStream } from "~/lib/security/nonce-stream.server";
+import { createDocumentStream } from "~/lib/enhancement/html-stream.server";
 import { documentHeadersFor, nonDocumentHeadersFor } from "~/lib/security/policy.server";
 import { logStartup } from "~/lib/startup.server";
 
@@ -47,7 +47,7 @@ export default function handleRequest(
     let deadline: NodeJS.Timeout | undefined;
     const respond = () => {
       shellRendered = true;
-      const body = createPreloadNonceStream(nonce);
+      const body = createDocumentStream(nonce);
       const stream = createReadableStreamFromReadable(body);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

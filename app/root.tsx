@@ -13,6 +13,7 @@ import type { ReactNode } from "react";
 
 import { Analytics } from "~/components/Analytics";
 import { ErrorScreen } from "~/components/ErrorScreen";
+import { paintFirstLoaderSource } from "~/lib/enhancement/paint-first";
 import { env } from "~/lib/env.server";
 import { useNonce } from "~/lib/nonce";
 import { documentLinks, documentMeta } from "~/lib/seo";
@@ -43,6 +44,12 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {/* After <Scripts>: by the time it runs, the held preloads and module script exist. */}
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: paintFirstLoaderSource }}
+        />
       </body>
     </html>
   );

@@ -58,12 +58,8 @@ if (chromium.path) {
 }
 
 if (env.SKIP_BUILD !== "1") {
-  // Always the production build, whatever NODE_ENV the shell has: a build made under another NODE_ENV
-  // compiles JSX for React's development runtime, which the production server cannot render.
-  const buildStatus = run(process.execPath, [`${root}node_modules/@remix-run/dev/dist/cli.js`, "build"], {
-    ...env,
-    NODE_ENV: "production",
-  });
+  // scripts/build.mjs is `npm run build`: always a production build, whatever NODE_ENV the shell has.
+  const buildStatus = run(process.execPath, [`${root}scripts/build.mjs`], env);
   if (buildStatus !== 0) {
     console.error(`The production build failed (exit ${buildStatus}); no tests were run.`);
     process.exit(buildStatus);

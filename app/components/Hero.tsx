@@ -67,10 +67,12 @@ function HeroPanel() {
         <div className="flex items-center justify-between gap-4">
           <p className="text-base font-semibold text-white">{panel.title}</p>
           <p className="inline-flex shrink-0 items-center gap-2 rounded-full bg-accent-400/10 px-3 py-1 text-xs font-semibold text-accent-300">
-            <span aria-hidden="true" className="relative flex size-2">
-              <span className="absolute inline-flex size-full rounded-full bg-accent-400 opacity-75 motion-safe:animate-ping" />
-              <span className="relative inline-flex size-2 rounded-full bg-accent-400" />
-            </span>
+            {/* A still halo, not an endless ping: constant motion distracts (WCAG 2.2.2) and made the
+                browser render a frame every few milliseconds while the page was loading. */}
+            <span
+              aria-hidden="true"
+              className="inline-flex size-2 rounded-full bg-accent-400 ring-4 ring-accent-400/25"
+            />
             {panel.status}
           </p>
         </div>

@@ -26,9 +26,9 @@ export function freePort() {
 /** Builds the app into `buildDir` (never into the shared `build/`). */
 export function buildApp(buildDir) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}node_modules/@remix-run/dev/dist/cli.js`, "build"], {
+    const child = spawn(process.execPath, [`${root}scripts/build.mjs`], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "production", REMIX_BUILD_DIR: buildDir },
+      env: { ...process.env, REMIX_BUILD_DIR: buildDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let log = "";

@@ -4,6 +4,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { HELD_PRELOAD_REL } from "~/lib/enhancement/paint-first";
+
 import { type AppServer, startAppServer } from "../support/app-server";
 import { policyNonce, scriptTags, validContactForm } from "./html";
 
@@ -48,8 +50,11 @@ async function expectSecureDocument(res: Response): Promise<{ nonce: string; htm
   // Remix writes at least the context script and the module bootstrap.
   expect(executable.length).toBeGreaterThanOrEqual(2);
   for (const script of executable) expect(script.nonce, script.attributes).toBe(nonce);
-  // Module preloads are script fetches too: they carry the nonce so no browser refuses them.
-  const preloads = [...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+  // Module preloads are script fetches too (held until the first paint, decision 022): they carry
+  // the nonce so no browser refuses them once they are turned back on.
+  const preloads = [...html.matchAll(new RegExp(`<link\\b[^>]*rel="${HELD_PRELOAD_REL}"[^>]*>`, "g"))].map(
+    (m) => m[0],
+  );
   expect(preloads.length).toBeGreaterThan(0);
   for (const link of preloads) expect(link).toContain(`nonce="${nonce}"`);
   // Inline event handlers would be blocked by the policy: there must be none.
