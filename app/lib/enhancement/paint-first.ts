@@ -47,6 +47,9 @@ function enhanceAfterFirstPaint(preloadRel: string, moduleType: string) {
     next();
   };
   const afterThisTask = () => setTimeout(enhance, 0);
+  // A safety net: should a browser list paint timing but never report a contentful paint, the
+  // page still gets its scripts a little after it has loaded.
+  window.addEventListener("load", () => setTimeout(enhance, 3000));
   try {
     if (PerformanceObserver.supportedEntryTypes.includes("paint")) {
       new PerformanceObserver((entries, observer) => {

@@ -114,6 +114,16 @@ describe("the paint-first loader", () => {
     expect(document.querySelectorAll('script[type="module"]')).toHaveLength(1);
   });
 
+  it("enhances 3 s after the load event if no contentful paint was ever reported", () => {
+    fakePaintTiming();
+    runLoader();
+    window.dispatchEvent(new Event("load"));
+    vi.advanceTimersByTime(2900);
+    expect(state()).toEqual(HELD);
+    vi.runAllTimers();
+    expect(state()).toEqual(LIVE);
+  });
+
   it("without paint timing, enhances after the next frame", () => {
     vi.stubGlobal("PerformanceObserver", undefined);
     const frames: FrameRequestCallback[] = [];
