@@ -30,6 +30,10 @@ try {
       output: "json",
       logLevel: "error",
     });
+    if (lhr.runtimeError) {
+      console.log(`run ${run}: Lighthouse failed: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      continue;
+    }
     const audits = lhr.audits;
     const events = artifacts.Trace.traceEvents;
     const fcp = events.find((e) => e.name === "firstContentfulPaint");
