@@ -2,8 +2,8 @@
 // Diagnosis, not a measurement: why mobile TBT is what it is. Runs Lighthouse's mobile config once
 // (or RUNS times) against the build and prints, per run, the simulated long tasks Lighthouse counted
 // (what TBT is made of, start and duration in simulated ms) next to every observed main-thread task
-// over 10 ms with what it did. Lantern, Lighthouse's simulator, multiplies each observed task by 4 and
-// counts the part over 50 ms of each task that it places after its simulated FCP.
+// over 10 ms with what it did. Lantern, Lighthouse's simulator, multiplies each observed task by 4
+// (by 2 if it lays out) and counts the part over 50 ms of each task it places after its simulated FCP.
 // Usage: node bench/lantern-tasks.mjs [buildDir]   (build first: npm run bench -- --only=bytes)
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
