@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 import { describe, expect, it } from "vitest";
 
@@ -13,21 +12,12 @@ import { resultsIntro, resultsMetrics } from "~/content/results";
 import { services, servicesIntro } from "~/content/services";
 import { testimonialsIntro } from "~/content/testimonials";
 
+import { browserBuildDir, browserScripts, filesUnder, root } from "../support/build-output";
+
 /**
  * The static sections (021-static-islands) are server HTML only: their copy must not be in the
  * browser's JavaScript. Read from the production build (REMIX_BUILD_DIR).
  */
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const buildDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
-const assets = join(root, buildDir ? `${buildDir}/assets` : "public/build");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
-}
 
 /** The longest plain run of a text (letters, digits, spaces, commas, dots): the same in any JS string escaping. */
 function needle(text: string): string {
@@ -52,11 +42,11 @@ const islandCopy: Record<string, string> = {
 };
 
 describe("static islands in the browser bundle", () => {
-  const scripts = existsSync(assets) ? files(assets).filter((path) => path.endsWith(".js")) : [];
+  const scripts = browserScripts();
   const bundle = scripts.map((path) => readFileSync(path, "utf8")).join("\n");
 
   it("has a build to inspect", () => {
-    expect(scripts.length, `no client build in ${assets}: build first`).toBeGreaterThan(0);
+    expect(scripts.length, `no client build in ${browserBuildDir}: build first`).toBeGreaterThan(0);
   });
 
   it("still holds the copy of a hydrated section (the search works)", () => {
@@ -76,7 +66,7 @@ describe("links to the home page are document links", () => {
   // A client-side navigation would render the home route in the browser, where the islands' HTML
   // does not exist: the sections would be empty. So the app uses no Remix <Link>/<NavLink> and no
   // navigate(): every link is a plain <a href>, which loads a document.
-  const sources = files(join(root, "app")).filter((path) => /\.(tsx?|jsx?)$/.test(path));
+  const sources = filesUnder(join(root, "app")).filter((path) => /\.(tsx?|jsx?)$/.test(path));
 
   it("finds the app's sources", () => {
     expect(sources.length).toBeGreaterThan(10);

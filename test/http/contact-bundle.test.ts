@@ -1,27 +1,16 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
+import { browserBuildDir, browserScripts } from "../support/build-output";
+
 /** What the contact form puts in the browser's JavaScript, read from the production build. */
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const buildDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
-const assets = join(root, buildDir ? `${buildDir}/assets` : "public/build");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
-}
-
 describe("contact form in the browser bundle", () => {
-  const scripts = existsSync(assets) ? files(assets).filter((path) => path.endsWith(".js")) : [];
+  const scripts = browserScripts();
 
   it("has a build to inspect", () => {
-    expect(scripts.length, `no client build in ${assets}: build first`).toBeGreaterThan(0);
+    expect(scripts.length, `no client build in ${browserBuildDir}: build first`).toBeGreaterThan(0);
   });
 
   it("contains no Supabase code, URL or key", () => {

@@ -1,16 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { assetFile, COMPILE_HINT, firstVisitScripts, readManifest } from "../../scripts/build.mjs";
+import { browserBuildDir, browserScripts, serverBuildDir } from "../support/build-output";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const outDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
-const dirs = {
-  serverDir: `${root}${outDir ?? "build"}`,
-  assetsDir: `${root}${outDir ? `${outDir}/assets` : "public/build"}`,
-};
+const dirs = { serverDir: serverBuildDir, assetsDir: browserBuildDir };
 
 describe("compile hints on the first visit's scripts (decision 022)", () => {
   it("lists the entry, the root and the index route with their imports, once each", () => {
@@ -39,9 +35,7 @@ describe("compile hints on the first visit's scripts (decision 022)", () => {
     const manifest = readManifest(dirs);
     const firstVisit = new Set(firstVisitScripts(manifest).map((url) => assetFile(url, dirs)));
     expect(firstVisit.size).toBeGreaterThanOrEqual(5);
-    const all = readdirSync(dirs.assetsDir, { recursive: true, encoding: "utf8" })
-      .filter((name) => name.endsWith(".js") && !name.startsWith("manifest-"))
-      .map((name) => `${dirs.assetsDir}/${name}`);
+    const all = browserScripts().filter((file) => !basename(file).startsWith("manifest-"));
     const lazy = all.filter((file) => !firstVisit.has(file));
     // Radix tooltip, toast and accordion, the validator and the 404 route load later or never.
     expect(lazy.length).toBeGreaterThan(3);

@@ -1,7 +1,9 @@
-import { type RemixServe, root, startRemixServe } from "./remix-serve.mjs";
+import { join } from "node:path";
 
-const buildDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "") ?? "build";
-const serverBuild = `${root}${buildDir}/index.js`;
+import { serverBuildDir } from "./build-output";
+import { type RemixServe, startRemixServe } from "./remix-serve.mjs";
+
+const serverBuild = join(serverBuildDir, "index.js");
 
 export type AppServer = RemixServe;
 

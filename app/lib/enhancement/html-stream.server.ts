@@ -3,7 +3,10 @@ import { Transform, type TransformCallback } from "node:stream";
 
 import { HELD_MODULE_TYPE, HELD_PRELOAD_REL } from "./paint-first";
 
-/** Exact text Remix's <Scripts> writes, and what this stream writes instead. */
+/**
+ * Exact text Remix's <Scripts> writes, and what this stream writes instead. React escapes `<` and
+ * `"` in text and attribute values, so these strings can only occur as markup, never as content.
+ */
 export function documentRewrites(nonce: string): [from: string, to: string][] {
   return [
     // Remix writes module preloads without the nonce it gives the scripts. Under
