@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
-import { browserBuildDir, filesUnder } from "../support/build-output";
+import { browserBuildDir, filesUnder, root } from "../support/build-output";
 
 // The stylesheet the production build ships (npm test builds before it runs).
 const stylesheets = () => filesUnder(browserBuildDir).filter((path) => path.endsWith(".css"));
@@ -23,5 +23,19 @@ describe("the stylesheet costs a phone no extra rasterising (docs/performance.md
     // (the transition utilities only name the property, which is harmless).
     expect(sheet).not.toMatch(/blur\(/);
     expect(sheet).not.toMatch(/[{;]\s*(-webkit-)?backdrop-filter\s*:/);
+  });
+
+  it("writes theme values into the utilities: no utility resolves a theme variable per element", () => {
+    // Only the hand-written rules of app/styles/app.css may read a token through var(); Tailwind's
+    // per-element variables (--tw-*) compose shadows, rings and transforms and stay.
+    const source = readFileSync(`${root}/app/styles/app.css`, "utf8");
+    const variablesRead = (text: string) =>
+      new Set(
+        [...text.matchAll(/var\((--[\w-]+)/g)]
+          .map(([, name]) => name)
+          .filter((name) => !name.startsWith("--tw-")),
+      );
+    expect([...variablesRead(css())].sort()).toEqual([...variablesRead(source)].sort());
+    expect(css()).toMatch(/\.text-ink-300\{color:#b9c0d4\}/);
   });
 });
