@@ -18,7 +18,7 @@ logStartup();
  * Every HTML document (the page, a form POST's answer, the 404, error pages)
  * is rendered here, so this is where its security headers are set. The nonce
  * is fresh per response and reaches every script Remix and React write:
- * RemixServer passes it to <Scripts>/<ScrollRestoration> via context and to
+ * RemixServer passes it to <Scripts> via context and to
  * single fetch's streamed data scripts; React puts it on its own inline
  * streaming scripts; the module preload links get it on the way out.
  */

@@ -5,11 +5,10 @@ function isPlainLeftClick(event: MouseEvent) {
 }
 
 /**
- * Enhances the page's `href="#section"` anchors once JavaScript runs. Without it, every fragment
- * link would create a history entry without router state, and Remix's scroll restoration (which
- * keys saved positions on that state) would scroll the second such link back to where the first
- * one started. Here the entry gets its own key and the target is scrolled into view (smoothly,
- * per the CSS, unless reduced motion is asked for) and receives focus, as a native jump does.
+ * Enhances the page's `href="#section"` anchors once JavaScript runs: each jump gets a history
+ * entry with its own router key and index (a native fragment jump leaves the router's state
+ * behind), and the target is scrolled into view (smoothly, per the CSS, unless reduced motion is
+ * asked for) and receives focus, as a native jump does.
  * Without JavaScript the anchors simply work natively.
  */
 export function InPageLinks() {
