@@ -8,10 +8,7 @@ export function AcademyContent() {
   return (
     <>
       <div className="relative isolate mx-auto max-w-7xl overflow-hidden rounded-[2.5rem] bg-accent-400 px-6 py-16 sm:px-12 sm:py-20 lg:px-16">
-        <div
-          aria-hidden="true"
-          className="absolute -top-24 -right-24 -z-10 size-96 rounded-full bg-accent-300 blur-2xl"
-        />
+        <div aria-hidden="true" className="absolute -top-24 -right-24 -z-10 size-96 glow-accent-300" />
         <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr] lg:items-center">
           <div>
             <p className="text-sm font-semibold tracking-[0.14em] text-ink-800 uppercase">

@@ -17,7 +17,7 @@ export function CommunityContent() {
   return (
     <>
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-        <div className="absolute top-1/3 left-1/2 h-[40rem] w-[70rem] -translate-x-1/2 rounded-full bg-indigo-500/10 blur-3xl" />
+        <div className="absolute top-1/3 left-1/2 h-[40rem] w-[70rem] -translate-x-1/2 glow-indigo-500 opacity-10" />
       </div>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading intro={communityIntro} id="community-heading" tone="dark" align="center" />

@@ -7,7 +7,7 @@ import { MobileMenu } from "./MobileMenu";
 /** The fixed header: brand, section links (desktop), Get Started and the mobile menu. */
 export function Header() {
   return (
-    <header className="on-ink fixed inset-x-0 top-0 z-50 h-(--header-height) border-b border-white/10 bg-ink-950/90 backdrop-blur-xl">
+    <header className="on-ink fixed inset-x-0 top-0 z-50 h-(--header-height) border-b border-white/10 bg-ink-950/95">
       <div className="mx-auto flex h-full max-w-7xl items-center justify-between gap-6 px-4 sm:px-6 lg:px-8">
         <a href="/" className="flex items-center gap-3 text-white">
           <BrandMark />

@@ -8,8 +8,8 @@ export function HeroContent() {
     <>
       {/* Decorative backdrop: a soft accent glow and a fine grid, pure CSS. */}
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-        <div className="absolute -top-40 left-1/2 h-[36rem] w-[60rem] -translate-x-1/2 rounded-full bg-accent-400/15 blur-3xl" />
-        <div className="absolute right-[-10rem] bottom-[-12rem] h-[28rem] w-[28rem] rounded-full bg-indigo-500/20 blur-3xl" />
+        <div className="absolute -top-40 left-1/2 h-[36rem] w-[60rem] -translate-x-1/2 glow-accent-400 opacity-15" />
+        <div className="absolute right-[-10rem] bottom-[-12rem] h-[28rem] w-[28rem] glow-indigo-500 opacity-20" />
         <div className="hero-grid absolute inset-0 opacity-40" />
       </div>
 
@@ -63,7 +63,7 @@ function HeroPanel() {
   const { panel } = hero;
   return (
     <div className="relative mx-auto w-full max-w-md lg:max-w-none">
-      <div className="rounded-3xl border border-white/10 bg-white/[0.04] p-6 shadow-2xl shadow-black/40 backdrop-blur sm:p-8">
+      <div className="rounded-3xl border border-white/10 bg-white/[0.04] p-6 shadow-2xl shadow-black/40 sm:p-8">
         <div className="flex items-center justify-between gap-4">
           <p className="text-base font-semibold text-white">{panel.title}</p>
           <p className="inline-flex shrink-0 items-center gap-2 rounded-full bg-accent-400/10 px-3 py-1 text-xs font-semibold text-accent-300">

@@ -16,7 +16,7 @@ export function NotFoundScreen() {
       className="on-ink relative isolate flex min-h-screen flex-col items-center justify-center overflow-hidden bg-ink-950 px-6 text-center text-white"
     >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-        <div className="absolute top-1/4 left-1/2 h-[30rem] w-[40rem] -translate-x-1/2 rounded-full bg-accent-400/10 blur-3xl" />
+        <div className="absolute top-1/4 left-1/2 h-[30rem] w-[40rem] -translate-x-1/2 glow-accent-400 opacity-10" />
       </div>
       <BrandMark className="size-12" />
       <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">

@@ -11,9 +11,18 @@ const css = () =>
     .map((path) => readFileSync(path, "utf8"))
     .join("\n");
 
-describe("the stylesheet is cheap to apply (docs/performance.md)", () => {
+describe("the stylesheet costs a phone no extra rasterising (docs/performance.md)", () => {
   it("ships exactly one stylesheet", () => {
     expect(stylesheets()).toHaveLength(1);
+  });
+
+  it("draws the glows as gradients: no blur filter and no backdrop filter anywhere", () => {
+    const sheet = css();
+    expect(sheet).toMatch(/\.glow-accent-400\{background-image:radial-gradient\(closest-side,/);
+    // Tailwind writes a blur utility as `--tw-blur:blur(...)` and a backdrop one as `backdrop-filter:`
+    // (the transition utilities only name the property, which is harmless).
+    expect(sheet).not.toMatch(/blur\(/);
+    expect(sheet).not.toMatch(/[{;]\s*(-webkit-)?backdrop-filter\s*:/);
   });
 
   it("writes theme values into the utilities: no utility resolves a theme variable per element", () => {
