@@ -181,4 +181,24 @@ describeBrowser("navigation", () => {
     expect(page.url()).toMatch(/\/(#.*)?$/); // the site stays open in its own tab
     await popup.close();
   });
+
+  for (const { name, options } of SIZES)
+    it(`${name}: a reload and a return from another page keep the reader's place (the browser restores scroll)`, async () => {
+      const page = await open(options);
+      await page.evaluate(() => window.scrollTo({ top: 2400, behavior: "instant" }));
+      await waitForScrollToSettle(page);
+      const before = await page.evaluate(() => window.scrollY);
+      expect(before).toBeGreaterThan(2000);
+
+      await page.reload();
+      await waitForHydration(page);
+      await waitForScrollToSettle(page);
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThanOrEqual(2);
+
+      await page.goto("/no-such-page");
+      await page.goBack();
+      await waitForHydration(page);
+      await waitForScrollToSettle(page);
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThanOrEqual(2);
+    });
 });
