@@ -44,7 +44,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* No <ScrollRestoration>: the page is one document, reached and reloaded by document
             navigations, whose scroll the browser restores natively. Remix's version would run a
             parser-blocking script before the first paint that touches history and sessionStorage
-            (a synchronous round trip to the browser process): 9-17 ms of waiting on a phone. */}
+            (a synchronous round trip to the browser process): 9-17 ms of waiting on this machine. */}
         <Scripts nonce={nonce} />
         {/* After <Scripts>: by the time it runs, the held preloads and module script exist. */}
         <script
