@@ -264,6 +264,17 @@ async function lighthouseSection(server) {
         `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
       ),
     );
+  const failedAttempts = Object.entries(result).flatMap(([name, figures]) =>
+    figures.failedAttempts.map((failure) => `${name}: ${failure}`),
+  );
+  rows.push(
+    observationRow(
+      "lighthouse",
+      "runs not recorded (runtime error) and run again",
+      failedAttempts.length,
+      failedAttempts.length ? `${failedAttempts.length}: ${failedAttempts.join("; ")}` : "0",
+    ),
+  );
   rows.push(
     observationRow(
       "lighthouse",

@@ -61,6 +61,23 @@ export function summarise(lhr) {
   };
 }
 
+/**
+ * Runs one Lighthouse measurement until it is recorded. A run that ends in a runtime error
+ * (NO_NAVSTART, NO_FCP... : the trace of a loaded machine, not the page) measured nothing, and
+ * Lighthouse's own advice is to run it again; it is retried up to `retries` times and each
+ * failure is reported. A page that fails every attempt still fails the benchmark.
+ * @param {() => Promise<{ runtimeError: string | null }>} attempt
+ * @param {(failure: string) => void} onFailure
+ */
+export async function runUntilRecorded(attempt, onFailure, retries = 2) {
+  for (let tried = 0; ; tried += 1) {
+    const summary = await attempt();
+    if (!summary.runtimeError) return summary;
+    if (tried >= retries) throw new Error(`Lighthouse: ${summary.runtimeError}`);
+    onFailure(summary.runtimeError);
+  }
+}
+
 /** Median of each figure over the runs (each figure on its own). @param {any[]} runs */
 export function medianOfRuns(runs) {
   /** @type {Record<string, number | null>} */
@@ -111,24 +128,32 @@ export async function runLighthouse(
     ];
     for (const [name, config] of mobileOnly ? configs.slice(0, 1) : configs) {
       const perRun = [];
+      const failedAttempts = [];
       for (let i = 0; i < runs; i += 1) {
         const started = Date.now();
-        const result = await lighthouse(
-          url,
-          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES },
-          config,
+        const summary = await runUntilRecorded(
+          async () => {
+            const result = await lighthouse(
+              url,
+              { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES },
+              config,
+            );
+            if (!result) throw new Error("Lighthouse returned no result");
+            if (saveReport) saveReport(`${name}-${i + 1}`, result.lhr);
+            return summarise(result.lhr);
+          },
+          (failure) => {
+            failedAttempts.push(failure);
+            log(`  lighthouse ${name} #${i + 1}: not recorded (${failure}), running it again`);
+          },
         );
-        if (!result) throw new Error("Lighthouse returned no result");
-        if (saveReport) saveReport(`${name}-${i + 1}`, result.lhr);
-        const summary = summarise(result.lhr);
-        if (summary.runtimeError) throw new Error(`Lighthouse: ${summary.runtimeError}`);
         perRun.push(summary);
         log(
           `  lighthouse ${name} #${i + 1}: ${CATEGORIES.map((c) => summary.scores[c]).join("/")} ` +
             `LCP ${Math.round(summary.lcp)} ms TBT ${Math.round(summary.tbt)} ms CLS ${summary.cls} (${Date.now() - started} ms)`,
         );
       }
-      results[name] = medianOfRuns(perRun);
+      results[name] = { ...medianOfRuns(perRun), failedAttempts };
     }
     return results;
   } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { packageOf, packagesIn, publicPathOf } from "../../bench/lib/bundles.mjs";
-import { median, medianOfRuns, summarise } from "../../bench/lib/lighthouse.mjs";
+import { median, medianOfRuns, runUntilRecorded, summarise } from "../../bench/lib/lighthouse.mjs";
 import {
   BUDGETS,
   budgetRow,
@@ -134,5 +134,33 @@ describe("bundle attribution", () => {
       { name: "app", raw: 25 },
       { name: "zod", raw: 10 },
     ]);
+  });
+});
+
+describe("a Lighthouse run that records nothing", () => {
+  const recorded = { runtimeError: null, tbt: 40 };
+  const failed = (code: string) => ({ runtimeError: code, tbt: Number.NaN });
+
+  it("is run again and reported, and the next recorded run counts", async () => {
+    const attempts = [failed("NO_NAVSTART"), recorded];
+    const failures: string[] = [];
+    const summary = await runUntilRecorded(
+      async () => attempts.shift()!,
+      (failure) => failures.push(failure),
+    );
+    expect(summary).toBe(recorded);
+    expect(failures).toEqual(["NO_NAVSTART"]);
+  });
+
+  it("fails the benchmark when every attempt fails", async () => {
+    const failures: string[] = [];
+    await expect(
+      runUntilRecorded(
+        async () => failed("NO_FCP"),
+        (failure) => failures.push(failure),
+        2,
+      ),
+    ).rejects.toThrow("Lighthouse: NO_FCP");
+    expect(failures).toEqual(["NO_FCP", "NO_FCP"]);
   });
 });
