@@ -11,7 +11,7 @@ const css = () =>
     .map((path) => readFileSync(path, "utf8"))
     .join("\n");
 
-describe("the stylesheet costs a phone no extra rasterising (docs/performance.md)", () => {
+describe("the stylesheet is cheap for a phone to apply and to raster (docs/performance.md)", () => {
   it("ships exactly one stylesheet", () => {
     expect(stylesheets()).toHaveLength(1);
   });
