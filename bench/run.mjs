@@ -13,7 +13,7 @@ import os from "node:os";
 import { analyseBundles, packagesIn } from "./lib/bundles.mjs";
 import { fetchWire, measurePage } from "./lib/bytes.mjs";
 import { chromePath } from "./lib/chromium.mjs";
-import { runLighthouse } from "./lib/lighthouse.mjs";
+import { runLighthouse, tbtAnatomy } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
 import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
 import { buildApp, root, startAppServer, startFakeFunction } from "./lib/servers.mjs";
@@ -254,6 +254,8 @@ async function lighthouseSection(server) {
       `${ms(mobile.fcp)} / ${ms(mobile.si)}`,
     ),
   );
+  for (const [index, run] of mobile.perRun.entries())
+    rows.push(observationRow("lighthouse", `mobile run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run)));
   const desktop = result.desktop;
   if (desktop)
     rows.push(

@@ -56,9 +56,51 @@ export function summarise(lhr) {
     failing,
     // Lighthouse's own measure of this machine's speed at the time (a mid-range phone is ~1000).
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+    // What mobile TBT is made of: the simulated main-thread tasks of 50 ms or more (Lantern's).
+    longTasks: (lhr.audits["long-tasks"]?.details?.items ?? []).map((task) => ({
+      what: task.url?.split("/").pop() || "document",
+      start: Math.round(task.startTime),
+      duration: Math.round(task.duration),
+    })),
     runWarnings: lhr.runWarnings ?? [],
     runtimeError: lhr.runtimeError?.message ?? null,
   };
+}
+
+/**
+ * How long (wall time, ms) the renderer's main thread spent committing the navigation to `/`:
+ * creating the document and its script contexts before a byte of HTML is parsed. It is Chromium's
+ * and Lighthouse's work, not the page's, yet Lantern multiplies it by 4 like any task and does not
+ * count it towards FCP, so on a loaded machine it alone decides much of mobile TBT
+ * (docs/performance.md). Null when the trace has no painted navigation.
+ * @param {Array<{ name: string, ph?: string, pid: number, tid: number, ts: number, dur?: number }>} traceEvents
+ */
+export function navigationCommitMs(traceEvents) {
+  const paint = traceEvents.find((event) => event.name === "firstContentfulPaint");
+  if (!paint) return null;
+  const commit = traceEvents
+    .filter(
+      (event) =>
+        event.name === "DocumentLoader::CommitNavigation" &&
+        event.ph === "X" &&
+        event.pid === paint.pid &&
+        event.ts < paint.ts,
+    )
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+  if (!commit) return null;
+  const commitEnd = commit.ts + (commit.dur ?? 0);
+  const task = traceEvents
+    .filter(
+      (event) =>
+        event.ph === "X" &&
+        /RunTask$/.test(event.name) &&
+        event.pid === commit.pid &&
+        event.tid === commit.tid &&
+        event.ts <= commit.ts &&
+        event.ts + (event.dur ?? 0) >= commitEnd,
+    )
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+  return ((task ?? commit).dur ?? 0) / 1000;
 }
 
 /**
@@ -76,6 +118,20 @@ export async function runUntilRecorded(attempt, onFailure, retries = 2) {
     if (tried >= retries) throw new Error(`Lighthouse: ${summary.runtimeError}`);
     onFailure(summary.runtimeError);
   }
+}
+
+/**
+ * One mobile run's TBT next to what it is made of: the observed navigation commit task (Lantern
+ * counts it ×4) and the simulated long tasks, as "what@start duration" in simulated ms.
+ * @param {{ tbt: number | null, commitMs?: number | null, longTasks?: Array<{ what: string, start: number, duration: number }> }} run
+ */
+export function tbtAnatomy(run) {
+  const commit =
+    run.commitMs == null
+      ? "navigation commit not in the trace"
+      : `navigation commit ${Math.round(run.commitMs)} ms observed (${Math.round(run.commitMs * 4)} simulated)`;
+  const tasks = (run.longTasks ?? []).map((task) => `${task.what}@${task.start} ${task.duration}`);
+  return `TBT ${Math.round(run.tbt ?? Number.NaN)} ms; ${commit}; simulated long tasks: ${tasks.join(", ") || "none"}`;
 }
 
 /** Median of each figure over the runs (each figure on its own). @param {any[]} runs */
@@ -97,12 +153,14 @@ export function medianOfRuns(runs) {
     lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
     benchmarkIndex: median(runs.map((run) => run.benchmarkIndex)),
     failing: [...failing.values()],
-    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex }) => ({
+    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks }) => ({
       scores: s,
       lcp,
       tbt,
       cls,
       benchmarkIndex,
+      commitMs,
+      longTasks,
     })),
   };
 }
@@ -140,7 +198,10 @@ export async function runLighthouse(
             );
             if (!result) throw new Error("Lighthouse returned no result");
             if (saveReport) saveReport(`${name}-${i + 1}`, result.lhr);
-            return summarise(result.lhr);
+            return {
+              ...summarise(result.lhr),
+              commitMs: navigationCommitMs(result.artifacts?.Trace?.traceEvents ?? []),
+            };
           },
           (failure) => {
             failedAttempts.push(failure);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import { packageOf, packagesIn, publicPathOf } from "../../bench/lib/bundles.mjs";
-import { median, medianOfRuns, runUntilRecorded, summarise } from "../../bench/lib/lighthouse.mjs";
+import {
+  median,
+  medianOfRuns,
+  navigationCommitMs,
+  runUntilRecorded,
+  summarise,
+  tbtAnatomy,
+} from "../../bench/lib/lighthouse.mjs";
 import {
   BUDGETS,
   budgetRow,
@@ -162,5 +169,53 @@ describe("a Lighthouse run that records nothing", () => {
       ),
     ).rejects.toThrow("Lighthouse: NO_FCP");
     expect(failures).toEqual(["NO_FCP", "NO_FCP"]);
+  });
+});
+
+describe("what mobile TBT is made of", () => {
+  const renderer = { pid: 7, tid: 1 };
+  const task = (ts: number, dur: number, name = "RunTask") => ({ ...renderer, name, ph: "X", ts, dur });
+
+  it("measures the whole task that commits the navigation, not the other commits or tasks", () => {
+    const events = [
+      task(0, 5000),
+      { ...task(1000, 2000, "DocumentLoader::CommitNavigation") }, // about:blank, shorter
+      task(50_000, 31_000),
+      task(52_000, 27_000, "DocumentLoader::CommitNavigation"),
+      task(90_000, 60_000),
+      { ...renderer, name: "firstContentfulPaint", ph: "R", ts: 200_000 },
+      // Another renderer's commit (an out-of-process frame) and a commit after the paint.
+      { ...task(60_000, 90_000, "DocumentLoader::CommitNavigation"), pid: 8 },
+      task(300_000, 80_000, "DocumentLoader::CommitNavigation"),
+    ];
+    expect(navigationCommitMs(events)).toBe(31);
+    expect(navigationCommitMs(events.filter((event) => event.name !== "firstContentfulPaint"))).toBeNull();
+  });
+
+  it("summarises the long tasks and prints them with the commit, simulated ×4", () => {
+    const lhr = {
+      categories: {},
+      audits: {
+        "total-blocking-time": { numericValue: 80.4 },
+        "long-tasks": {
+          details: {
+            items: [
+              { url: "http://127.0.0.1:4000/", startTime: 925.2, duration: 159.4 },
+              { url: "Unattributable", startTime: 786, duration: 98 },
+              { url: "http://127.0.0.1:4000/build/root-X.js", startTime: 1221, duration: 64 },
+            ],
+          },
+        },
+      },
+    };
+    const run = { ...summarise(lhr), commitMs: 24.6 };
+    expect(tbtAnatomy(run)).toBe(
+      "TBT 80 ms; navigation commit 25 ms observed (98 simulated); " +
+        "simulated long tasks: document@925 159, Unattributable@786 98, root-X.js@1221 64",
+    );
+    expect(medianOfRuns([run]).perRun[0]).toMatchObject({ commitMs: 24.6, longTasks: run.longTasks });
+    expect(tbtAnatomy({ tbt: 0, commitMs: null, longTasks: [] })).toBe(
+      "TBT 0 ms; navigation commit not in the trace; simulated long tasks: none",
+    );
   });
 });
