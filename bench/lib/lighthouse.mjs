@@ -70,9 +70,10 @@ export function summarise(lhr) {
 /**
  * How long (wall time, ms) the renderer's main thread spent committing the navigation to `/`:
  * creating the document and its script contexts before a byte of HTML is parsed. It is Chromium's
- * and Lighthouse's work, not the page's, yet Lantern multiplies it by 4 like any task and does not
- * count it towards FCP, so on a loaded machine it alone decides much of mobile TBT
- * (docs/performance.md). Null when the trace has no painted navigation.
+ * and Lighthouse's work, not the page's, yet Lantern multiplies it by 4 like any task and leaves it
+ * out of its FCP estimate; with the parse chunks before the first render, it decides how much of
+ * that render counts towards mobile TBT (docs/performance.md). Null when the trace has no painted
+ * navigation.
  * @param {Array<{ name: string, ph?: string, pid: number, tid: number, ts: number, dur?: number }>} traceEvents
  */
 export function navigationCommitMs(traceEvents) {
