@@ -12,7 +12,7 @@ import type { ReactNode } from "react";
 
 import { Analytics } from "~/components/Analytics";
 import { ErrorScreen } from "~/components/ErrorScreen";
-import { paintFirstLoaderSource } from "~/lib/enhancement/paint-first";
+import { paintFirstLoaderSource } from "~/lib/document/paint-first";
 import { env } from "~/lib/env.server";
 import { useNonce } from "~/lib/nonce";
 import { documentLinks, documentMeta } from "~/lib/seo";

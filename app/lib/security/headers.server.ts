@@ -6,7 +6,12 @@ export function createNonce(): string {
 }
 
 export interface SecurityHeaderOptions {
-  nonce: string;
+  /**
+   * What lets this document's own scripts run: `'nonce-…'` for a document rendered for one
+   * request, or one `'sha256-…'` per inline script for the cached home document
+   * (docs/decisions/011-content-security-policy.md).
+   */
+  scriptSources: readonly string[];
   /** The request arrived over HTTPS per a trusted proxy, or FORCE_HTTPS is set. */
   https: boolean;
   gaMeasurementId?: string;
@@ -18,8 +23,8 @@ export interface SecurityHeaderOptions {
  * is in the policy unless GA_MEASUREMENT_ID is set.
  */
 const GOOGLE_ANALYTICS = {
-  // With 'strict-dynamic' a CSP3 browser ignores this host and trusts the nonced
-  // tag instead; it is here for browsers that only know CSP2.
+  // With 'strict-dynamic' a CSP3 browser ignores this host and trusts gtag.js because the
+  // page's own allowed inline script inserts it; the host is for browsers that only know CSP2.
   scriptSrc: ["https://www.googletagmanager.com"],
   connectSrc: [
     "https://*.google-analytics.com",
@@ -30,11 +35,12 @@ const GOOGLE_ANALYTICS = {
 };
 
 export function contentSecurityPolicy({
-  nonce,
+  scriptSources,
   gaMeasurementId,
   isDevelopment,
 }: SecurityHeaderOptions): string {
-  const scriptSrc = [`'nonce-${nonce}'`, "'strict-dynamic'"];
+  if (scriptSources.length === 0) throw new Error("A document policy needs at least one script source.");
+  const scriptSrc = [...scriptSources, "'strict-dynamic'"];
   const connectSrc = ["'self'"];
   const imgSrc = ["'self'", "data:"];
   if (gaMeasurementId) {
@@ -100,7 +106,7 @@ function baseHeaders(https: boolean): Record<string, string> {
   return headers;
 }
 
-/** Everything an HTML document needs: the nonce CSP plus the base headers. */
+/** Everything an HTML document needs: its CSP plus the base headers. */
 export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
   return { "Content-Security-Policy": contentSecurityPolicy(options), ...baseHeaders(options.https) };
 }

@@ -8,10 +8,10 @@ export function arrivedOverHttps(request: Request): boolean {
   return env.FORCE_HTTPS || isHttpsRequest(request, env.TRUST_PROXY);
 }
 
-/** The headers of one HTML document, for the nonce its scripts carry. */
-export function documentHeadersFor(request: Request, nonce: string): Record<string, string> {
+/** The headers of one HTML document, for what lets its scripts run (a nonce or their hashes). */
+export function documentHeadersFor(request: Request, scriptSources: readonly string[]): Record<string, string> {
   return securityHeaders({
-    nonce,
+    scriptSources,
     https: arrivedOverHttps(request),
     gaMeasurementId: env.GA_MEASUREMENT_ID,
     isDevelopment: env.NODE_ENV === "development",

@@ -1,0 +1,261 @@
+import { createHash } from "node:crypto";
+import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+
+import type { EntryContext, ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { renderToPipeableStream } from "react-dom/server";
+
+import { env } from "~/lib/env.server";
+import { NonceContext } from "~/lib/nonce";
+import { applyHeaders, createNonce } from "~/lib/security/headers.server";
+import { documentHeadersFor } from "~/lib/security/policy.server";
+
+import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "./http.server";
+import {
+  executableInlineScripts,
+  holdScriptsUntilPaint,
+  moveTrailingMarkupIntoBody,
+  scriptHashSource,
+} from "./markup.server";
+
+/**
+ * The one home of every HTML document the server sends (docs/decisions/025-home-document-once.md).
+ * Each document takes the same four steps:
+ *
+ * 1. render: React renders the whole document to a string. The static sections inside it are
+ *    HTML rendered once per process and never hydrated (decision 021).
+ * 2. finish: the markup becomes a valid document and the scripts wait for the first paint
+ *    (decision 022; `markup.server.ts`, `paint-first.ts`).
+ * 3. policy: the Content-Security-Policy allows exactly this document's scripts (decision 011).
+ * 4. compress: brotli and gzip, once per process for the home document; the server's compression
+ *    middleware does it for the others.
+ *
+ * The home document (GET and HEAD of `/`, whatever the query string) is the same for every
+ * visitor: it is rendered once per process, warmed at start, and served from memory with an
+ * ETag; its policy lists the hashes of its inline scripts, so the bytes need no per-response
+ * nonce. Documents that carry what one request made (a form POST's answer with the visitor's
+ * values and notice, the 404, error pages) are rendered for that request with a fresh nonce, and
+ * never reach the cache.
+ */
+
+const RENDER_DEADLINE_MS = 5_000;
+
+// The document's content is fixed at build time; only `npm run dev` wants every edit on reload.
+const CACHE_HOME_DOCUMENT = env.NODE_ENV !== "development";
+
+// ---- 1. render -------------------------------------------------------------------------------
+
+interface Rendered {
+  html: string;
+  status: number;
+}
+
+/** The whole document, once every part is ready (nothing on this site streams in later). */
+function render(
+  request: Request,
+  status: number,
+  remixContext: EntryContext,
+  nonce?: string,
+): Promise<Rendered> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new PassThrough();
+    sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+    sink.on("end", () => resolve({ html: Buffer.concat(chunks).toString("utf8"), status }));
+    sink.on("error", reject);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_DEADLINE_MS} nonce={nonce} />
+      </NonceContext.Provider>,
+      {
+        nonce,
+        onAllReady() {
+          clearTimeout(deadline);
+          pipe(sink);
+        },
+        onShellError(error: unknown) {
+          clearTimeout(deadline);
+          reject(error);
+        },
+        onError(error: unknown) {
+          // The error boundary renders what the visitor sees; the log keeps the cause.
+          status = 500;
+          console.error(error);
+        },
+      },
+    );
+    // Gives up on anything still pending (the error boundary then takes over).
+    const deadline = setTimeout(abort, RENDER_DEADLINE_MS + 1_000);
+    deadline.unref();
+  });
+}
+
+// ---- 2. finish -------------------------------------------------------------------------------
+
+interface Finished {
+  html: string;
+  /** The held module bootstrap: not in the markup as a script, but run later, so the policy allows it. */
+  heldModuleSource: string | null;
+}
+
+function finish(html: string): Finished {
+  const held = holdScriptsUntilPaint(moveTrailingMarkupIntoBody(html));
+  return { html: held.html, heldModuleSource: held.moduleSource };
+}
+
+// ---- 3. policy -------------------------------------------------------------------------------
+
+/** One hash per script the document runs: its inline scripts and the bootstrap the loader restores. */
+function scriptHashes({ html, heldModuleSource }: Finished): string[] {
+  const scripts = executableInlineScripts(html);
+  if (heldModuleSource !== null) scripts.push(heldModuleSource);
+  return [...new Set(scripts.map(scriptHashSource))];
+}
+
+// ---- 4. compress -----------------------------------------------------------------------------
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+async function compress(html: string): Promise<Record<Encoding, Buffer>> {
+  const identity = Buffer.from(html, "utf8");
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzipped(identity, { level: zlib.Z_BEST_COMPRESSION }),
+  ]);
+  return { br, gzip: gz, identity };
+}
+
+// ---- the home document: once per process --------------------------------------------------
+
+interface HomeDocument {
+  scriptSources: string[];
+  /** Opaque part of the entity tags; each encoding is its own representation. */
+  tag: string;
+  bodies: Record<Encoding, Buffer>;
+}
+
+let home: Promise<HomeDocument> | undefined;
+
+async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
+  if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
+  const finished = finish(rendered.html);
+  const bodies = await compress(finished.html);
+  return {
+    scriptSources: scriptHashes(finished),
+    tag: createHash("sha256").update(bodies.identity).digest("base64url").slice(0, 32),
+    bodies,
+  };
+}
+
+/**
+ * GET and HEAD of `/` that the router answered with the page itself: no action ran, nothing
+ * failed. The query string is not looked at: campaign and ad parameters do not change the page.
+ */
+function isHomeDocument(request: Request, status: number, remixContext: EntryContext): boolean {
+  const { staticHandlerContext: context } = remixContext;
+  return (
+    CACHE_HOME_DOCUMENT &&
+    (request.method === "GET" || request.method === "HEAD") &&
+    new URL(request.url).pathname === "/" &&
+    status === 200 &&
+    context.actionData == null &&
+    context.errors == null
+  );
+}
+
+/**
+ * The cached document, rendering it on first need. Only a request for exactly `/` (the warm-up's,
+ * in practice) may render it, so no query string ever shapes what everyone is served. Null when it
+ * is not available: the caller renders for this request instead.
+ */
+async function homeDocument(request: Request, remixContext: EntryContext): Promise<HomeDocument | null> {
+  if (!home) {
+    if (new URL(request.url).search !== "") return null;
+    const building = render(request, 200, remixContext).then(buildHomeDocument);
+    home = building;
+    building.catch((error: unknown) => {
+      // The next request for `/` tries again; visitors meanwhile get a per-request render.
+      if (home === building) home = undefined;
+      console.error(JSON.stringify({ event: "home_document_failed", message: String(error) }));
+    });
+  }
+  return home.catch(() => null);
+}
+
+function homeResponse(request: Request, responseHeaders: Headers, document: HomeDocument): Response {
+  const encoding = chooseEncoding(request.headers.get("accept-encoding"));
+  const body = document.bodies[encoding];
+  const etag = `"${document.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const headers = new Headers(responseHeaders);
+  applyHeaders(headers, documentHeadersFor(request, document.scriptSources));
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("ETag", etag);
+  headers.append("Vary", "Accept-Encoding");
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  if (encoding !== "identity") headers.set("Content-Encoding", encoding);
+  headers.set("Content-Length", String(body.length));
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+}
+
+/**
+ * Renders the home document before the first visitor asks for it, through the server's own
+ * request handler (the module that is this server build, imported by its own URL), so it is built
+ * from exactly what a request for `/` produces. Nothing leaves the process.
+ */
+export function warmHomeDocument(): void {
+  if (!CACHE_HOME_DOCUMENT) return;
+  setImmediate(() => {
+    void (async () => {
+      const build = (await import(/* @vite-ignore */ import.meta.url)) as ServerBuild;
+      const handle = createRequestHandler(build, build.mode);
+      const response = await handle(new Request(new URL("/", env.SITE_URL)));
+      await response.arrayBuffer();
+      if (!home) throw new Error(`GET / answered ${response.status} and left no home document.`);
+      await home;
+    })().catch((error: unknown) => {
+      console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) }));
+    });
+  });
+}
+
+// ---- every other document: rendered for its request -----------------------------------------
+
+async function documentForThisRequest(
+  request: Request,
+  status: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+): Promise<Response> {
+  const nonce = createNonce();
+  const rendered = await render(request, status, remixContext, nonce);
+  const { html } = finish(rendered.html);
+  applyHeaders(responseHeaders, documentHeadersFor(request, [`'nonce-${nonce}'`]));
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(html, { status: rendered.status, headers: responseHeaders });
+}
+
+/** What entry.server answers for every document request. */
+export async function documentResponse(
+  request: Request,
+  status: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+): Promise<Response> {
+  if (isHomeDocument(request, status, remixContext)) {
+    const document = await homeDocument(request, remixContext);
+    if (document) return homeResponse(request, responseHeaders, document);
+  }
+  return documentForThisRequest(request, status, responseHeaders, remixContext);
+}

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+
+import { HELD_SCRIPTS_ID } from "./paint-first";
+
+/**
+ * Pure steps on the rendered HTML: make it a valid document and hold the scripts until the first
+ * paint. The patterns are exact text React and Remix write; React escapes `<` and `"` in text and
+ * attribute values, so they can only ever match markup, never a visitor's words.
+ */
+
+/**
+ * React writes the single-fetch data scripts of `<RemixServer>` after `</html>`, where the
+ * standard allows nothing ("Stray start tag script"). A parser puts them at the end of `<body>`
+ * anyway, so moving them there changes no DOM node the page uses; React does not hydrate the
+ * tail of `<body>`.
+ */
+export function moveTrailingMarkupIntoBody(html: string): string {
+  const end = html.lastIndexOf("</body></html>");
+  if (end === -1) return html;
+  const trailing = html.slice(end + "</body></html>".length);
+  if (trailing === "") return html;
+  return `${html.slice(0, end)}${trailing}</body></html>`;
+}
+
+/**
+ * What `<Scripts>` writes: the module preloads, the context script, the module bootstrap, in that
+ * order and side by side. Captured: the preloads, the context script, the bootstrap's source.
+ */
+const REMIX_SCRIPTS =
+  /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script(?: nonce="[^"]*")?>[^<]*<\/script>)<script(?: nonce="[^"]*")? type="module" async="">([^<]*)<\/script>/;
+
+const PRELOAD_HREF = /href="([^"]+)"/g;
+
+export interface HeldScripts {
+  /** The document without the preloads and the bootstrap, which wait in a JSON data block. */
+  html: string;
+  /** The bootstrap's source, run later as an inline module: the policy must allow exactly this text. */
+  moduleSource: string | null;
+}
+
+/**
+ * Paint first (docs/decisions/022-paint-first-enhance-after.md): the preloads and the module
+ * bootstrap leave the markup and wait in `<script type="application/json">`, a data block that
+ * fetches and runs nothing. The inline loader puts them back, in the same places, once the page
+ * has painted. If a Remix upgrade changes what `<Scripts>` writes, nothing is held: the page
+ * loads its scripts early again (slower, but working), and test/e2e/paint-first.test.ts fails.
+ */
+export function holdScriptsUntilPaint(html: string): HeldScripts {
+  const match = REMIX_SCRIPTS.exec(html);
+  if (!match) return { html, moduleSource: null };
+  const [whole, links, contextScript, moduleSource] = match as unknown as [string, string, string, string];
+  const preloads = [...links.matchAll(PRELOAD_HREF)].map((href) => href[1]);
+  // `<` escaped, so neither `</script>` nor `<!--` can end or change the data block.
+  const data = JSON.stringify({ preloads, module: moduleSource }).replace(/</g, "\\u003c");
+  const block = `<script type="application/json" id="${HELD_SCRIPTS_ID}">${data}</script>`;
+  return {
+    html: html.replace(whole, () => `${contextScript}${block}`),
+    moduleSource,
+  };
+}
+
+const SCRIPT_ELEMENT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+const JAVASCRIPT_TYPE = /^(?:module|(?:text|application)\/(?:x-)?(?:java|ecma)script)$/i;
+
+/** The text of every inline script a browser would run (not data blocks, not `src` scripts). */
+export function executableInlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  for (const [, attributes = "", text = ""] of html.matchAll(SCRIPT_ELEMENT)) {
+    if (/\ssrc=/.test(attributes)) continue;
+    const type = /\stype="([^"]*)"/.exec(attributes)?.[1]?.trim();
+    if (type && !JAVASCRIPT_TYPE.test(type)) continue;
+    scripts.push(text);
+  }
+  return scripts;
+}
+
+/** A CSP hash source for one script's exact text (UTF-8, as browsers hash it). */
+export function scriptHashSource(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
