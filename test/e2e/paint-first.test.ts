@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 
-import { HELD_MODULE_TYPE, HELD_PRELOAD_REL } from "~/lib/enhancement/paint-first";
+import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
 
 import { describeBrowser, SIZES, useStack } from "./support/browser";
 import { keepTrafficLocal, waitForHydration } from "./support/page";
@@ -25,10 +25,16 @@ describeBrowser("paint first, then enhance", () => {
 
       const response = await page.goto("/");
       const served = await response!.text();
-      const heldPreloads = served.match(new RegExp(`rel="${HELD_PRELOAD_REL}"`, "g"))?.length ?? 0;
+      const block = new RegExp(
+        `<script type="application/json" id="${HELD_SCRIPTS_ID}">([^<]*)</script>`,
+      ).exec(served);
+      expect(block, "the held scripts' data block").not.toBeNull();
+      const held = JSON.parse(block![1]!) as { preloads: string[]; module: string };
+      const heldPreloads = held.preloads.length;
       expect(heldPreloads).toBeGreaterThanOrEqual(5);
-      expect(served).toContain(`type="${HELD_MODULE_TYPE}"`);
+      expect(held.module).toMatch(/^;?\s*import /);
       expect(served).not.toContain('rel="modulepreload"');
+      expect(served).not.toContain('type="module"');
 
       await waitForHydration(page);
       const timing = await page.evaluate(() => {
@@ -47,16 +53,31 @@ describeBrowser("paint first, then enhance", () => {
         );
       }
 
-      // Every held element is live again, in the same place: nothing was added or left inert.
-      const dom = await page.evaluate(
-        ([rel, type]) => ({
-          held: document.querySelectorAll(`link[rel="${rel}"], script[type="${type}"]`).length,
-          preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+      // Every held element is live again, where Remix wrote it: the preloads just before the
+      // context script, the bootstrap just after it, and no data block left.
+      const dom = await page.evaluate((id) => {
+        const bootstrap = document.querySelector('script[type="module"]');
+        const context = bootstrap?.previousElementSibling;
+        const before: string[] = [];
+        for (
+          let node = context?.previousElementSibling;
+          node?.matches('link[rel="modulepreload"]');
+          node = node.previousElementSibling
+        )
+          before.unshift(node.getAttribute("href") ?? "");
+        return {
+          dataBlock: document.getElementById(id) !== null,
           modules: document.querySelectorAll('script[type="module"]').length,
-        }),
-        [HELD_PRELOAD_REL, HELD_MODULE_TYPE],
-      );
-      expect(dom).toEqual({ held: 0, preloads: heldPreloads, modules: 1 });
+          context: context?.textContent?.startsWith("window.__remixContext") ?? false,
+          preloadsBeforeContext: before,
+        };
+      }, HELD_SCRIPTS_ID);
+      expect(dom).toEqual({
+        dataBlock: false,
+        modules: 1,
+        context: true,
+        preloadsBeforeContext: held.preloads,
+      });
       // A hydration mismatch, a CSP refusal or a failed import would all be reported here.
       expect(problems).toEqual([]);
     });

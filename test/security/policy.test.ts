@@ -17,7 +17,7 @@ const directives = (policy: string) =>
 
 describe("content security policy", () => {
   it("allows scripts only by nonce (strict-dynamic), never inline or eval", () => {
-    const policy = directives(contentSecurityPolicy({ nonce: "abc123", https: false }));
+    const policy = directives(contentSecurityPolicy({ scriptSources: ["'nonce-abc123'"], https: false }));
     expect(policy.get("script-src")).toEqual(["'nonce-abc123'", "'strict-dynamic'"]);
     expect(policy.get("default-src")).toEqual(["'self'"]);
     expect(policy.get("object-src")).toEqual(["'none'"]);
@@ -25,16 +25,23 @@ describe("content security policy", () => {
     expect(policy.get("form-action")).toEqual(["'self'"]);
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
     expect(policy.get("img-src")).toEqual(["'self'", "data:"]);
-    const text = contentSecurityPolicy({ nonce: "abc123", https: false });
+    const text = contentSecurityPolicy({ scriptSources: ["'nonce-abc123'"], https: false });
     expect(text).not.toContain("unsafe-inline");
     expect(text).not.toContain("unsafe-eval");
     expect(text).not.toMatch(/google/);
   });
 
+  it("allows the cached page's scripts by their hashes, with strict-dynamic, and refuses an empty list", () => {
+    const hashes = ["'sha256-AAAA'", "'sha256-BBBB'"];
+    const policy = directives(contentSecurityPolicy({ scriptSources: hashes, https: false }));
+    expect(policy.get("script-src")).toEqual([...hashes, "'strict-dynamic'"]);
+    expect(() => contentSecurityPolicy({ scriptSources: [], https: false })).toThrow();
+  });
+
   it("adds only Google's analytics hosts when a measurement id is set", () => {
-    const plain = directives(contentSecurityPolicy({ nonce: "n", https: false }));
+    const plain = directives(contentSecurityPolicy({ scriptSources: ["'nonce-n'"], https: false }));
     const withGa = directives(
-      contentSecurityPolicy({ nonce: "n", https: false, gaMeasurementId: "G-ABC1234" }),
+      contentSecurityPolicy({ scriptSources: ["'nonce-n'"], https: false, gaMeasurementId: "G-ABC1234" }),
     );
     for (const [name, values] of withGa) {
       const added = values.filter((value) => !(plain.get(name) ?? []).includes(value));
@@ -49,10 +56,10 @@ describe("content security policy", () => {
   });
 
   it("opens the dev websocket only in development", () => {
-    expect(contentSecurityPolicy({ nonce: "n", https: false })).not.toContain("ws:");
-    expect(contentSecurityPolicy({ nonce: "n", https: false, isDevelopment: true })).toContain(
-      "ws://localhost:*",
-    );
+    expect(contentSecurityPolicy({ scriptSources: ["'nonce-n'"], https: false })).not.toContain("ws:");
+    expect(
+      contentSecurityPolicy({ scriptSources: ["'nonce-n'"], https: false, isDevelopment: true }),
+    ).toContain("ws://localhost:*");
   });
 
   it("makes a different unguessable nonce every time", () => {
@@ -64,8 +71,10 @@ describe("content security policy", () => {
 
 describe("security headers", () => {
   it("sends HSTS only when HTTPS is known", () => {
-    expect(securityHeaders({ nonce: "n", https: false })["Strict-Transport-Security"]).toBeUndefined();
-    expect(securityHeaders({ nonce: "n", https: true })["Strict-Transport-Security"]).toBe(
+    expect(
+      securityHeaders({ scriptSources: ["'nonce-n'"], https: false })["Strict-Transport-Security"],
+    ).toBeUndefined();
+    expect(securityHeaders({ scriptSources: ["'nonce-n'"], https: true })["Strict-Transport-Security"]).toBe(
       "max-age=31536000; includeSubDomains",
     );
     expect(nonDocumentSecurityHeaders(true)["Strict-Transport-Security"]).toBe(

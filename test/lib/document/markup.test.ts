@@ -1,51 +1,73 @@
-import { Readable } from "node:stream";
+import { createHash } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { createDocumentStream, createRewriteStream } from "~/lib/enhancement/html-stream.server";
-import { HELD_MODULE_TYPE, HELD_PRELOAD_REL } from "~/lib/enhancement/paint-first";
+import {
+  executableInlineScripts,
+  holdScriptsUntilPaint,
+  moveTrailingMarkupIntoBody,
+  scriptHashSource,
+} from "~/lib/document/markup.server";
+import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
 
-async function through(chunks: (string | Buffer)[], stream = createDocumentStream("N0nce+/=")) {
-  const out: Buffer[] = [];
-  const piped = Readable.from(chunks.map((chunk) => Buffer.from(chunk))).pipe(stream);
-  for await (const chunk of piped) out.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(out).toString("utf8");
-}
+// The shape of Remix's <Scripts> output: preloads, the context script, the module bootstrap.
+const CONTEXT = '<script nonce="N0nce+/=">window.__remixContext = {"a":1};</script>';
+const MODULE = 'import "/build/a.js";\nwindow.__remixManifest = {"x":"</"};';
+const SCRIPTS =
+  '<link rel="modulepreload" href="/build/a.js"/><link rel="modulepreload" href="/build/b.js"/>' +
+  CONTEXT +
+  `<script nonce="N0nce+/=" type="module" async="">${MODULE.replace("</", "\\u003c/")}</script>`;
 
-// The shape of Remix's <Scripts> output, with multi-byte text around it.
-const HTML =
-  '<head><link rel="modulepreload" href="/build/a.js"/><link rel="stylesheet" href="/x.css"/></head>' +
-  '<body>ü日本<link rel="modulepreload" href="/build/b.js"/><script nonce="N0nce+/=">1</script>' +
-  '<script nonce="N0nce+/=" type="module" async="">import "/build/a.js";</script></body>';
-const EXPECTED =
-  `<head><link rel="${HELD_PRELOAD_REL}" nonce="N0nce+/=" href="/build/a.js"/><link rel="stylesheet" href="/x.css"/></head>` +
-  `<body>ü日本<link rel="${HELD_PRELOAD_REL}" nonce="N0nce+/=" href="/build/b.js"/><script nonce="N0nce+/=">1</script>` +
-  `<script nonce="N0nce+/=" type="${HELD_MODULE_TYPE}" async="">import "/build/a.js";</script></body>`;
-
-describe("the document stream (paint first, decision 022)", () => {
-  it("holds every module preload (with the nonce) and the module script, and changes nothing else", async () => {
-    expect(await through([HTML])).toBe(EXPECTED);
+describe("finishing the rendered markup", () => {
+  it("moves what React wrote after </html> to the end of <body>", () => {
+    const html = "<!DOCTYPE html><html><body><p>x</p></body></html><!--$--><script>a()</script><!--/$-->";
+    expect(moveTrailingMarkupIntoBody(html)).toBe(
+      "<!DOCTYPE html><html><body><p>x</p><!--$--><script>a()</script><!--/$--></body></html>",
+    );
+    expect(moveTrailingMarkupIntoBody("<html><body></body></html>")).toBe("<html><body></body></html>");
   });
 
-  it("handles a pattern or a multi-byte character split across any chunk boundary", async () => {
-    const bytes = Buffer.from(HTML);
-    for (let cut = 1; cut < bytes.length; cut++) {
-      expect(await through([bytes.subarray(0, cut), bytes.subarray(cut)])).toBe(EXPECTED);
-    }
-    // One byte at a time.
-    expect(await through([...bytes].map((byte) => Buffer.from([byte])))).toBe(EXPECTED);
+  it("holds the preloads and the bootstrap in one JSON data block after the context script", () => {
+    const html = `<body><main>ü日本</main>${SCRIPTS}<script>loader()</script></body>`;
+    const held = holdScriptsUntilPaint(html);
+    const blockPattern = new RegExp(
+      `^<body><main>ü日本</main>${CONTEXT.replace(/[+/?()[\]{}.*]/g, "\\$&")}` +
+        `<script type="application/json" id="${HELD_SCRIPTS_ID}">([^<]*)</script><script>loader\\(\\)</script></body>$`,
+    );
+    const match = blockPattern.exec(held.html);
+    expect(match, held.html).not.toBeNull();
+    expect(JSON.parse(match![1]!)).toEqual({
+      preloads: ["/build/a.js", "/build/b.js"],
+      module: MODULE.replace("</", "\\u003c/"),
+    });
+    expect(held.moduleSource).toBe(MODULE.replace("</", "\\u003c/"));
+    expect(held.html).not.toContain("modulepreload");
+    expect(held.html).not.toContain('type="module"');
   });
 
-  it("passes through a document without scripts, and a trailing partial pattern, unchanged", async () => {
-    expect(await through(["<p>hello</p>", '<link rel="module'])).toBe('<p>hello</p><link rel="module');
-    expect(await through(['<p type="module" as'])).toBe('<p type="module" as');
+  it("escapes < inside the data block, so its text can never close the element", () => {
+    const html = SCRIPTS.replace('import "/build/a.js";', 'import "/build/a.js";/*<!--*/');
+    const held = holdScriptsUntilPaint(html);
+    const block = held.html.slice(held.html.indexOf(`id="${HELD_SCRIPTS_ID}">`));
+    expect(block.slice(block.indexOf(">") + 1, block.indexOf("</script>"))).not.toContain("<");
   });
 
-  it("replaces several patterns that overlap only in their prefixes", async () => {
-    const stream = createRewriteStream([
-      ["abc", "1"],
-      ["abd", "2"],
-    ]);
-    expect(await through(["xxab", "dab", "cab"], stream)).toBe("xx21ab");
+  it("leaves a document whose scripts do not have Remix's shape unchanged", () => {
+    const html = '<body><script type="module" async="">x</script></body>';
+    expect(holdScriptsUntilPaint(html)).toEqual({ html, moduleSource: null });
+  });
+
+  it("lists exactly the inline scripts a browser runs", () => {
+    const html =
+      '<script>a()</script><script nonce="n">b()</script><script type="module">c()</script>' +
+      '<script type="application/ld+json">{"d":1}</script><script type="application/json" id="x">{}</script>' +
+      '<script src="/e.js"></script><script async="" src="/f.js"></script><script type="text/javascript">g()\n</script>';
+    expect(executableInlineScripts(html)).toEqual(["a()", "b()", "c()", "g()\n"]);
+  });
+
+  it("hashes a script's exact UTF-8 text as CSP expects", () => {
+    const text = "console.log('ü')";
+    const digest = createHash("sha256").update(Buffer.from(text, "utf8")).digest("base64");
+    expect(scriptHashSource(text)).toBe(`'sha256-${digest}'`);
   });
 });

@@ -1,41 +1,53 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { HELD_MODULE_TYPE, HELD_PRELOAD_REL, paintFirstLoaderSource } from "~/lib/enhancement/paint-first";
+import { HELD_SCRIPTS_ID, paintFirstLoaderSource } from "~/lib/document/paint-first";
 
 /**
  * The inline loader of decision 022, run against a document shaped like the one the server
- * streams: held preloads, the held module script, and the loader after them.
+ * sends: Remix's context script, the JSON data block holding the preloads and the bootstrap, and
+ * the loader after them.
  */
 const PRELOADS = ["/build/entry.js", "/build/_shared/react.js", "/build/root.js"];
+const BOOTSTRAP = 'import "/build/entry.js";/* the Remix bootstrap */';
 
 function serverDocument() {
-  document.head.innerHTML = PRELOADS.map(
-    (href) => `<link rel="${HELD_PRELOAD_REL}" nonce="n0nce" href="${href}">`,
-  ).join("");
+  document.head.innerHTML = "";
+  const held = JSON.stringify({ preloads: PRELOADS, module: BOOTSTRAP }).replace(/</g, "\\u003c");
   document.body.innerHTML =
     `<main id="main"><h1>Hello</h1></main>` +
-    `<script nonce="n0nce" type="${HELD_MODULE_TYPE}" async="">/* the Remix bootstrap */</script>` +
+    `<script id="context">/* window.__remixContext */</script>` +
+    `<script type="application/json" id="${HELD_SCRIPTS_ID}">${held}</script>` +
     `<p id="after"></p>`;
 }
 
-/** What the page looks like now: each preload's rel, and the script in the held one's place. */
+/** What the page looks like now: the elements between the heading and the paragraph, in order. */
 function state() {
-  const script = document.getElementById("after")!.previousElementSibling as HTMLScriptElement;
-  return {
-    rels: Array.from(document.querySelectorAll("link"), (link) => link.rel),
-    script: { tag: script.tagName, type: script.type, text: script.textContent, async: script.async },
-  };
+  const elements: string[] = [];
+  for (
+    let node = document.querySelector("main")!.nextElementSibling;
+    node?.id !== "after";
+    node = node!.nextElementSibling
+  ) {
+    if (node instanceof HTMLLinkElement) elements.push(`link ${node.rel} ${node.getAttribute("href")}`);
+    else if (node instanceof HTMLScriptElement)
+      elements.push(
+        `script#${node.id} ${node.type || "classic"}${node.async ? " async" : ""} ${node.textContent}`,
+      );
+  }
+  return elements;
 }
 
-const HELD = {
-  rels: PRELOADS.map(() => HELD_PRELOAD_REL),
-  script: { tag: "SCRIPT", type: HELD_MODULE_TYPE, text: "/* the Remix bootstrap */", async: true },
-};
-const LIVE = {
-  rels: PRELOADS.map(() => "modulepreload"),
-  script: { tag: "SCRIPT", type: "module", text: "/* the Remix bootstrap */", async: true },
-};
+const CONTEXT = "script#context classic /* window.__remixContext */";
+const HELD = [
+  CONTEXT,
+  `script#${HELD_SCRIPTS_ID} application/json ${JSON.stringify({ preloads: PRELOADS, module: BOOTSTRAP })}`,
+];
+const LIVE = [
+  ...PRELOADS.map((href) => `link modulepreload ${href}`),
+  CONTEXT,
+  `script# module async ${BOOTSTRAP}`,
+];
 
 /** A PerformanceObserver that reports what the test tells it to. */
 function fakePaintTiming() {
@@ -75,7 +87,7 @@ describe("the paint-first loader", () => {
     vi.unstubAllGlobals();
   });
 
-  it("waits for the first contentful paint, then restores every preload and the module script in place", () => {
+  it("waits for the first contentful paint, then puts every preload and the module script where Remix wrote them", () => {
     const timing = fakePaintTiming();
     runLoader();
     vi.runAllTimers();
@@ -88,7 +100,7 @@ describe("the paint-first loader", () => {
     timing.paint("first-contentful-paint");
     vi.runAllTimers();
     expect(state()).toEqual(LIVE);
-    expect(document.querySelectorAll("script")).toHaveLength(1);
+    expect(document.getElementById(HELD_SCRIPTS_ID)).toBeNull();
   });
 
   it("does its work one element per task, preloads first", () => {
@@ -96,10 +108,10 @@ describe("the paint-first loader", () => {
     runLoader();
     timing.paint("first-contentful-paint");
     vi.advanceTimersToNextTimer(); // the task after the paint entry: the first preload
-    expect(state().rels).toEqual(["modulepreload", ...PRELOADS.slice(1).map(() => HELD_PRELOAD_REL)]);
+    expect(state()).toEqual([LIVE[0], ...HELD]);
     vi.advanceTimersToNextTimer();
     vi.advanceTimersToNextTimer();
-    expect(state()).toEqual({ ...HELD, rels: LIVE.rels });
+    expect(state()).toEqual([...LIVE.slice(0, PRELOADS.length), ...HELD]);
     vi.advanceTimersToNextTimer();
     expect(state()).toEqual(LIVE);
   });
