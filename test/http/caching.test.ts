@@ -1,9 +1,8 @@
-import { request } from "node:http";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { wire } from "../support/wire";
 
 /**
  * How the production server lets browsers and a CDN cache, and how it compresses:
@@ -11,36 +10,6 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
  * for a few minutes, an action's answer is never stored, and text is sent brotli when
  * the client offers it, gzip otherwise.
  */
-
-interface WireResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** One request with exactly the given Accept-Encoding; the body is returned as sent (still compressed). */
-function wire(
-  url: string,
-  acceptEncoding: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<WireResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: init.method ?? "GET", headers: { "accept-encoding": acceptEncoding, ...init.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
 
 const validForm = new URLSearchParams({
   name: "Caching Test",
@@ -85,7 +54,8 @@ describe("caching and compression of the production server", () => {
     });
     html = (await wire(`${server.url}/`, "identity")).body.toString("utf8");
     const stylesheet = /<link[^>]+rel="stylesheet"[^>]+href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
-    const scripts = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+    // The module preloads wait in the paint-first data block (decision 022) as "/build/….js".
+    const scripts = [...html.matchAll(/"(\/build\/[^"]+\.js)"/g)].map((m) => m[1] as string);
     if (!stylesheet || scripts.length === 0)
       throw new Error("the home page links no /build/ stylesheet or script");
     assets = { scripts: [...new Set(scripts)], stylesheet };
@@ -112,7 +82,7 @@ describe("caching and compression of the production server", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toContain("text/html");
     expect(res.headers["cache-control"]).toBe(
-      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400, no-transform",
     );
   });
 

@@ -150,11 +150,20 @@ async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
   if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
   const finished = finish(rendered.html);
   const bodies = await compress(finished.html);
-  return {
+  const document = {
     scriptSources: scriptHashes(finished),
     tag: createHash("sha256").update(bodies.identity).digest("base64url").slice(0, 32),
     bodies,
   };
+  // Ops see once per process what every visitor of `/` will be sent.
+  console.log(
+    JSON.stringify({
+      event: "home_document",
+      bytes: { html: bodies.identity.length, br: bodies.br.length, gzip: bodies.gzip.length },
+      scriptHashes: document.scriptSources.length,
+    }),
+  );
+  return document;
 }
 
 /**
@@ -199,6 +208,9 @@ function homeResponse(request: Request, responseHeaders: Headers, document: Home
   const headers = new Headers(responseHeaders);
   applyHeaders(headers, documentHeadersFor(request, document.scriptSources));
   headers.set("Content-Type", "text/html; charset=utf-8");
+  // A proxy or CDN that rewrote the bytes (minified inline scripts, injected a snippet) would
+  // break the script hashes the policy lists: the page would lose its JavaScript.
+  headers.set("Cache-Control", withNoTransform(headers.get("Cache-Control")));
   headers.set("ETag", etag);
   headers.append("Vary", "Accept-Encoding");
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
@@ -207,6 +219,11 @@ function homeResponse(request: Request, responseHeaders: Headers, document: Home
   if (encoding !== "identity") headers.set("Content-Encoding", encoding);
   headers.set("Content-Length", String(body.length));
   return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+}
+
+function withNoTransform(cacheControl: string | null): string {
+  if (!cacheControl) return "no-transform";
+  return /\bno-transform\b/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
 }
 
 /**

@@ -1,0 +1,244 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { contactNotices } from "~/content/contact-form";
+
+import { heldModuleSource, policyNonce, scriptsRefusedByPolicy } from "../security/html";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { wire, type WireResponse } from "../support/wire";
+
+/**
+ * The home document is rendered once per process, compressed once, and served from memory
+ * (docs/decisions/025-home-document-once.md). What this must never do: serve one visitor's
+ * answer to another, or serve bytes whose scripts the policy does not allow.
+ */
+
+const BR = "br, gzip";
+
+// Words that appear nowhere on the page, so finding one in `/` means a visitor's request leaked.
+const distinctive = {
+  name: "Zephyrine Quillfeather",
+  email: "zephyrine.quill@example.org",
+  phone: "+44 20 7946 0958",
+  company: "Obsidian Lantern Works",
+  website: "https://obsidian-lantern.example.org",
+  companySize: "11-50",
+  industry: "Manufacturing",
+  message: "Our mauve-walrus-8841 ledger needs automating before the spring audit.",
+};
+const LEAK_MARKERS = [
+  "Zephyrine",
+  "Quillfeather",
+  "zephyrine.quill",
+  "Obsidian Lantern",
+  "mauve-walrus-8841",
+];
+const NOTICE_TITLES = [
+  contactNotices.success.title,
+  contactNotices.sendFailed.title,
+  contactNotices.tooManyRequests.title,
+  contactNotices.validationTitle,
+];
+
+const header = (res: WireResponse, name: string) => {
+  const value = res.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+function decoded(res: WireResponse): string {
+  const encoding = header(res, "content-encoding");
+  if (encoding === "br") return brotliDecompressSync(res.body).toString("utf8");
+  if (encoding === "gzip") return gunzipSync(res.body).toString("utf8");
+  return res.body.toString("utf8");
+}
+
+describe("the home document, rendered once and served from memory", () => {
+  let fake: FakeFunction;
+  let server: AppServer;
+  let first: WireResponse;
+
+  const postForm = (fields: Record<string, string>, client: string) =>
+    wire(`${server.url}/?index`, "identity", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: server.url,
+        "x-forwarded-for": client,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "home-document-test-key",
+      TRUST_PROXY: "1",
+      RATE_LIMIT_PER_CLIENT: "2",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    });
+    // Before anything asks for `/`, the server has already built it (warmed at start).
+    const deadline = Date.now() + 15_000;
+    while (!server.output().includes('"event":"home_document"') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    first = await wire(`${server.url}/`, BR);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("is built at start, before any visitor asks for it", () => {
+    const log = server.output();
+    const built = log.indexOf('"event":"home_document"');
+    expect(built, log).toBeGreaterThan(-1);
+    // remix-serve logs every request it serves as "GET <path> <status>": none for `/` came before.
+    expect(log.slice(0, built)).not.toMatch(/GET \/ /);
+    const line = JSON.parse(log.slice(log.lastIndexOf("{", built), log.indexOf("\n", built))) as {
+      bytes: { html: number; br: number; gzip: number };
+    };
+    expect(line.bytes.br).toBeLessThan(line.bytes.gzip);
+    expect(line.bytes.gzip).toBeLessThan(line.bytes.html);
+  });
+
+  it("answers two GETs with byte-identical bodies, a strong ETag and an exact Content-Length", async () => {
+    const second = await wire(`${server.url}/`, BR);
+    expect(first.status).toBe(200);
+    expect(header(first, "content-encoding")).toBe("br");
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(header(first, "etag")).toMatch(/^"[A-Za-z0-9_-]+-br"$/);
+    expect(header(second, "etag")).toBe(header(first, "etag"));
+    expect(Number(header(first, "content-length"))).toBe(first.body.length);
+    expect(header(first, "vary")?.toLowerCase()).toContain("accept-encoding");
+  });
+
+  it("sends each encoding as its own representation of the same document", async () => {
+    const gzip = await wire(`${server.url}/`, "gzip");
+    const plain = await wire(`${server.url}/`, "identity");
+    expect(header(gzip, "content-encoding")).toBe("gzip");
+    expect(header(plain, "content-encoding")).toBeUndefined();
+    const etags = new Set([first, gzip, plain].map((res) => header(res, "etag")));
+    expect(etags.size).toBe(3);
+    expect(decoded(gzip)).toBe(decoded(first));
+    expect(decoded(plain)).toBe(decoded(first));
+    expect(Number(header(plain, "content-length"))).toBe(plain.body.length);
+  });
+
+  it("keeps the br body within 12.5 KB", () => {
+    expect(first.body.length).toBeLessThanOrEqual(12.5 * 1024);
+  });
+
+  it("answers If-None-Match with 304 and no body; another tag gets the document", async () => {
+    const etag = header(first, "etag")!;
+    const fresh = await wire(`${server.url}/`, BR, { headers: { "if-none-match": etag } });
+    expect(fresh.status).toBe(304);
+    expect(fresh.body.length).toBe(0);
+    expect(header(fresh, "etag")).toBe(etag);
+    expect(header(fresh, "cache-control")).toBe(header(first, "cache-control"));
+    const weak = await wire(`${server.url}/`, BR, { headers: { "if-none-match": `W/${etag}` } });
+    expect(weak.status).toBe(304);
+    const stale = await wire(`${server.url}/`, BR, { headers: { "if-none-match": '"something-else"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.body.equals(first.body)).toBe(true);
+  });
+
+  it("answers HEAD with the GET's headers and no body", async () => {
+    const head = await wire(`${server.url}/`, BR, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    for (const name of [
+      "etag",
+      "content-length",
+      "content-encoding",
+      "content-security-policy",
+      "cache-control",
+    ])
+      expect(header(head, name), name).toBe(header(first, name));
+  });
+
+  it("serves campaign and ad links the same bytes", async () => {
+    for (const query of [
+      "?utm_source=newsletter&utm_medium=email&utm_campaign=spring",
+      "?gclid=EAIaIQobChMI",
+      "?fbclid=x&ref=<script>",
+    ]) {
+      const res = await wire(`${server.url}/${query}`, BR);
+      expect(res.status, query).toBe(200);
+      expect(res.body.equals(first.body), query).toBe(true);
+      expect(header(res, "etag"), query).toBe(header(first, "etag"));
+    }
+  });
+
+  it("lets a CDN keep it for five minutes, never transformed (the script hashes depend on the exact bytes)", () => {
+    expect(header(first, "cache-control")).toBe(
+      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400, no-transform",
+    );
+  });
+
+  it("allows every script it runs by hash, with strict-dynamic and no nonce", () => {
+    const policy = header(first, "content-security-policy")!;
+    const html = decoded(first);
+    expect(policy).toMatch(/script-src (?:'sha256-[A-Za-z0-9+/]{43}=' )+'strict-dynamic'/);
+    expect(policyNonce(policy)).toBeUndefined();
+    expect(heldModuleSource(html)).toBeDefined();
+    expect(scriptsRefusedByPolicy(html, policy)).toEqual([]);
+    // And nothing more: one hash per inline script plus the held bootstrap.
+    const inline = [...html.matchAll(/<script(?![^>]*type="application\/)[^>]*>/g)].length;
+    expect(policy.match(/'sha256-/g)).toHaveLength(inline + 1);
+  });
+
+  it("never takes in a visitor's values, notice or refusal, whatever the answer was", async () => {
+    const answers: { kind: string; res: WireResponse }[] = [];
+    fake.setMode({ kind: "success" });
+    answers.push({ kind: "sent", res: await postForm(distinctive, "198.51.100.10") });
+    answers.push({
+      kind: "invalid",
+      res: await postForm({ ...distinctive, email: "not-an-email" }, "198.51.100.11"),
+    });
+    fake.setMode({ kind: "status", status: 500 });
+    answers.push({ kind: "function error", res: await postForm(distinctive, "198.51.100.12") });
+    fake.setMode({ kind: "success" });
+    await postForm(distinctive, "198.51.100.13");
+    await postForm(distinctive, "198.51.100.13");
+    answers.push({ kind: "rate-limited", res: await postForm(distinctive, "198.51.100.13") });
+    expect(answers.map(({ kind, res }) => `${kind} ${res.status}`)).toEqual([
+      "sent 200",
+      "invalid 400",
+      "function error 502",
+      "rate-limited 429",
+    ]);
+
+    for (const { kind, res } of answers) {
+      // Each answer is its own render, with its own nonce, never the cached bytes.
+      const html = decoded(res);
+      expect(header(res, "etag"), kind).toBeUndefined();
+      expect(html, kind).not.toBe(decoded(first));
+      expect(policyNonce(header(res, "content-security-policy") ?? ""), kind).toBeDefined();
+      expect(scriptsRefusedByPolicy(html, header(res, "content-security-policy")!), kind).toEqual([]);
+    }
+    // The answers did carry the visitor's values: the checks below would see a leak.
+    expect(decoded(answers[2]!.res)).toContain("Obsidian Lantern");
+
+    for (const query of ["", "?index", "?utm_source=x"]) {
+      const after = await wire(`${server.url}/${query}`, BR);
+      expect(after.body.equals(first.body), query).toBe(true);
+      const html = decoded(after);
+      for (const marker of [...LEAK_MARKERS, ...NOTICE_TITLES])
+        expect(html, `${query} ${marker}`).not.toContain(marker);
+    }
+  });
+
+  it("does not serve the cached bytes for the 404", async () => {
+    const missing = await wire(`${server.url}/pricing`, BR);
+    expect(missing.status).toBe(404);
+    expect(header(missing, "etag")).toBeUndefined();
+    const html = decoded(missing);
+    expect(html).toContain("noindex");
+    const policy = header(missing, "content-security-policy")!;
+    expect(policyNonce(policy)).toBeDefined();
+    expect(scriptsRefusedByPolicy(html, policy)).toEqual([]);
+  });
+});
