@@ -4,7 +4,7 @@
 // throughput, prints one table (budgets and observations), writes
 // bench/results/latest.json and exits 1 when a budget is missed.
 //
-// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5  --save-lhr  --mobile-only (quick checks)
+// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
 // Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (default /usr/bin/chromium).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { chromePath } from "./lib/chromium.mjs";
 import { runLighthouse, tbtAnatomy } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
 import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
-import { buildApp, root, startAppServer, startFakeFunction } from "./lib/servers.mjs";
+import { buildApp, root, startAppServer, startBareServer, startFakeFunction } from "./lib/servers.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -26,6 +26,7 @@ const option = (name, fallback) => {
 const sections = new Set(option("only", "bytes,lighthouse,load").split(","));
 const lighthouseRuns = Number(option("runs", "3"));
 const loadDuration = Number(option("duration", "5"));
+const loadRounds = Number(option("rounds", "3"));
 const buildDir = (process.env.REMIX_BUILD_DIR || ".builds/bench").replace(/\/+$/, "");
 
 const started = Date.now();
@@ -57,6 +58,16 @@ async function bytesSection(server) {
   const pathOf = (url) => new URL(url).pathname;
 
   rows.push(budgetRow("bytes", "HTML of / (gzip)", html ? html.gzip : null, "<=", BUDGETS.htmlGzip, kb));
+  rows.push(
+    budgetRow(
+      "bytes",
+      "HTML of / as served with br offered",
+      html && html.brServedEncoding === "br" ? html.brServed : null,
+      "<=",
+      BUDGETS.htmlBrServed,
+      kb,
+    ),
+  );
   rows.push(
     budgetRow(
       "bytes",
@@ -303,41 +314,75 @@ async function lighthouseSection(server) {
   details.lighthouse = result;
 }
 
-async function loadSection(server, fake, paths) {
-  const result = await runLoad(
-    {
-      appUrl: server.url,
-      stylesheetPath: paths.stylesheetPath,
-      fakeFunctionUrl: fake.url,
-      fakeReceived: fake.received,
-      duration: loadDuration,
-    },
-    log,
-  );
+async function loadSection(server, fake) {
+  // The ceiling serves exactly what the app sends a browser for GET /: its headers and br body.
+  const home = await fetchWire(`${server.url}/`, "br, gzip");
+  const {
+    "content-length": _length,
+    connection: _connection,
+    "keep-alive": _keepAlive,
+    date: _date,
+    ...headers
+  } = home.headers;
+  const bare = await startBareServer({ headers, body: home.body }, `${root}${buildDir}`);
+  let result;
+  try {
+    result = await runLoad(
+      {
+        appUrl: server.url,
+        bareUrl: bare.url,
+        fakeFunctionUrl: fake.url,
+        fakeReceived: fake.received,
+        duration: loadDuration,
+        rounds: loadRounds,
+      },
+      log,
+    );
+  } finally {
+    await bare.stop();
+  }
   const line = (f) =>
-    `${f.rps} rps · p50 ${f.p50} ms · p99 ${f.p99} ms${f.non2xx || f.errors ? ` · ${f.non2xx} non-2xx, ${f.errors} errors` : ""}`;
+    `${f.rps} rps · p50 ${f.p50} ms · p99 ${f.p99} ms${f.non2xx || f.errors || f.timeouts ? ` · ${f.non2xx} non-2xx, ${f.errors} errors, ${f.timeouts} timeouts` : ""}`;
+  const perRound = (comparison) => `${comparison.ratio.toFixed(3)} (rounds ${comparison.ratios.join(" / ")})`;
   for (const c of [10, 50]) {
-    rows.push(observationRow("load", `GET / at ${c} connections`, result.get[c].rps, line(result.get[c])));
-    if (result.static[c]) {
+    const get = result.get[c];
+    rows.push(observationRow("load", `GET / (br) at ${c} connections, median`, get.home.rps, line(get.home)));
+    rows.push(
+      observationRow("load", `GET /healthz at ${c} connections, median`, get.healthz.rps, line(get.healthz)),
+    );
+    rows.push(
+      observationRow("load", `bare node:http, same bytes, at ${c}, median`, get.bare.rps, line(get.bare)),
+    );
+    rows.push(
+      observationRow("load", `ratio GET / ÷ bare node:http at ${c}`, get.toBare.ratio, perRound(get.toBare)),
+    );
+    if (c === 50) {
       rows.push(
-        observationRow(
+        budgetRow(
           "load",
-          `GET stylesheet (static) at ${c} connections`,
-          result.static[c].rps,
-          line(result.static[c]),
+          "ratio GET / ÷ GET /healthz at 50 (median of rounds)",
+          get.toHealthz.ratio,
+          ">=",
+          BUDGETS.homeToHealthzRatio,
+          (v) => (v === get.toHealthz.ratio ? perRound(get.toHealthz) : v.toFixed(2)),
         ),
       );
-      const ratio = result.get[c].requests > 0 ? result.get[c].rps / result.static[c].rps : null;
+    } else {
       rows.push(
         observationRow(
           "load",
-          `ratio GET / ÷ static rps at ${c}`,
-          ratio,
-          ratio === null ? "n/a: no GET / completed within the window" : ratio.toFixed(3),
+          `ratio GET / ÷ GET /healthz at ${c}`,
+          get.toHealthz.ratio,
+          perRound(get.toHealthz),
         ),
       );
     }
   }
+  const failures = [10, 50].reduce(
+    (sum, c) => sum + result.get[c].home.non2xx + result.get[c].home.errors + result.get[c].home.timeouts,
+    0,
+  );
+  rows.push(budgetRow("load", "GET / failures (non-2xx, errors, timeouts), all rounds", failures, "=", 0));
   rows.push(observationRow("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake)));
   rows.push(observationRow("load", "POST /?index (valid form) at 10", result.post.rps, line(result.post)));
   // Not a speed budget: a POST figure only means something if every valid request was
@@ -433,11 +478,7 @@ async function main() {
     if (sections.has("load")) {
       log(`bench: load (${elapsed()})`);
       try {
-        if (!paths.stylesheetPath) {
-          const html = (await fetchWire(`${server.url}/`, "identity")).body.toString("utf8");
-          paths.stylesheetPath = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1] ?? null;
-        }
-        await loadSection(server, fake, paths);
+        await loadSection(server, fake);
       } catch (error) {
         failedSection("load", error);
       }
@@ -456,7 +497,7 @@ async function main() {
     date: new Date().toISOString(),
     buildDir,
     machine: { ...machineAtStart, loadAverageAtEnd: machine().loadAverage },
-    options: { sections: [...sections], lighthouseRuns, loadDuration },
+    options: { sections: [...sections], lighthouseRuns, loadDuration, loadRounds },
     durationMs,
     budgets: BUDGETS,
     missed: missed.map((row) => `${row.section}: ${row.metric} = ${row.display} (budget ${row.budget})`),

@@ -3,6 +3,8 @@
 // machine, not of production hardware.
 import autocannon from "autocannon";
 
+import { median } from "./lighthouse.mjs";
+
 /** A contact request that passes the shared validator (spec section 5). */
 export const validContactForm = new URLSearchParams({
   name: "Bench Visitor",
@@ -37,35 +39,67 @@ function figures(result) {
   };
 }
 
+/** The median of each figure over the rounds; counts of failures are summed, never smoothed. */
+export function medianFigures(samples) {
+  const out = {};
+  for (const key of Object.keys(samples[0])) {
+    const values = samples.map((sample) => sample[key]);
+    out[key] = ["non2xx", "errors", "timeouts", "requests", "ok"].includes(key)
+      ? values.reduce((a, b) => a + b, 0)
+      : median(values);
+  }
+  return out;
+}
+
+/** What GET / is compared with: the reference, its own measurement, and the ratio of each round. */
+export function compareRounds(home, reference) {
+  const ratios = home.map((sample, i) => (reference[i].rps > 0 ? sample.rps / reference[i].rps : 0));
+  return { ratios: ratios.map((r) => Math.round(r * 1000) / 1000), ratio: median(ratios) };
+}
+
 /**
- * GET `/` and the stylesheet at 10 and 50 connections; POST of a valid contact form
- * at 10 connections, and the fake function's own latency at the same concurrency.
+ * GET `/` (brotli offered, as a browser does) at 10 and 50 connections, interleaved round by
+ * round with two references measured in the same run: the server's own trivial route `/healthz`
+ * (same process, same middleware: what the framework costs) and a bare `node:http` serving the
+ * same bytes from memory (the ceiling). Each round runs the three in a rotated order, so no
+ * target always goes first. Then a POST of a valid contact form at 10 connections, and the fake
+ * function's own latency at the same concurrency.
  */
 export async function runLoad(
-  { appUrl, stylesheetPath, fakeFunctionUrl, fakeReceived, duration = 5 },
+  { appUrl, bareUrl, fakeFunctionUrl, fakeReceived, duration = 5, rounds = 3 },
   log = () => {},
 ) {
-  const out = { duration, get: {}, static: {}, post: null, fake: null };
-  await run({ url: `${appUrl}/`, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
-  for (const connections of [10, 50]) {
-    // At 50 connections a busy machine can take seconds per page; the longer window lets
-    // enough requests complete to give a rate (autocannon counts only completed ones).
-    const window = connections > 10 ? duration * 2 : duration;
-    out.get[connections] = figures(
-      await run({ url: `${appUrl}/`, connections, duration: window, headers: browserHeaders }),
-    );
-    log(`  GET / c${connections}: ${out.get[connections].rps} rps p50 ${out.get[connections].p50} ms`);
-    if (stylesheetPath) {
-      out.static[connections] = figures(
-        await run({
-          url: `${appUrl}${stylesheetPath}`,
-          connections,
-          duration: window,
-          headers: browserHeaders,
-        }),
-      );
-      log(`  GET ${stylesheetPath} c${connections}: ${out.static[connections].rps} rps`);
+  const targets = { healthz: `${appUrl}/healthz`, home: `${appUrl}/`, bare: `${bareUrl}/` };
+  const names = Object.keys(targets);
+  const out = { duration, rounds, get: {}, post: null, fake: null };
+  for (const url of Object.values(targets))
+    await run({ url, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
+
+  const samples = {};
+  for (const connections of [10, 50]) samples[connections] = { healthz: [], home: [], bare: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const connections of [10, 50]) {
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      for (const name of order) {
+        const result = figures(
+          await run({ url: targets[name], connections, duration, headers: browserHeaders }),
+        );
+        samples[connections][name].push(result);
+        log(
+          `  round ${round + 1} c${connections} ${name}: ${result.rps} rps p50 ${result.p50} ms p99 ${result.p99} ms`,
+        );
+      }
     }
+  }
+  for (const connections of [10, 50]) {
+    const s = samples[connections];
+    out.get[connections] = {
+      home: medianFigures(s.home),
+      healthz: medianFigures(s.healthz),
+      bare: medianFigures(s.bare),
+      toHealthz: compareRounds(s.home, s.healthz),
+      toBare: compareRounds(s.home, s.bare),
+    };
   }
 
   const formHeaders = {

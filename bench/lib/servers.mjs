@@ -61,3 +61,34 @@ export async function startAppServer(buildDir, env = {}) {
   const server = await startRemixServe({ serverBuild: `${root}${buildDir}/index.js`, env, logLimit: 20_000 });
   return { ...server, pid: server.process.pid };
 }
+
+/**
+ * Starts bench/lib/bare-server.mjs serving `response` ({ headers, body: Buffer }) on a free
+ * loopback port: the ceiling GET / is measured against.
+ */
+export async function startBareServer(response, dir) {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const file = `${mkdtempSync(`${dir}/bare-`)}/response.json`;
+  writeFileSync(file, JSON.stringify({ headers: response.headers, body: response.body.toString("base64") }));
+  const child = spawn(process.execPath, [`${root}bench/lib/bare-server.mjs`, file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

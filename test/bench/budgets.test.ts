@@ -9,6 +9,7 @@ import {
   summarise,
   tbtAnatomy,
 } from "../../bench/lib/lighthouse.mjs";
+import { compareRounds, medianFigures } from "../../bench/lib/load.mjs";
 import {
   BUDGETS,
   budgetRow,
@@ -26,6 +27,8 @@ describe("budget rows", () => {
       jsGzip: 110_000,
       cssGzip: 20_000,
       htmlGzip: 40_000,
+      htmlBrServed: 12_500,
+      homeToHealthzRatio: 0.8,
       thirdPartyRequests: 0,
       otherRenderBlocking: 0,
       lighthouseScore: 100,
@@ -217,5 +220,46 @@ describe("what mobile TBT is made of", () => {
     expect(tbtAnatomy({ tbt: 0, commitMs: null, longTasks: [] })).toBe(
       "TBT 0 ms; navigation commit not in the trace; simulated long tasks: none",
     );
+  });
+});
+
+describe("throughput against references measured in the same run", () => {
+  const sample = (rps: number, extra: Partial<Record<string, number>> = {}) => ({
+    rps,
+    p50: rps / 10,
+    p99: rps / 5,
+    mean: rps / 10,
+    requests: rps * 5,
+    ok: rps * 5,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    ...extra,
+  });
+
+  it("takes the median of each figure over the rounds, but sums every failure", () => {
+    const figures = medianFigures([
+      sample(900),
+      sample(100, { errors: 2 }),
+      sample(1000, { non2xx: 1, timeouts: 3 }),
+    ]);
+    expect(figures.rps).toBe(900);
+    expect(figures.p99).toBe(180);
+    expect(figures.errors).toBe(2);
+    expect(figures.non2xx).toBe(1);
+    expect(figures.timeouts).toBe(3);
+    expect(figures.requests).toBe(10_000);
+  });
+
+  it("compares GET / with the reference of the same round, and reports the median ratio", () => {
+    // A slow second round hits both targets alike: pairing by round keeps the ratio honest.
+    const home = [sample(800), sample(300), sample(900)];
+    const reference = [sample(1000), sample(400), sample(1000)];
+    expect(compareRounds(home, reference)).toEqual({ ratios: [0.8, 0.75, 0.9], ratio: 0.8 });
+    expect(
+      budgetRow("load", "ratio", compareRounds(home, reference).ratio, ">=", BUDGETS.homeToHealthzRatio).pass,
+    ).toBe(true);
+    const slow = compareRounds([sample(700), sample(300), sample(790)], reference);
+    expect(budgetRow("load", "ratio", slow.ratio, ">=", BUDGETS.homeToHealthzRatio).pass).toBe(false);
   });
 });

@@ -128,7 +128,7 @@ describe("the home document, rendered once and served from memory", () => {
   });
 
   it("keeps the br body within 12.5 KB", () => {
-    expect(first.body.length).toBeLessThanOrEqual(12.5 * 1024);
+    expect(first.body.length).toBeLessThanOrEqual(12_500);
   });
 
   it("answers If-None-Match with 304 and no body; another tag gets the document", async () => {
