@@ -39,8 +39,12 @@ function figures(result) {
   };
 }
 
-/** The median of each figure over the rounds; counts of failures are summed, never smoothed. */
+/**
+ * The median of each figure over the rounds; counts of failures are summed, never smoothed.
+ * @param {Record<string, number>[]} samples @returns {Record<string, number>}
+ */
 export function medianFigures(samples) {
+  /** @type {Record<string, number>} */
   const out = {};
   for (const key of Object.keys(samples[0])) {
     const values = samples.map((sample) => sample[key]);

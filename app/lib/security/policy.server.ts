@@ -9,7 +9,10 @@ export function arrivedOverHttps(request: Request): boolean {
 }
 
 /** The headers of one HTML document, for what lets its scripts run (a nonce or their hashes). */
-export function documentHeadersFor(request: Request, scriptSources: readonly string[]): Record<string, string> {
+export function documentHeadersFor(
+  request: Request,
+  scriptSources: readonly string[],
+): Record<string, string> {
   return securityHeaders({
     scriptSources,
     https: arrivedOverHttps(request),

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 
 import { type AppServer, startAppServer } from "../../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
@@ -78,6 +78,9 @@ export interface Stack {
 export function useStack(): Stack {
   const contexts: BrowserContext[] = [];
   const stack = {} as Stack;
+  // Every suite runs on the document visitors get: the cached home page (issue 12), never a
+  // fresh render. A GET / answered any other way is a failure of the test that loaded it.
+  const freshRenders: string[] = [];
   beforeAll(async () => {
     stack.fake = await startFakeFunction();
     stack.app = await startAppServer({
@@ -93,6 +96,16 @@ export function useStack(): Stack {
     stack.browser = await launchChromium();
     stack.context = async (options = DESKTOP) => {
       const context = await stack.browser.newContext({ baseURL: stack.app.url, ...options });
+      context.on("response", (response) => {
+        const request = response.request();
+        if (request.resourceType() !== "document" || request.method() !== "GET" || response.status() !== 200)
+          return;
+        if (new URL(response.url()).pathname !== "/") return;
+        const headers = response.headers();
+        const policy = headers["content-security-policy"] ?? "";
+        if (!headers.etag || !policy.includes("'sha256-") || policy.includes("'nonce-"))
+          freshRenders.push(`${response.url()} (etag ${headers.etag ?? "none"})`);
+      });
       contexts.push(context);
       return context;
     };
@@ -100,6 +113,7 @@ export function useStack(): Stack {
   // Close each test's pages when it ends: idle pages still animate and would slow the next tests.
   afterEach(async () => {
     await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
+    expect(freshRenders.splice(0), "GET / answered by a fresh render, not the cached document").toEqual([]);
   });
   afterAll(async () => {
     await Promise.allSettled(contexts.map((context) => context.close()));
