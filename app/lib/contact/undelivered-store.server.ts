@@ -170,19 +170,25 @@ export function unreadableLines(queue: ParsedQueue): Extract<QueueLine, { kind: 
   );
 }
 
+export interface CompactOptions {
+  /** A pending entry to leave out as well (e.g. delivered by the CLI when its marker could not be written). */
+  drop?: (entry: UndeliveredEntry) => boolean;
+  /** How a pending entry is written back (e.g. with the outcome of a failed resend). */
+  update?: (entry: UndeliveredEntry) => UndeliveredEntry;
+}
+
 /**
- * The file with only what is still pending: superseded entries and the markers go, pending entries
- * (updated by `update`, e.g. a failed resend) and unreadable lines stay, in their order.
+ * The file with only what is still pending: superseded entries and the markers go; pending
+ * entries (passed through `update`) and unreadable lines stay, in their order.
  */
-export function compactQueue(
-  queue: ParsedQueue,
-  update: (entry: UndeliveredEntry) => UndeliveredEntry = (entry) => entry,
-): string {
-  const pending = new Set(pendingEntries(queue));
+export function compactQueue(queue: ParsedQueue, { drop, update }: CompactOptions = {}): string {
+  const pending = new Set(pendingEntries(queue).filter((entry) => !drop?.(entry)));
   const kept: string[] = [];
   for (const item of queue.lines) {
     if (item.kind === "unreadable") kept.push(item.raw);
-    else if (item.kind === "entry" && pending.has(item.entry)) kept.push(JSON.stringify(update(item.entry)));
+    else if (item.kind === "entry" && pending.has(item.entry)) {
+      kept.push(JSON.stringify(update ? update(item.entry) : item.entry));
+    }
   }
   return kept.map((line) => `${line}\n`).join("");
 }
