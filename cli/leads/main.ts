@@ -5,11 +5,13 @@ import { Command, CommanderError, Option } from "commander";
 
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import {
+  fileExists,
   type ParsedQueue,
   pendingEntries,
   readQueue,
   type UndeliveredEntry,
   unreadableLines,
+  withQueueLock,
 } from "~/lib/contact/undelivered-store.server";
 import { env } from "~/lib/env.server";
 
@@ -104,7 +106,9 @@ async function readText(file: string, what: string): Promise<string | undefined>
 async function loadUndelivered(): Promise<{ file: string; queue: ParsedQueue | undefined }> {
   const file = env.CONTACT_UNDELIVERED_FILE;
   try {
-    return { file, queue: await readQueue(file) };
+    // Under the lock when the file exists, so that a line the server is appending is read whole.
+    if (!(await fileExists(file))) return { file, queue: undefined };
+    return { file, queue: await withQueueLock(file, () => readQueue(file)) };
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new CliError(`Cannot read the undelivered file ${file}: ${code ?? (error as Error).message}`);
