@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+
 import { z } from "zod";
 
 /**
@@ -38,6 +40,9 @@ export const envSchema = z
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
     CONTACT_INBOX_FILE: optionalString.transform((v) => v ?? ".data/contact-requests.jsonl"),
+    CONTACT_UNDELIVERED_FILE: optionalString.transform(
+      (v) => v ?? ".data/undelivered-contact-requests.jsonl",
+    ),
     CONTACT_FUNCTION_TIMEOUT_MS: positiveInt(10_000),
     SITE_URL: optionalUrl.transform((v) => (v ?? "http://localhost:3000").replace(/\/+$/, "")),
     GA_MEASUREMENT_ID: optionalString.pipe(
@@ -51,6 +56,13 @@ export const envSchema = z
     RATE_LIMIT_PER_CLIENT: positiveInt(5),
     RATE_LIMIT_WINDOW_SECONDS: positiveInt(600),
     RATE_LIMIT_GLOBAL_PER_MINUTE: positiveInt(60),
+    METRICS_TOKEN: optionalString.pipe(
+      z
+        .string()
+        // Sent as `Authorization: Bearer <token>`: printable ASCII without spaces, long enough not to be guessed.
+        .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters without spaces")
+        .optional(),
+    ),
     MOCKS: flag,
   })
   .superRefine((env, ctx) => {
@@ -59,6 +71,13 @@ export const envSchema = z
         code: "custom",
         path: ["SUPABASE_ANON_KEY"],
         message: "is required when SUPABASE_URL is set",
+      });
+    }
+    if (resolve(env.CONTACT_UNDELIVERED_FILE) === resolve(env.CONTACT_INBOX_FILE)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CONTACT_UNDELIVERED_FILE"],
+        message: "must not be the inbox file (CONTACT_INBOX_FILE)",
       });
     }
   });

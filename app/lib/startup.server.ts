@@ -15,6 +15,7 @@ export function startupSummary(): Record<string, unknown> {
     contactSink: sink.mode,
     target: sink.target,
     contactFunctionTimeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+    undeliveredFile: env.CONTACT_UNDELIVERED_FILE,
     siteUrl: env.SITE_URL,
     trustProxy: env.TRUST_PROXY,
     forceHttps: env.FORCE_HTTPS,
@@ -24,6 +25,7 @@ export function startupSummary(): Record<string, unknown> {
       globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
     },
     analytics: Boolean(env.GA_MEASUREMENT_ID),
+    metrics: Boolean(env.METRICS_TOKEN),
   };
 }
 

@@ -1,3 +1,5 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { serverBuildDir } from "./build-output";
@@ -19,6 +21,9 @@ export function startAppServer(env: Record<string, string | undefined> = {}): Pr
       // Never inherit a real backend from the developer's shell: a test names its own.
       SUPABASE_URL: undefined,
       SUPABASE_ANON_KEY: undefined,
+      METRICS_TOKEN: undefined,
+      // Failed calls are kept in a file of this run's own, never in the checkout's .data/.
+      CONTACT_UNDELIVERED_FILE: join(mkdtempSync(join(tmpdir(), "undelivered-")), "undelivered.jsonl"),
       ...env,
     },
   });

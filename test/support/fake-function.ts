@@ -8,10 +8,15 @@ import { freePort } from "./ports";
  */
 export type FakeFunctionMode =
   | { kind: "success" }
-  | { kind: "status"; status: number; body?: string }
+  /** An HTTP error, after `delayMs` when given. */
+  | { kind: "status"; status: number; body?: string; delayMs?: number }
+  /** Supabase's relay failing in front of the function (`x-relay-error: true`). */
+  | { kind: "relay" }
   | { kind: "garbage" }
   | { kind: "slow"; delayMs: number }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** Chooses per request, from the JSON body (e.g. fail one message, accept the others). */
+  | { kind: "per-request"; choose: (json: unknown) => Exclude<FakeFunctionMode, { kind: "per-request" }> };
 
 export interface ReceivedRequest {
   method: string;
@@ -57,15 +62,35 @@ export async function startFakeFunction(): Promise<FakeFunction> {
         return;
       }
       requests.push({ method: req.method ?? "", path, headers: req.headers, body, json });
-      const current = mode;
+      const current = mode.kind === "per-request" ? mode.choose(json) : mode;
       switch (current.kind) {
         case "success":
           res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
           return;
-        case "status":
+        case "status": {
+          const answer = () =>
+            res
+              .writeHead(current.status, { "content-type": "application/json" })
+              .end(current.body ?? '{"error":"function failed"}');
+          if (!current.delayMs) {
+            answer();
+            return;
+          }
+          const timer = setTimeout(() => {
+            hanging.delete(release);
+            answer();
+          }, current.delayMs);
+          const release = () => {
+            clearTimeout(timer);
+            res.destroy();
+          };
+          hanging.add(release);
+          return;
+        }
+        case "relay":
           res
-            .writeHead(current.status, { "content-type": "application/json" })
-            .end(current.body ?? '{"error":"function failed"}');
+            .writeHead(502, { "content-type": "application/json", "x-relay-error": "true" })
+            .end('{"error":"relay error"}');
           return;
         case "garbage":
           res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");

@@ -17,9 +17,12 @@ import type { RateLimiter } from "~/lib/contact/rate-limit.server";
 import { contactValuesFrom, type ContactValues, validateContact } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
 import type { ContactSink } from "~/lib/contact/sink.server";
+import type { UndeliveredQueue } from "~/lib/contact/undelivered.server";
 
 export interface ContactActionDeps {
   sink: ContactSink;
+  /** Keeps what the sink did not confirm, before the visitor is answered (issue 13, decision 024). */
+  undelivered?: UndeliveredQueue;
   limiter: RateLimiter;
   /** The client's identity for the per-client limit (undefined: only the global ceiling). */
   clientOf: (request: Request) => string | undefined;
@@ -34,6 +37,7 @@ const emptyValues = () => contactValuesFrom({});
 
 export function createContactAction({
   sink,
+  undelivered,
   limiter,
   clientOf,
   log = logContactOutcome,
@@ -128,7 +132,12 @@ export function createContactAction({
     }
 
     const sent = await sink.send(validation.data);
-    if (sent.ok) return answer(200, success, { result: "sent", sink: sink.mode });
+    if (sent.ok) {
+      // A kept copy of this same request (an earlier failure) stops being pending, so it is never resent.
+      await undelivered?.markDelivered(validation.data);
+      return answer(200, success, { result: "sent", sink: sink.mode });
+    }
+    const kept = await undelivered?.keep(validation.data, sent, { sink: sink.mode, requestId });
     const timeout = sent.reason === "timeout";
     return answer(timeout ? 504 : 502, error(contactNotices.sendFailed, values), {
       result: timeout ? "timeout" : "send-failed",
@@ -136,6 +145,7 @@ export function createContactAction({
       reason: sent.reason,
       ...(sent.status !== undefined ? { functionStatus: sent.status } : {}),
       ...(sent.detail ? { detail: sent.detail } : {}),
+      ...(kept ? { keptIn: kept } : {}),
     });
   };
 }

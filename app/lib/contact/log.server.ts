@@ -1,17 +1,20 @@
 import { randomUUID } from "node:crypto";
 
 /** The outcome of one contact submission, as ops read it. No personal data, no message. */
-export type ContactResult =
-  | "sent"
-  | "honeypot"
-  | "invalid"
-  | "rate-limited"
-  | "too-large"
-  | "unsupported-type"
-  | "malformed"
-  | "method-not-allowed"
-  | "send-failed"
-  | "timeout";
+export const contactResults = [
+  "sent",
+  "honeypot",
+  "invalid",
+  "rate-limited",
+  "too-large",
+  "unsupported-type",
+  "malformed",
+  "method-not-allowed",
+  "send-failed",
+  "timeout",
+] as const;
+
+export type ContactResult = (typeof contactResults)[number];
 
 export interface ContactOutcome {
   requestId: string;
@@ -26,6 +29,8 @@ export interface ContactOutcome {
   functionStatus?: number;
   detail?: string;
   rateLimitScope?: string;
+  /** Where a request the function did not confirm was kept: the undelivered file, or stderr as a last resort. */
+  keptIn?: "file" | "stderr";
 }
 
 export type ContactLogger = (outcome: ContactOutcome) => void;

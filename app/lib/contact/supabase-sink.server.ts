@@ -44,7 +44,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
           signal: controller.signal,
         });
         if (!error) return { ok: true };
-        if (timedOut) return { ok: false, reason: "timeout" };
+        if (timedOut) return { ok: false, reason: "timeout", possiblyDelivered: true };
         if (error instanceof FunctionsHttpError) {
           const response = error.context as Response;
           // The body is not needed (it may echo the request); release the connection without waiting.
@@ -59,9 +59,15 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         if (error instanceof FunctionsFetchError) {
           return { ok: false, reason: "network", detail: describeCause(error.context) };
         }
-        return { ok: false, reason: "unknown", detail: describeCause(error) };
+        // E.g. a 2xx whose body is not what its Content-Type says: the function did answer.
+        return { ok: false, reason: "unknown", detail: describeCause(error), possiblyDelivered: true };
       } catch (error) {
-        return { ok: false, reason: timedOut ? "timeout" : "unknown", detail: describeCause(error) };
+        return {
+          ok: false,
+          reason: timedOut ? "timeout" : "unknown",
+          detail: describeCause(error),
+          possiblyDelivered: true,
+        };
       } finally {
         clearTimeout(timer);
       }

@@ -14,6 +14,7 @@ import { createRateLimiter } from "~/lib/contact/rate-limit.server";
 import type { ContactSink } from "~/lib/contact/sink.server";
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import type { ContactActionData } from "~/lib/contact/types";
+import type { UndeliveredQueue } from "~/lib/contact/undelivered.server";
 
 // MSW answers before anything leaves the process; the address is loopback anyway.
 const SUPABASE_URL = "http://127.0.0.1:54321";
@@ -341,5 +342,87 @@ describe("contact action with the inbox file", () => {
     expect(answer.status).toBe(502);
     expect(answer.data.values).toEqual(form);
     expect(log[0]).toMatchObject({ result: "send-failed", sink: "inbox-file" });
+  });
+});
+
+describe("contact action: what the function did not confirm is kept before the visitor is answered", () => {
+  const failing: ContactSink = {
+    mode: "supabase",
+    send: async () => ({ ok: false, reason: "http", status: 500 }),
+  };
+  const succeeding: ContactSink = { mode: "supabase", send: async () => ({ ok: true }) };
+
+  /** An undelivered queue whose writes finish only when the test says so. */
+  function heldQueue() {
+    const calls: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const queue: UndeliveredQueue = {
+      keep: async (request, failure, context) => {
+        calls.push(`keep ${failure.reason} ${context.requestId ? "with id" : "no id"} ${request.email}`);
+        await held;
+        return "file";
+      },
+      markDelivered: async (request) => {
+        calls.push(`delivered ${request.email}`);
+        await held;
+      },
+      flush: async () => undefined,
+    };
+    return { queue, calls, release: () => release() };
+  }
+
+  const actionWith = (
+    sink: ContactSink,
+    queue: UndeliveredQueue,
+    limits = { perClient: 5, globalPerMinute: 60 },
+  ) =>
+    createContactAction({
+      sink,
+      undelivered: queue,
+      limiter: createRateLimiter({ ...limits, windowMs: 600_000 }),
+      clientOf: () => "one-client",
+      log: () => undefined,
+    });
+
+  it("a failure is answered only once its line is written", async () => {
+    const { queue, calls, release } = heldQueue();
+    let answered = false;
+    const pending = actionWith(
+      failing,
+      queue,
+    )(post(form)).then((result) => ((answered = true), unwrap(result)));
+    await vi.waitFor(() => expect(calls).toEqual(["keep http with id ada@example.com"]));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    release();
+    const answer = await pending;
+    expect(answer.status).toBe(502);
+    expect(answer.data.values).toEqual(form);
+  });
+
+  it("a success supersedes a kept copy before answering", async () => {
+    const { queue, calls, release } = heldQueue();
+    let answered = false;
+    const pending = actionWith(
+      succeeding,
+      queue,
+    )(post(form)).then((result) => ((answered = true), unwrap(result)));
+    await vi.waitFor(() => expect(calls).toEqual(["delivered ada@example.com"]));
+    expect(answered).toBe(false);
+    release();
+    expect((await pending).status).toBe(200);
+  });
+
+  it("honeypot, invalid and rate-limited submissions are never kept", async () => {
+    const { queue, calls, release } = heldQueue();
+    release();
+    // The honeypot counts against the limit (a bot is a client too), so two get through.
+    const action = actionWith(failing, queue, { perClient: 2, globalPerMinute: 60 });
+    expect(unwrap(await action(post({ ...form, [honeypotField.name]: "bot" }))).status).toBe(200);
+    expect(unwrap(await action(post({ ...form, email: "nope" }))).status).toBe(400);
+    expect(unwrap(await action(post(form))).status).toBe(502);
+    expect(unwrap(await action(post(form))).status).toBe(429);
+    expect(calls).toEqual(["keep http with id ada@example.com"]);
   });
 });

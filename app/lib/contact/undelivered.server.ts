@@ -1,0 +1,118 @@
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import {
+  appendQueueLines,
+  appendWhileLocked,
+  deliveredMarker,
+  DEFAULT_LOCK_TIMING,
+  fingerprintOf,
+  type LockTiming,
+  type ParsedQueue,
+  pendingEntries,
+  readQueue,
+  serializeLine,
+  undeliveredEntry,
+  withQueueLock,
+} from "~/lib/contact/undelivered-store.server";
+
+type SendFailureResult = Extract<SendResult, { ok: false }>;
+
+/** Where a request the function did not confirm ended up. */
+export type KeptIn = "file" | "stderr";
+
+export interface UndeliveredQueue {
+  /**
+   * Appends the request to the undelivered file. Never throws: if the file cannot be written,
+   * the request is logged in full to stderr, the one place a lead's content reaches the log.
+   */
+  keep(
+    request: ContactRequest,
+    failure: SendFailureResult,
+    context: { sink: ContactSink["mode"]; requestId?: string },
+  ): Promise<KeptIn>;
+  /**
+   * After a successful send: if a kept copy of the same request is pending, appends a
+   * "delivered" marker so that it no longer is. Never throws (the visitor's request was sent).
+   */
+  markDelivered(request: ContactRequest): Promise<void>;
+  /** Resolves when every write accepted so far is done (tests, shutdown). */
+  flush(): Promise<void>;
+}
+
+export interface UndeliveredQueueOptions {
+  file: string;
+  now?: () => Date;
+  /** The last resort; console.error by default. */
+  logError?: (line: string) => void;
+  lockTiming?: LockTiming;
+}
+
+const errorCode = (error: unknown) =>
+  error && typeof error === "object" && "code" in error ? String(error.code) : String(error);
+
+/**
+ * The server's writer of the undelivered file. Writes go through one queue (as the inbox's do),
+ * so concurrent failures never interleave, and each takes the file's lock, so the leads CLI can
+ * rewrite the file while the server runs.
+ */
+export function createUndeliveredQueue({
+  file,
+  now = () => new Date(),
+  logError = (line) => console.error(line),
+  lockTiming = DEFAULT_LOCK_TIMING,
+}: UndeliveredQueueOptions): UndeliveredQueue {
+  let queue: Promise<unknown> = Promise.resolve();
+  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task);
+    // The next write waits for this one whether it succeeds or not.
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    async keep(request, failure, context) {
+      const entry = undeliveredEntry(request, failure, { ...context, at: now() });
+      try {
+        await enqueue(() => appendQueueLines(file, serializeLine(entry), lockTiming));
+        return "file";
+      } catch (error) {
+        // Last resort (docs/production.md): the whole request, so that it can be recovered from the log.
+        logError(
+          JSON.stringify({
+            event: "contact_undelivered_not_saved",
+            file,
+            error: errorCode(error),
+            entry,
+          }),
+        );
+        return "stderr";
+      }
+    },
+
+    async markDelivered(request) {
+      const fingerprint = fingerprintOf(request);
+      try {
+        await enqueue(async () => {
+          const hasPending = (queue: ParsedQueue | undefined) =>
+            Boolean(queue && pendingEntries(queue).some((entry) => entry.fingerprint === fingerprint));
+          // Most successful sends have nothing kept: decided without the lock, then confirmed under it.
+          if (!hasPending(await readQueue(file))) return;
+          await withQueueLock(
+            file,
+            async () => {
+              if (!hasPending(await readQueue(file))) return;
+              await appendWhileLocked(file, serializeLine(deliveredMarker(request, "server", now())));
+            },
+            lockTiming,
+          );
+        });
+      } catch (error) {
+        logError(
+          JSON.stringify({ event: "undelivered_mark_failed", file, fingerprint, error: errorCode(error) }),
+        );
+      }
+    },
+
+    flush: () => queue.then(() => undefined),
+  };
+}

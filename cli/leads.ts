@@ -1,0 +1,4 @@
+// The leads CLI's entry point, bundled by scripts/build-cli.mjs and started by `npm run leads`.
+import { main } from "./leads/main";
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,414 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import type { ContactRequest } from "~/lib/contact/schema";
+import {
+  deliveredMarker,
+  pendingEntries,
+  readQueue,
+  serializeLine,
+  type UndeliveredEntry,
+  undeliveredEntry,
+  unreadableLines,
+} from "~/lib/contact/undelivered-store.server";
+
+import { cliBundlePath } from "../../scripts/build-cli.mjs";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { root } from "../support/build-output";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+
+/**
+ * `npm run leads -- list|retry|export`, run as whoever runs the site would run it, against files
+ * the server's format and the fake function (issue 13).
+ */
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run leads -- …args`; `silent` is `npm run --silent`, the way to get clean stdout (CSV). */
+function leads(args: string[], env: Record<string, string | undefined>, silent = false): Promise<Run> {
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    // Never a real backend from the developer's shell: each test names its own.
+    SUPABASE_URL: undefined,
+    SUPABASE_ANON_KEY: undefined,
+    ...env,
+  };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+  const npmArgs = ["run", ...(silent ? ["--silent"] : []), "leads", "--", ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", npmArgs, { cwd: root, env: childEnv as NodeJS.ProcessEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
+  name: "Mary Jackson",
+  email: "mary@example.com",
+  phone: "+1 757 555 0101",
+  company: 'Hampton "Wind Tunnels", Inc',
+  website: "https://example.org",
+  companySize: "11-50",
+  industry: "Aerospace",
+  message: "Please automate our wind tunnel reports,\nthe weekly ones first.",
+  ...overrides,
+});
+
+const failedEntry = (
+  req: ContactRequest,
+  failure: { reason: "http" | "timeout" | "network"; status?: number } = { reason: "http", status: 500 },
+  at = new Date("2026-02-03T04:05:06.000Z"),
+) => undeliveredEntry(req, failure, { sink: "supabase", requestId: "seeded", at });
+
+function dataFiles() {
+  const dir = mkdtempSync(join(tmpdir(), "leads-cli-"));
+  return { undelivered: join(dir, "data", "undelivered.jsonl"), inbox: join(dir, "data", "inbox.jsonl") };
+}
+
+function write(file: string, lines: (UndeliveredEntry | ReturnType<typeof deliveredMarker> | string)[]) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    lines.map((line) => (typeof line === "string" ? `${line}\n` : serializeLine(line))).join(""),
+    { mode: 0o600 },
+  );
+}
+
+const pendingIn = async (file: string) => pendingEntries((await readQueue(file))!);
+const sentBodies = (fake: FakeFunction) => fake.requests.map((received) => received.json as ContactRequest);
+
+beforeAll(() => {
+  if (!existsSync(cliBundlePath())) {
+    throw new Error(`No leads CLI at ${cliBundlePath()}: run \`npm run build\` (or \`npm test\`) first.`);
+  }
+});
+
+describe("npm run leads -- list", () => {
+  it("says clearly that there is no file yet, and exits 0", async () => {
+    const files = dataFiles();
+    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`No undelivered requests: ${files.undelivered} does not exist yet`);
+  });
+
+  it("prints the pending requests as a table: time, reason, name, e-mail, company, first words", async () => {
+    const files = dataFiles();
+    const delivered = request({
+      name: "Already Delivered",
+      email: "done@example.com",
+      message: "Sent later.",
+    });
+    write(files.undelivered, [
+      failedEntry(request()),
+      failedEntry(delivered),
+      failedEntry(request({ name: "Christine Darden", email: "christine@example.com", company: "" }), {
+        reason: "timeout",
+      }),
+      deliveredMarker(delivered, "server", new Date()),
+    ]);
+    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`2 pending undelivered requests in ${files.undelivered}`);
+    expect(run.stdout).toMatch(/Failed at \(UTC\)\s+Reason\s+Name\s+E-mail\s+Company\s+Message/);
+    // Long values are cut ("…"), the message after a whole word.
+    expect(run.stdout).toMatch(
+      /2026-02-03 04:05:06\s+http 500\s+Mary Jackson\s+mary@example\.com\s+Hampton "Wind Tunne…\s+Please automate our wind tunnel…\n/,
+    );
+    expect(run.stdout).toMatch(/timeout, maybe sent\s+Christine Darden\s+christine@example\.com/);
+    expect(run.stdout).not.toContain("Already Delivered");
+  });
+
+  it("reports an unreadable line with its number, keeps it, and exits 1", async () => {
+    const files = dataFiles();
+    write(files.undelivered, [failedEntry(request()), '{"kind":"undelivered","name":"half a line']);
+    const before = readFileSync(files.undelivered, "utf8");
+    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("Mary Jackson");
+    expect(run.stderr).toContain(`${files.undelivered}:2: unreadable line`);
+    expect(readFileSync(files.undelivered, "utf8")).toBe(before);
+  });
+
+  it("--inbox lists the inbox file (the embedded default's leads)", async () => {
+    const files = dataFiles();
+    mkdirSync(dirname(files.inbox), { recursive: true });
+    writeFileSync(
+      files.inbox,
+      `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...request({ name: "Inbox Lead" }) })}\n`,
+    );
+    const run = await leads(["list", "--inbox"], { CONTACT_INBOX_FILE: files.inbox });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Received at \(UTC\)\s+Name\s+E-mail\s+Company\s+Message/);
+    expect(run.stdout).toMatch(/2026-02-03 10:00:00\s+Inbox Lead\s+mary@example\.com/);
+
+    const none = await leads(["list", "--inbox"], {
+      CONTACT_INBOX_FILE: join(dirname(files.inbox), "none.jsonl"),
+    });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("No inbox file yet");
+  });
+});
+
+describe("npm run --silent leads -- export --csv", () => {
+  it("writes the pending requests as RFC 4180 CSV to stdout", async () => {
+    const files = dataFiles();
+    const entry = failedEntry(request());
+    write(files.undelivered, [entry]);
+    for (const args of [
+      ["export", "--csv"],
+      ["export", "--csv", "--undelivered"],
+    ]) {
+      const run = await leads(args, { CONTACT_UNDELIVERED_FILE: files.undelivered }, true);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(
+        "id,failedAt,reason,functionStatus,possiblyDelivered,attempts,name,email,phone,company,website,companySize,industry,message\r\n" +
+          `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,Mary Jackson,mary@example.com,+1 757 555 0101,` +
+          '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,' +
+          '"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
+      );
+    }
+  });
+
+  it("--inbox exports the inbox file", async () => {
+    const files = dataFiles();
+    mkdirSync(dirname(files.inbox), { recursive: true });
+    writeFileSync(
+      files.inbox,
+      `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...request() })}\n`,
+    );
+    const run = await leads(["export", "--csv", "--inbox"], { CONTACT_INBOX_FILE: files.inbox }, true);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "receivedAt,name,email,phone,company,website,companySize,industry,message\r\n" +
+        '2026-02-03T10:00:00.000Z,Mary Jackson,mary@example.com,+1 757 555 0101,"Hampton ""Wind Tunnels"", Inc",' +
+        'https://example.org,11-50,Aerospace,"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
+    );
+  });
+
+  it("refuses without --csv or with both sources (exit 2)", async () => {
+    const files = dataFiles();
+    const noFormat = await leads(["export"], { CONTACT_UNDELIVERED_FILE: files.undelivered }, true);
+    expect(noFormat.code).toBe(2);
+    expect(noFormat.stderr).toContain("required option '--csv'");
+    const both = await leads(["export", "--csv", "--inbox", "--undelivered"], {}, true);
+    expect(both.code).toBe(2);
+  });
+});
+
+describe("npm run leads -- retry", () => {
+  let fake: FakeFunction;
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const supabase = (extra: Record<string, string> = {}) => ({
+    SUPABASE_URL: fake.url,
+    SUPABASE_ANON_KEY: "leads-cli-key",
+    CONTACT_FUNCTION_TIMEOUT_MS: "2000",
+    ...extra,
+  });
+
+  it("without Supabase configured: a clear error, exit 2, the file untouched", async () => {
+    const files = dataFiles();
+    write(files.undelivered, [failedEntry(request())]);
+    const before = readFileSync(files.undelivered, "utf8");
+    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("No Supabase configured");
+    expect(readFileSync(files.undelivered, "utf8")).toBe(before);
+  });
+
+  it("function up: each pending request is delivered exactly once, nothing is left, exit 0", async () => {
+    const files = dataFiles();
+    const a = request();
+    const b = request({ name: "Christine Darden", email: "christine@example.com", message: "Sonic booms." });
+    const superseded = request({ name: "Delivered Already", email: "done@example.com", message: "Done." });
+    write(files.undelivered, [
+      failedEntry(a),
+      failedEntry(superseded),
+      deliveredMarker(superseded, "server", new Date()),
+      failedEntry(b, { reason: "timeout" }),
+      // The same request failed twice: one request, sent once.
+      failedEntry({ ...a, email: "MARY@example.com" }, { reason: "network" }),
+    ]);
+    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(run.code).toBe(0);
+    expect(sentBodies(fake)).toEqual([a, b]);
+    expect(fake.requests[0]?.headers.authorization).toBe("Bearer leads-cli-key");
+    expect(run.stdout).toContain("Retried 3 pending requests: 2 delivered, 0 failed again, 1 skipped");
+    expect(run.stdout).toContain(`None left pending in ${files.undelivered}`);
+    expect(run.stderr).toMatch(/\[1\/3\] [0-9a-f-]{36}: delivered/);
+    expect(readFileSync(files.undelivered, "utf8")).toBe("");
+    expect(statSync(files.undelivered).mode & 0o777).toBe(0o600);
+
+    const again = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Nothing to retry");
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("function down: nothing is lost, every request stays pending with the attempt noted, exit 1", async () => {
+    const files = dataFiles();
+    const entries = [failedEntry(request()), failedEntry(request({ email: "grace@example.com" }))];
+    write(files.undelivered, entries);
+    fake.setMode({ kind: "status", status: 503 });
+    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(run.code).toBe(1);
+    expect(fake.requests).toHaveLength(2);
+    expect(run.stdout).toContain("0 delivered, 2 failed again");
+    expect(run.stdout).toContain(`2 requests still pending in ${files.undelivered}`);
+    const pending = await pendingIn(files.undelivered);
+    expect(pending).toEqual(
+      entries.map((entry) => ({
+        ...entry,
+        attempts: 1,
+        lastAttemptAt: expect.any(String),
+        lastReason: "http",
+      })),
+    );
+
+    // Once the function is back, each is delivered once, and nothing is left.
+    fake.reset();
+    const back = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(back.code).toBe(0);
+    expect(sentBodies(fake)).toEqual(entries.map((entry) => entry.request));
+    expect(await pendingIn(files.undelivered)).toEqual([]);
+  });
+
+  it("uses the server's timeout: a function that hangs fails the resend as a timeout", async () => {
+    const files = dataFiles();
+    write(files.undelivered, [failedEntry(request())]);
+    fake.setMode({ kind: "hang" });
+    const run = await leads(["retry"], {
+      CONTACT_UNDELIVERED_FILE: files.undelivered,
+      ...supabase({ CONTACT_FUNCTION_TIMEOUT_MS: "500" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("failed again (timeout)");
+    expect((await pendingIn(files.undelivered))[0]).toMatchObject({ attempts: 1, lastReason: "timeout" });
+  });
+
+  it("some fail again: only they stay; an unreadable line is reported with its number and kept as it was", async () => {
+    const files = dataFiles();
+    const ok = request({ message: "This one goes through." });
+    const failing = request({ email: "grace@example.com", message: "This one fails again." });
+    const broken = '{"kind":"undelivered","id":"cut-short';
+    write(files.undelivered, [failedEntry(ok), broken, failedEntry(failing)]);
+    fake.setMode({
+      kind: "per-request",
+      choose: (json) =>
+        (json as ContactRequest).message === failing.message
+          ? { kind: "status", status: 500 }
+          : { kind: "success" },
+    });
+    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${files.undelivered}:2: unreadable line`);
+    const queue = (await readQueue(files.undelivered))!;
+    expect(pendingEntries(queue).map((entry) => entry.request)).toEqual([failing]);
+    expect(unreadableLines(queue).map((line) => line.raw)).toEqual([broken]);
+    expect(sentBodies(fake)).toEqual([ok, failing]);
+  });
+
+  it("refuses to run twice at the same time (exit 2), so nothing is sent twice", async () => {
+    const files = dataFiles();
+    write(files.undelivered, [failedEntry(request()), failedEntry(request({ email: "grace@example.com" }))]);
+    fake.setMode({ kind: "slow", delayMs: 1_500 });
+    const first = leads(["retry"], {
+      CONTACT_UNDELIVERED_FILE: files.undelivered,
+      ...supabase({ CONTACT_FUNCTION_TIMEOUT_MS: "10000" }),
+    });
+    const deadline = Date.now() + 20_000;
+    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const second = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain("Another `npm run leads -- retry` is running");
+    expect((await first).code).toBe(0);
+    expect(fake.requests).toHaveLength(2);
+  });
+});
+
+describe("npm run leads -- retry while the server appends", () => {
+  it("loses no line: the server's new failures stay pending, the old ones are delivered once", async () => {
+    const files = dataFiles();
+    // The server's function is down (its failures are appended); the CLI's is up but slow.
+    const serverFunction = await startFakeFunction();
+    serverFunction.setMode({ kind: "status", status: 500 });
+    const cliFunction = await startFakeFunction();
+    cliFunction.setMode({ kind: "slow", delayMs: 150 });
+    let server: AppServer | undefined;
+    try {
+      server = await startAppServer({
+        SUPABASE_URL: serverFunction.url,
+        SUPABASE_ANON_KEY: "server-key",
+        CONTACT_UNDELIVERED_FILE: files.undelivered,
+        RATE_LIMIT_GLOBAL_PER_MINUTE: "100000",
+        RATE_LIMIT_PER_CLIENT: "100000",
+      });
+      const seeded = Array.from({ length: 8 }, (_, i) =>
+        failedEntry(request({ message: `Seeded request number ${i}.` })),
+      );
+      write(files.undelivered, seeded);
+
+      let retryDone = false;
+      const retry = leads(["retry"], {
+        CONTACT_UNDELIVERED_FILE: files.undelivered,
+        SUPABASE_URL: cliFunction.url,
+        SUPABASE_ANON_KEY: "cli-key",
+        CONTACT_FUNCTION_TIMEOUT_MS: "10000",
+      }).finally(() => (retryDone = true));
+
+      // Visitors keep submitting (and failing) for as long as the retry runs, and a little after.
+      const submitted: string[] = [];
+      const visitor = async (id: number) => {
+        for (let n = 0; !retryDone || n < 2; n++) {
+          const message = `Visitor ${id} submission ${n}, while the retry runs.`;
+          const res = await fetch(`${server!.url}/?index`, {
+            method: "POST",
+            body: new URLSearchParams({ ...request({ message }) }),
+          });
+          expect(res.status).toBe(502);
+          await res.arrayBuffer();
+          submitted.push(message);
+        }
+      };
+      await Promise.all([visitor(1), visitor(2), visitor(3)]);
+      const run = await retry;
+
+      expect(submitted.length).toBeGreaterThan(6);
+      const delivered = sentBodies(cliFunction).map((body) => body.message);
+      const queue = (await readQueue(files.undelivered))!;
+      const pending = pendingEntries(queue).map((entry) => entry.request.message);
+      expect(unreadableLines(queue)).toEqual([]);
+      // Every request, seeded or kept by the server meanwhile, is either delivered once or still pending.
+      expect([...delivered, ...pending].sort()).toEqual(
+        [...seeded.map((entry) => entry.request.message), ...submitted].sort(),
+      );
+      expect(new Set(delivered).size).toBe(delivered.length);
+      expect(delivered).toEqual(expect.arrayContaining(seeded.map((entry) => entry.request.message)));
+      // The failures kept after the retry's last read are still there, so something is left: exit 1.
+      expect(pending.length).toBeGreaterThan(0);
+      expect(run.code).toBe(1);
+    } finally {
+      await server?.stop();
+      await serverFunction.close();
+      await cliFunction.close();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+
+/**
+ * GET /metrics (issue 13): Prometheus text for whoever has METRICS_TOKEN; for anyone else the
+ * same answer as a path that does not exist.
+ */
+const TOKEN = "metrics-test-token-0123456789";
+const VALUES = {
+  name: "Dorothy Vaughan",
+  email: "dorothy@example.com",
+  phone: "+1 757 555 0100",
+  company: "West Computing",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "Please automate our FORTRAN training material.",
+};
+
+const dataDir = () => mkdtempSync(join(tmpdir(), "metrics-"));
+
+/** The parts of a response a visitor can see, with what differs on every response taken out. */
+async function visible(res: Response) {
+  const body = (await res.text())
+    .replace(/nonce="[^"]*"/g, 'nonce=""')
+    .replace(/'nonce-[^']*'/g, "'nonce-'")
+    .replaceAll("/not-a-page-at-all", "/metrics");
+  const headers = [...res.headers.entries()]
+    .filter(([name]) => name !== "date")
+    .map(([name, value]) => [name, value.replace(/'nonce-[^']*'/g, "'nonce-'")]);
+  return { status: res.status, headers, body };
+}
+
+const scrape = (server: AppServer, authorization?: string) =>
+  fetch(`${server.url}/metrics`, authorization ? { headers: { Authorization: authorization } } : {});
+
+describe("GET /metrics with METRICS_TOKEN set", () => {
+  let fake: FakeFunction;
+  let server: AppServer;
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "metrics-key",
+      CONTACT_UNDELIVERED_FILE: join(dataDir(), "undelivered.jsonl"),
+      METRICS_TOKEN: TOKEN,
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("without a token: the same 404 as a path that does not exist", async () => {
+    const metrics = await visible(await scrape(server));
+    const unknown = await visible(await fetch(`${server.url}/not-a-page-at-all`));
+    expect(metrics.status).toBe(404);
+    expect(metrics).toEqual(unknown);
+    expect(metrics.body).not.toMatch(/# HELP|routes\/metrics/);
+  });
+
+  it("with a wrong token, another scheme or a token with extra characters: the same 404", async () => {
+    const unknown = await visible(await fetch(`${server.url}/not-a-page-at-all`));
+    for (const authorization of [
+      "Bearer wrong-token-wrong-token",
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      TOKEN,
+    ]) {
+      expect(await visible(await scrape(server, authorization))).toEqual(unknown);
+    }
+  });
+
+  it("a POST gets what a POST to an unknown path gets", async () => {
+    const post = (path: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        body: new URLSearchParams({ a: "b" }),
+      });
+    const metrics = await visible(await post("/metrics"));
+    expect(metrics).toEqual(await visible(await post("/not-a-page-at-all")));
+  });
+
+  it("with the right token: Prometheus text, never cached, with every metric family", async () => {
+    fake.setMode({ kind: "success" });
+    expect(
+      (await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
+    ).toBe(200);
+    fake.setMode({ kind: "status", status: 500 });
+    expect(
+      (await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
+    ).toBe(502);
+    const invalid = new URLSearchParams({ ...VALUES, email: "nope" });
+    expect((await fetch(`${server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
+
+    const res = await scrape(server, `Bearer ${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const text = await res.text();
+
+    expect(text).toMatch(/^contact_submissions_total\{result="sent"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="send-failed"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="invalid"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="rate-limited"\} 0$/m);
+    expect(text).toMatch(/^# TYPE contact_function_duration_seconds histogram$/m);
+    expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="http"\} 1$/m);
+    expect(text).toMatch(/^contact_function_duration_seconds_bucket\{le="\+Inf",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^# TYPE contact_undelivered_pending gauge$/m);
+    expect(text).toMatch(/^contact_undelivered_pending 1$/m);
+    // Documents served: the family is there (counted by the document pipeline).
+    expect(text).toMatch(/^# HELP documents_served_total /m);
+    expect(text).toMatch(/^# TYPE documents_served_total counter$/m);
+    // prom-client's default process metrics.
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
+  });
+
+  it("the bearer scheme is case-insensitive, as HTTP says", async () => {
+    expect((await scrape(server, `bearer ${TOKEN}`)).status).toBe(200);
+  });
+
+  it("no visitor data in any label or value", async () => {
+    const text = await (await scrape(server, `Bearer ${TOKEN}`)).text();
+    for (const value of [VALUES.name, VALUES.email, VALUES.phone, VALUES.company, "FORTRAN", "example.com"]) {
+      expect(text).not.toContain(value);
+    }
+    const labelValues = [...text.matchAll(/\{([^}]*)\}/g)].flatMap((match) =>
+      [...(match[1] ?? "").matchAll(/\w+="([^"]*)"/g)].map((label) => label[1]),
+    );
+    for (const value of labelValues) expect(value).toMatch(/^[\w.+\-/: ]*$/);
+  });
+});
+
+describe("GET /metrics without METRICS_TOKEN", () => {
+  it("is a 404 for everyone, whatever they send", async () => {
+    const server = await startAppServer({ CONTACT_INBOX_FILE: join(dataDir(), "inbox.jsonl") });
+    try {
+      for (const authorization of [undefined, "Bearer ", "Bearer undefined", `Bearer ${TOKEN}`]) {
+        const res = await scrape(server, authorization);
+        expect(res.status).toBe(404);
+        expect(await res.text()).not.toContain("# HELP");
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});

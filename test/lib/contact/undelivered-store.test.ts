@@ -1,0 +1,214 @@
+import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import type { ContactRequest } from "~/lib/contact/schema";
+import {
+  appendQueueLines,
+  compactQueue,
+  countPending,
+  deliveredMarker,
+  fingerprintOf,
+  parseQueue,
+  pendingEntries,
+  readQueue,
+  rewriteQueue,
+  serializeLine,
+  undeliveredEntry,
+  unreadableLines,
+} from "~/lib/contact/undelivered-store.server";
+
+const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  phone: "",
+  company: "Analytical Engines",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "We want to automate our invoicing.",
+  ...overrides,
+});
+
+const at = new Date("2026-01-02T03:04:05.000Z");
+const failed = (req: ContactRequest, reason: "http" | "timeout" = "http") =>
+  undeliveredEntry(req, { reason, ...(reason === "http" ? { status: 500 } : {}) }, { sink: "supabase", at });
+const delivered = (req: ContactRequest) => deliveredMarker(req, "server", at);
+const file = async () =>
+  join(await mkdtemp(join(tmpdir(), "undelivered-store-")), "data", "undelivered.jsonl");
+
+describe("what makes two submissions the same request", () => {
+  it("the same e-mail in any case and the same message", () => {
+    expect(fingerprintOf(request({ email: "ADA@Example.com" }))).toBe(fingerprintOf(request()));
+    expect(fingerprintOf(request({ name: "Someone else", phone: "123" }))).toBe(fingerprintOf(request()));
+  });
+
+  it("a different message or e-mail is another request", () => {
+    expect(fingerprintOf(request({ message: "Another message entirely." }))).not.toBe(
+      fingerprintOf(request()),
+    );
+    expect(fingerprintOf(request({ email: "grace@example.com" }))).not.toBe(fingerprintOf(request()));
+  });
+});
+
+describe("a kept entry", () => {
+  it("holds the eight fields exactly as sent, when and why it failed", () => {
+    const entry = undeliveredEntry(
+      request(),
+      { reason: "http", status: 503 },
+      { sink: "supabase", requestId: "req-1", at },
+    );
+    expect(entry).toEqual({
+      kind: "undelivered",
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      fingerprint: fingerprintOf(request()),
+      failedAt: "2026-01-02T03:04:05.000Z",
+      reason: "http",
+      functionStatus: 503,
+      possiblyDelivered: false,
+      sink: "supabase",
+      requestId: "req-1",
+      request: request(),
+    });
+  });
+
+  it("a timeout is marked as possibly delivered", () => {
+    expect(failed(request(), "timeout").possiblyDelivered).toBe(true);
+  });
+});
+
+describe("supersession: pending unless a later delivery of the same request", () => {
+  it("an entry followed by a delivered marker of the same request is no longer pending", () => {
+    const queue = parseQueue(serializeLine(failed(request())) + serializeLine(delivered(request())));
+    expect(pendingEntries(queue)).toEqual([]);
+  });
+
+  it("a marker only supersedes what came before it: a later failure is pending again", () => {
+    const later = failed(request());
+    const queue = parseQueue(
+      serializeLine(failed(request())) + serializeLine(delivered(request())) + serializeLine(later),
+    );
+    expect(pendingEntries(queue).map((entry) => entry.id)).toEqual([later.id]);
+  });
+
+  it("a marker of another request changes nothing", () => {
+    const entry = failed(request());
+    const queue = parseQueue(serializeLine(entry) + serializeLine(delivered(request({ message: "Other." }))));
+    expect(pendingEntries(queue).map((e) => e.id)).toEqual([entry.id]);
+  });
+
+  it("one delivery supersedes every earlier copy of the same request", () => {
+    const other = failed(request({ email: "grace@example.com" }));
+    const queue = parseQueue(
+      [failed(request()), other, failed(request({ email: "ADA@example.com" })), delivered(request())]
+        .map(serializeLine)
+        .join(""),
+    );
+    expect(pendingEntries(queue).map((e) => e.id)).toEqual([other.id]);
+  });
+});
+
+describe("reading the file", () => {
+  it("numbers lines as an editor does and reports unreadable ones without dropping them", () => {
+    const entry = failed(request());
+    const text = `${serializeLine(entry)}\n{"kind":"undelivered","id":"x"}\nnot json at all\r\n[1,2]\n`;
+    const queue = parseQueue(text);
+    expect(pendingEntries(queue).map((e) => e.id)).toEqual([entry.id]);
+    expect(unreadableLines(queue).map(({ line, raw }) => ({ line, raw }))).toEqual([
+      { line: 3, raw: '{"kind":"undelivered","id":"x"}' },
+      { line: 4, raw: "not json at all" },
+      { line: 5, raw: "[1,2]" },
+    ]);
+  });
+
+  it("compaction keeps pending entries and unreadable lines in order, and drops the rest", () => {
+    const gone = failed(request());
+    const stays = failed(request({ email: "grace@example.com" }));
+    const text =
+      serializeLine(gone) +
+      "broken line\n" +
+      serializeLine(stays) +
+      serializeLine(delivered(request())) +
+      "{truncated";
+    const compacted = compactQueue(parseQueue(text), {
+      update: (entry) => ({ ...entry, attempts: 1 }),
+    });
+    expect(compacted).toBe(`broken line\n${JSON.stringify({ ...stays, attempts: 1 })}\n{truncated\n`);
+    expect(compactQueue(parseQueue(text), { drop: (entry) => entry.id === stays.id })).toBe(
+      "broken line\n{truncated\n",
+    );
+  });
+});
+
+describe("the file on disk", () => {
+  it("appends create the directory and a file only its owner can read (0600)", async () => {
+    const path = await file();
+    await appendQueueLines(path, serializeLine(failed(request())));
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await countPending(path)).toBe(1);
+  });
+
+  it("an append after a line cut short (a writer died mid-line) starts on a new line", async () => {
+    const path = await file();
+    await appendQueueLines(path, serializeLine(failed(request())));
+    await writeFile(path, '{"kind":"undelivered","id":', { flag: "a" });
+    const next = failed(request({ email: "grace@example.com" }));
+    await appendQueueLines(path, serializeLine(next));
+    const queue = (await readQueue(path))!;
+    expect(pendingEntries(queue)).toHaveLength(2);
+    expect(unreadableLines(queue).map((line) => line.line)).toEqual([2]);
+  });
+
+  it("a missing file reads as undefined and counts 0 pending", async () => {
+    const path = await file();
+    expect(await readQueue(path)).toBeUndefined();
+    expect(await countPending(path)).toBe(0);
+  });
+
+  it("no line is lost while one writer appends and another rewrites the file, each taking the lock", async () => {
+    const path = await file();
+    const count = 150;
+    // The server's side: one append after another, as its queue does.
+    const appending = (async () => {
+      for (let i = 0; i < count; i++) {
+        await appendQueueLines(
+          path,
+          serializeLine(failed(request({ message: `Concurrent message number ${i}.` }))),
+        );
+      }
+    })();
+    // The CLI's side: rewrites that change every entry, as long as the appends go on.
+    let rewrites = 0;
+    let done = false;
+    void appending.finally(() => (done = true));
+    while (!done) {
+      await rewriteQueue(path, (queue) => ({
+        text: compactQueue(queue, { update: (entry) => ({ ...entry, attempts: (entry.attempts ?? 0) + 1 }) }),
+        result: undefined,
+      }));
+      rewrites++;
+    }
+    await appending;
+    expect(rewrites).toBeGreaterThan(5);
+    const queue = (await readQueue(path))!;
+    expect(unreadableLines(queue)).toEqual([]);
+    const messages = pendingEntries(queue).map((entry) => entry.request.message);
+    expect(new Set(messages).size).toBe(count);
+    expect(messages).toHaveLength(count);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it("a rewrite replaces the file atomically with what the transform returns, from the current content", async () => {
+    const path = await file();
+    const entry = failed(request());
+    await appendQueueLines(path, serializeLine(entry) + serializeLine(delivered(request())));
+    const result = await rewriteQueue(path, (queue) => ({
+      text: compactQueue(queue),
+      result: pendingEntries(queue).length,
+    }));
+    expect(result).toBe(0);
+    expect(await readFile(path, "utf8")).toBe("");
+  });
+});
