@@ -119,13 +119,39 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(text).toMatch(/^contact_function_duration_seconds_bucket\{le="\+Inf",outcome="ok"\} 1$/m);
     expect(text).toMatch(/^# TYPE contact_undelivered_pending gauge$/m);
     expect(text).toMatch(/^contact_undelivered_pending 1$/m);
-    // Documents served: the family is there (counted by the document pipeline).
     expect(text).toMatch(/^# HELP documents_served_total /m);
     expect(text).toMatch(/^# TYPE documents_served_total counter$/m);
     // prom-client's default process metrics.
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
+  });
+
+  it("counts the documents it serves: the cached page, and each one rendered for its request", async () => {
+    const count = async (labels: string) => {
+      const text = await (await scrape(server, `Bearer ${TOKEN}`)).text();
+      const line = text.split("\n").find((l) => l.startsWith(`documents_served_total{${labels}} `));
+      return Number(line?.split(" ")[1] ?? 0);
+    };
+    const cached = await count('status="200",source="cached"');
+    const revalidated = await count('status="304",source="cached"');
+    const notFound = await count('status="404",source="rendered"');
+    const answered = await count('status="200",source="rendered"');
+
+    const first = await fetch(`${server.url}/`);
+    await first.arrayBuffer();
+    await (await fetch(`${server.url}/?utm_source=x`)).arrayBuffer();
+    const etag = first.headers.get("etag")!;
+    expect((await fetch(`${server.url}/`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    await (await fetch(`${server.url}/nowhere`)).arrayBuffer();
+    fake.setMode({ kind: "success" });
+    const post = await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) });
+    await post.arrayBuffer();
+
+    expect(await count('status="200",source="cached"')).toBe(cached + 2);
+    expect(await count('status="304",source="cached"')).toBe(revalidated + 1);
+    expect(await count('status="404",source="rendered"')).toBe(notFound + 1);
+    expect(await count('status="200",source="rendered"')).toBe(answered + 1);
   });
 
   it("the bearer scheme is case-insensitive, as HTTP says", async () => {

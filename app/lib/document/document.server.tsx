@@ -3,13 +3,15 @@ import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
-import type { EntryContext, ServerBuild } from "@remix-run/node";
+import type { EntryContext } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 
 import { env } from "~/lib/env.server";
+import { countDocumentServed } from "~/lib/metrics.server";
 import { NonceContext } from "~/lib/nonce";
+import { ownBuild } from "~/lib/own-build.server";
 import { applyHeaders, createNonce } from "~/lib/security/headers.server";
 import { documentHeadersFor } from "~/lib/security/policy.server";
 
@@ -226,18 +228,23 @@ function withNoTransform(cacheControl: string | null): string {
   return /\bno-transform\b/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
 }
 
+// Marks the warm-up's own request, so that /metrics counts only documents sent to someone. A
+// visitor who sent the header too would only go uncounted; it changes nothing they are served.
+const WARM_UP_HEADERS = { "x-home-document-warm-up": "1" };
+const isWarmUp = (request: Request) => request.headers.get("x-home-document-warm-up") === "1";
+
 /**
  * Renders the home document before the first visitor asks for it, through the server's own
- * request handler (the module that is this server build, imported by its own URL), so it is built
- * from exactly what a request for `/` produces. Nothing leaves the process.
+ * request handler on its own build, so it is built from exactly what a request for `/` produces.
+ * Nothing leaves the process.
  */
 export function warmHomeDocument(): void {
   if (!CACHE_HOME_DOCUMENT) return;
   setImmediate(() => {
     void (async () => {
-      const build = (await import(/* @vite-ignore */ import.meta.url)) as ServerBuild;
+      const build = ownBuild();
       const handle = createRequestHandler(build, build.mode);
-      const response = await handle(new Request(new URL("/", env.SITE_URL)));
+      const response = await handle(new Request(new URL("/", env.SITE_URL), { headers: WARM_UP_HEADERS }));
       await response.arrayBuffer();
       if (!home) throw new Error(`GET / answered ${response.status} and left no home document.`);
       await home;
@@ -272,7 +279,13 @@ export async function documentResponse(
 ): Promise<Response> {
   if (isHomeDocument(request, status, remixContext)) {
     const document = await homeDocument(request, remixContext);
-    if (document) return homeResponse(request, responseHeaders, document);
+    if (document) {
+      const response = homeResponse(request, responseHeaders, document);
+      if (!isWarmUp(request)) countDocumentServed(response.status, "cached");
+      return response;
+    }
   }
-  return documentForThisRequest(request, status, responseHeaders, remixContext);
+  const response = await documentForThisRequest(request, status, responseHeaders, remixContext);
+  countDocumentServed(response.status, "rendered");
+  return response;
 }
