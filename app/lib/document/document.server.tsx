@@ -35,6 +35,9 @@ import {
  * 4. compress: brotli and gzip, once per process for the home document; the server's compression
  *    middleware does it for the others.
  *
+ * (The V8 compile hints on the first visit's scripts are not part of the document: they are a
+ * build step on the JavaScript files, `scripts/build.mjs`.)
+ *
  * The home document (GET and HEAD of `/`, whatever the query string) is the same for every
  * visitor: it is rendered once per process, warmed at start, and served from memory with an
  * ETag; its policy lists the hashes of its inline scripts, so the bytes need no per-response
