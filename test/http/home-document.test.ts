@@ -1,12 +1,11 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { contactNotices } from "~/content/contact-form";
 
 import { heldModuleSource, policyNonce, scriptsRefusedByPolicy } from "../security/html";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { useAppWithFunction } from "../support/app-server";
 import { wire, type WireResponse } from "../support/wire";
 
 /**
@@ -55,44 +54,34 @@ function decoded(res: WireResponse): string {
 }
 
 describe("the home document, rendered once and served from memory", () => {
-  let fake: FakeFunction;
-  let server: AppServer;
+  const app = useAppWithFunction({
+    TRUST_PROXY: "1",
+    RATE_LIMIT_PER_CLIENT: "2",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+  });
   let first: WireResponse;
 
   const postForm = (fields: Record<string, string>, client: string) =>
-    wire(`${server.url}/?index`, "identity", {
+    wire(`${app.server.url}/?index`, "identity", {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
+        origin: app.server.url,
         "x-forwarded-for": client,
       },
       body: new URLSearchParams(fields).toString(),
     });
 
   beforeAll(async () => {
-    fake = await startFakeFunction();
-    server = await startAppServer({
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "home-document-test-key",
-      TRUST_PROXY: "1",
-      RATE_LIMIT_PER_CLIENT: "2",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-    });
     // Before anything asks for `/`, the server has already built it (warmed at start).
     const deadline = Date.now() + 15_000;
-    while (!server.output().includes('"event":"home_document"') && Date.now() < deadline)
+    while (!app.server.output().includes('"event":"home_document"') && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    first = await wire(`${server.url}/`, BR);
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await fake?.close();
+    first = await wire(`${app.server.url}/`, BR);
   });
 
   it("is built at start, before any visitor asks for it", () => {
-    const log = server.output();
+    const log = app.server.output();
     const built = log.indexOf('"event":"home_document"');
     expect(built, log).toBeGreaterThan(-1);
     // remix-serve logs every request it serves as "GET <path> <status>": none for `/` came before.
@@ -105,7 +94,7 @@ describe("the home document, rendered once and served from memory", () => {
   });
 
   it("answers two GETs with byte-identical bodies, a strong ETag and an exact Content-Length", async () => {
-    const second = await wire(`${server.url}/`, BR);
+    const second = await wire(`${app.server.url}/`, BR);
     expect(first.status).toBe(200);
     expect(header(first, "content-encoding")).toBe("br");
     expect(second.body.equals(first.body)).toBe(true);
@@ -116,8 +105,8 @@ describe("the home document, rendered once and served from memory", () => {
   });
 
   it("sends each encoding as its own representation of the same document", async () => {
-    const gzip = await wire(`${server.url}/`, "gzip");
-    const plain = await wire(`${server.url}/`, "identity");
+    const gzip = await wire(`${app.server.url}/`, "gzip");
+    const plain = await wire(`${app.server.url}/`, "identity");
     expect(header(gzip, "content-encoding")).toBe("gzip");
     expect(header(plain, "content-encoding")).toBeUndefined();
     const etags = new Set([first, gzip, plain].map((res) => header(res, "etag")));
@@ -133,20 +122,20 @@ describe("the home document, rendered once and served from memory", () => {
 
   it("answers If-None-Match with 304 and no body; another tag gets the document", async () => {
     const etag = header(first, "etag")!;
-    const fresh = await wire(`${server.url}/`, BR, { headers: { "if-none-match": etag } });
+    const fresh = await wire(`${app.server.url}/`, BR, { headers: { "if-none-match": etag } });
     expect(fresh.status).toBe(304);
     expect(fresh.body.length).toBe(0);
     expect(header(fresh, "etag")).toBe(etag);
     expect(header(fresh, "cache-control")).toBe(header(first, "cache-control"));
-    const weak = await wire(`${server.url}/`, BR, { headers: { "if-none-match": `W/${etag}` } });
+    const weak = await wire(`${app.server.url}/`, BR, { headers: { "if-none-match": `W/${etag}` } });
     expect(weak.status).toBe(304);
-    const stale = await wire(`${server.url}/`, BR, { headers: { "if-none-match": '"something-else"' } });
+    const stale = await wire(`${app.server.url}/`, BR, { headers: { "if-none-match": '"something-else"' } });
     expect(stale.status).toBe(200);
     expect(stale.body.equals(first.body)).toBe(true);
   });
 
   it("answers HEAD with the GET's headers and no body", async () => {
-    const head = await wire(`${server.url}/`, BR, { method: "HEAD" });
+    const head = await wire(`${app.server.url}/`, BR, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
     for (const name of [
@@ -165,7 +154,7 @@ describe("the home document, rendered once and served from memory", () => {
       "?gclid=EAIaIQobChMI",
       "?fbclid=x&ref=<script>",
     ]) {
-      const res = await wire(`${server.url}/${query}`, BR);
+      const res = await wire(`${app.server.url}/${query}`, BR);
       expect(res.status, query).toBe(200);
       expect(res.body.equals(first.body), query).toBe(true);
       expect(header(res, "etag"), query).toBe(header(first, "etag"));
@@ -192,15 +181,15 @@ describe("the home document, rendered once and served from memory", () => {
 
   it("never takes in a visitor's values, notice or refusal, whatever the answer was", async () => {
     const answers: { kind: string; res: WireResponse }[] = [];
-    fake.setMode({ kind: "success" });
+    app.fake.setMode({ kind: "success" });
     answers.push({ kind: "sent", res: await postForm(distinctive, "198.51.100.10") });
     answers.push({
       kind: "invalid",
       res: await postForm({ ...distinctive, email: "not-an-email" }, "198.51.100.11"),
     });
-    fake.setMode({ kind: "status", status: 500 });
+    app.fake.setMode({ kind: "status", status: 500 });
     answers.push({ kind: "function error", res: await postForm(distinctive, "198.51.100.12") });
-    fake.setMode({ kind: "success" });
+    app.fake.setMode({ kind: "success" });
     await postForm(distinctive, "198.51.100.13");
     await postForm(distinctive, "198.51.100.13");
     answers.push({ kind: "rate-limited", res: await postForm(distinctive, "198.51.100.13") });
@@ -223,7 +212,7 @@ describe("the home document, rendered once and served from memory", () => {
     expect(decoded(answers[2]!.res)).toContain("Obsidian Lantern");
 
     for (const query of ["", "?index", "?utm_source=x"]) {
-      const after = await wire(`${server.url}/${query}`, BR);
+      const after = await wire(`${app.server.url}/${query}`, BR);
       expect(after.body.equals(first.body), query).toBe(true);
       const html = decoded(after);
       for (const marker of [...LEAK_MARKERS, ...NOTICE_TITLES])
@@ -232,7 +221,7 @@ describe("the home document, rendered once and served from memory", () => {
   });
 
   it("does not serve the cached bytes for the 404", async () => {
-    const missing = await wire(`${server.url}/pricing`, BR);
+    const missing = await wire(`${app.server.url}/pricing`, BR);
     expect(missing.status).toBe(404);
     expect(header(missing, "etag")).toBeUndefined();
     const html = decoded(missing);

@@ -3,11 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { browserRequired } from "../e2e/support/find-chromium.mjs";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { useAppWithFunction } from "../support/app-server";
 import { root } from "../support/remix-serve.mjs";
 
 /**
@@ -70,23 +69,10 @@ describe.skipIf(!javaFound && !browserRequired())(
   "valid HTML (W3C Nu HTML Checker)",
   { timeout: 120_000 },
   () => {
-    let fake: FakeFunction;
-    let server: AppServer;
-
-    beforeAll(async () => {
-      fake = await startFakeFunction();
-      server = await startAppServer({
-        SUPABASE_URL: fake.url,
-        SUPABASE_ANON_KEY: "html-validity-test-key",
-        TRUST_PROXY: "1",
-        RATE_LIMIT_PER_CLIENT: "1",
-        RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-      });
-    });
-
-    afterAll(async () => {
-      await server?.stop();
-      await fake?.close();
+    const app = useAppWithFunction({
+      TRUST_PROXY: "1",
+      RATE_LIMIT_PER_CLIENT: "1",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
     });
 
     const form = {
@@ -104,7 +90,7 @@ describe.skipIf(!javaFound && !browserRequired())(
       fields: Record<string, string>,
       client: string,
     ): Promise<{ status: number; html: string }> {
-      const res = await fetch(`${server.url}/?index`, {
+      const res = await fetch(`${app.server.url}/?index`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": client },
         body: new URLSearchParams(fields),
@@ -113,14 +99,14 @@ describe.skipIf(!javaFound && !browserRequired())(
     }
 
     it("finds no error in the page, the 404 and every answer of a form POST without JavaScript", async () => {
-      const home = await fetch(`${server.url}/`);
-      const notFound = await fetch(`${server.url}/no/such/page`);
-      fake.setMode({ kind: "success" });
+      const home = await fetch(`${app.server.url}/`);
+      const notFound = await fetch(`${app.server.url}/no/such/page`);
+      app.fake.setMode({ kind: "success" });
       const sent = await post(form, "203.0.113.1");
       const invalid = await post({ ...form, email: "grace@", message: "" }, "203.0.113.2");
-      fake.setMode({ kind: "status", status: 500 });
+      app.fake.setMode({ kind: "status", status: 500 });
       const functionError = await post(form, "203.0.113.3");
-      fake.setMode({ kind: "success" });
+      app.fake.setMode({ kind: "success" });
       const rateLimited = await post(form, "203.0.113.1");
       expect([
         home.status,

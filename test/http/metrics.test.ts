@@ -2,10 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
 
 /**
  * GET /metrics (issue 13): Prometheus text for whoever has METRICS_TOKEN; for anyone else the
@@ -41,33 +40,22 @@ const scrape = (server: AppServer, authorization?: string) =>
   fetch(`${server.url}/metrics`, authorization ? { headers: { Authorization: authorization } } : {});
 
 describe("GET /metrics with METRICS_TOKEN set", () => {
-  let fake: FakeFunction;
-  let server: AppServer;
-  beforeAll(async () => {
-    fake = await startFakeFunction();
-    server = await startAppServer({
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "metrics-key",
-      CONTACT_UNDELIVERED_FILE: join(dataDir(), "undelivered.jsonl"),
-      METRICS_TOKEN: TOKEN,
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await fake?.close();
+  const app = useAppWithFunction({
+    CONTACT_UNDELIVERED_FILE: join(dataDir(), "undelivered.jsonl"),
+    METRICS_TOKEN: TOKEN,
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
   });
 
   it("without a token: the same 404 as a path that does not exist", async () => {
-    const metrics = await visible(await scrape(server));
-    const unknown = await visible(await fetch(`${server.url}/not-a-page-at-all`));
+    const metrics = await visible(await scrape(app.server));
+    const unknown = await visible(await fetch(`${app.server.url}/not-a-page-at-all`));
     expect(metrics.status).toBe(404);
     expect(metrics).toEqual(unknown);
     expect(metrics.body).not.toMatch(/# HELP|routes\/metrics/);
   });
 
   it("with a wrong token, another scheme or a token with extra characters: the same 404", async () => {
-    const unknown = await visible(await fetch(`${server.url}/not-a-page-at-all`));
+    const unknown = await visible(await fetch(`${app.server.url}/not-a-page-at-all`));
     for (const authorization of [
       "Bearer wrong-token-wrong-token",
       `Basic ${TOKEN}`,
@@ -75,13 +63,13 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
       `Bearer ${TOKEN.slice(0, -1)}`,
       TOKEN,
     ]) {
-      expect(await visible(await scrape(server, authorization))).toEqual(unknown);
+      expect(await visible(await scrape(app.server, authorization))).toEqual(unknown);
     }
   });
 
   it("a POST gets what a POST to an unknown path gets", async () => {
     const post = (path: string) =>
-      fetch(`${server.url}${path}`, {
+      fetch(`${app.server.url}${path}`, {
         method: "POST",
         headers: { Authorization: `Bearer ${TOKEN}` },
         body: new URLSearchParams({ a: "b" }),
@@ -91,18 +79,18 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
   });
 
   it("with the right token: Prometheus text, never cached, with every metric family", async () => {
-    fake.setMode({ kind: "success" });
+    app.fake.setMode({ kind: "success" });
     expect(
-      (await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
+      (await fetch(`${app.server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
     ).toBe(200);
-    fake.setMode({ kind: "status", status: 500 });
+    app.fake.setMode({ kind: "status", status: 500 });
     expect(
-      (await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
+      (await fetch(`${app.server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
     ).toBe(502);
     const invalid = new URLSearchParams({ ...VALUES, email: "nope" });
-    expect((await fetch(`${server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
+    expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
 
-    const res = await scrape(server, `Bearer ${TOKEN}`);
+    const res = await scrape(app.server, `Bearer ${TOKEN}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -129,7 +117,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
 
   it("counts the documents it serves: the cached page, and each one rendered for its request", async () => {
     const count = async (labels: string) => {
-      const text = await (await scrape(server, `Bearer ${TOKEN}`)).text();
+      const text = await (await scrape(app.server, `Bearer ${TOKEN}`)).text();
       const line = text.split("\n").find((l) => l.startsWith(`documents_served_total{${labels}} `));
       return Number(line?.split(" ")[1] ?? 0);
     };
@@ -138,14 +126,17 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     const notFound = await count('status="404",source="rendered"');
     const answered = await count('status="200",source="rendered"');
 
-    const first = await fetch(`${server.url}/`);
+    const first = await fetch(`${app.server.url}/`);
     await first.arrayBuffer();
-    await (await fetch(`${server.url}/?utm_source=x`)).arrayBuffer();
+    await (await fetch(`${app.server.url}/?utm_source=x`)).arrayBuffer();
     const etag = first.headers.get("etag")!;
-    expect((await fetch(`${server.url}/`, { headers: { "if-none-match": etag } })).status).toBe(304);
-    await (await fetch(`${server.url}/nowhere`)).arrayBuffer();
-    fake.setMode({ kind: "success" });
-    const post = await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) });
+    expect((await fetch(`${app.server.url}/`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    await (await fetch(`${app.server.url}/nowhere`)).arrayBuffer();
+    app.fake.setMode({ kind: "success" });
+    const post = await fetch(`${app.server.url}/?index`, {
+      method: "POST",
+      body: new URLSearchParams(VALUES),
+    });
     await post.arrayBuffer();
 
     expect(await count('status="200",source="cached"')).toBe(cached + 2);
@@ -155,11 +146,11 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
   });
 
   it("the bearer scheme is case-insensitive, as HTTP says", async () => {
-    expect((await scrape(server, `bearer ${TOKEN}`)).status).toBe(200);
+    expect((await scrape(app.server, `bearer ${TOKEN}`)).status).toBe(200);
   });
 
   it("no visitor data in any label or value", async () => {
-    const text = await (await scrape(server, `Bearer ${TOKEN}`)).text();
+    const text = await (await scrape(app.server, `Bearer ${TOKEN}`)).text();
     for (const value of [VALUES.name, VALUES.email, VALUES.phone, VALUES.company, "FORTRAN", "example.com"]) {
       expect(text).not.toContain(value);
     }

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type FakeFunction, type FakeFunctionMode, startFakeFunction } from "../support/fake-function";
 import { freePort } from "../support/ports";
 
@@ -77,30 +77,18 @@ function expectKeptLine(
 }
 
 describe("a request the function does not confirm is kept before the visitor is answered", () => {
-  let fake: FakeFunction;
-  let server: AppServer;
   const file = tempFile("undelivered.jsonl");
-
-  beforeAll(async () => {
-    fake = await startFakeFunction();
-    server = await startAppServer({
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "undelivered-key",
-      CONTACT_FUNCTION_TIMEOUT_MS: "1000",
-      CONTACT_UNDELIVERED_FILE: file,
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-      RATE_LIMIT_PER_CLIENT: "1000",
-      METRICS_TOKEN: TOKEN,
-    });
+  const app = useAppWithFunction({
+    CONTACT_FUNCTION_TIMEOUT_MS: "1000",
+    CONTACT_UNDELIVERED_FILE: file,
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    RATE_LIMIT_PER_CLIENT: "1000",
+    METRICS_TOKEN: TOKEN,
   });
-  afterAll(async () => {
-    await server?.stop();
-    await fake?.close();
-  });
-  beforeEach(() => fake.reset());
+  beforeEach(() => app.fake.reset());
 
   it("a success keeps nothing (the file is not even created)", async () => {
-    const { status } = await submit(server);
+    const { status } = await submit(app.server);
     expect(status).toBe(200);
     expect(existsSync(file)).toBe(false);
   });
@@ -141,10 +129,10 @@ describe("a request the function does not confirm is kept before the visitor is 
 
   for (const failure of failures) {
     it(`${failure.name}: the visitor gets ${failure.status} and the notice, one line is kept with the exact fields`, async () => {
-      fake.setMode(failure.mode);
+      app.fake.setMode(failure.mode);
       const before = readLines(file).length;
       const from = Date.now();
-      const { status, html, requestId } = await submit(server);
+      const { status, html, requestId } = await submit(app.server);
       const to = Date.now();
       expect(status).toBe(failure.status);
       expect(html).toContain(ERROR_TITLE);
@@ -153,7 +141,7 @@ describe("a request the function does not confirm is kept before the visitor is 
       expect(lines).toHaveLength(before + 1);
       expectKeptLine(lines.at(-1), { ...failure, requestId }, { from, to });
       // Exactly what the function was sent.
-      expect(fake.requests.at(-1)?.json).toEqual((lines.at(-1) as { request: unknown }).request);
+      expect(app.fake.requests.at(-1)?.json).toEqual((lines.at(-1) as { request: unknown }).request);
     });
   }
 
@@ -162,15 +150,15 @@ describe("a request the function does not confirm is kept before the visitor is 
   });
 
   it("a successful resend of the same request (e-mail in another case) leaves nothing pending", async () => {
-    expect(await pendingGauge(server)).toBeGreaterThan(0);
-    fake.setMode({ kind: "success" });
-    const { status } = await submit(server, {
+    expect(await pendingGauge(app.server)).toBeGreaterThan(0);
+    app.fake.setMode({ kind: "success" });
+    const { status } = await submit(app.server, {
       ...VALUES,
       email: VALUES.email.toUpperCase(),
       name: "K. Johnson",
     });
     expect(status).toBe(200);
-    expect(await pendingGauge(server)).toBe(0);
+    expect(await pendingGauge(app.server)).toBe(0);
     const last = readLines(file).at(-1);
     expect(last).toMatchObject({
       kind: "delivered",
@@ -180,33 +168,33 @@ describe("a request the function does not confirm is kept before the visitor is 
   });
 
   it("a success of another request leaves the kept one pending", async () => {
-    fake.setMode({ kind: "status", status: 503 });
-    expect((await submit(server)).status).toBe(502);
-    fake.setMode({ kind: "success" });
+    app.fake.setMode({ kind: "status", status: 503 });
+    expect((await submit(app.server)).status).toBe(502);
+    app.fake.setMode({ kind: "success" });
     expect(
-      (await submit(server, { ...VALUES, message: "A different question about automation." })).status,
+      (await submit(app.server, { ...VALUES, message: "A different question about automation." })).status,
     ).toBe(200);
-    expect(await pendingGauge(server)).toBe(1);
+    expect(await pendingGauge(app.server)).toBe(1);
   });
 
   it("honeypot and invalid requests are never kept, even with the function down", async () => {
-    fake.setMode({ kind: "status", status: 500 });
+    app.fake.setMode({ kind: "status", status: 500 });
     const before = readLines(file).length;
-    expect((await submit(server, { ...VALUES, hp_ref_code: "bot" })).status).toBe(200);
-    expect((await submit(server, { ...VALUES, email: "not-an-address" })).status).toBe(400);
+    expect((await submit(app.server, { ...VALUES, hp_ref_code: "bot" })).status).toBe(200);
+    expect((await submit(app.server, { ...VALUES, email: "not-an-address" })).status).toBe(400);
     expect(readLines(file)).toHaveLength(before);
-    expect(fake.requests).toHaveLength(0);
+    expect(app.fake.requests).toHaveLength(0);
   });
 
   it("the log line says where it was kept, and never the visitor's data", () => {
-    const failed = server
+    const failed = app.server
       .output()
       .split("\n")
       .filter((line) => line.includes('"event":"contact_submission"') && line.includes('"send-failed"'));
     expect(failed.length).toBeGreaterThan(0);
     for (const line of failed) expect(JSON.parse(line)).toMatchObject({ keptIn: "file" });
     for (const value of [VALUES.name, VALUES.email, VALUES.phone])
-      expect(server.output()).not.toContain(value);
+      expect(app.server.output()).not.toContain(value);
   });
 });
 

@@ -2,7 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { afterAll, beforeAll } from "vitest";
+
 import { serverBuildDir } from "./build-output";
+import { type FakeFunction, startFakeFunction } from "./fake-function";
 import { type RemixServe, startRemixServe } from "./remix-serve.mjs";
 
 const serverBuild = join(serverBuildDir, "index.js");
@@ -27,4 +30,31 @@ export function startAppServer(env: Record<string, string | undefined> = {}): Pr
       ...env,
     },
   });
+}
+
+export interface AppWithFunction {
+  server: AppServer;
+  fake: FakeFunction;
+}
+
+/**
+ * For the tests of one `describe` (or file): the production server wired to a fake
+ * `send-contact-email` on 127.0.0.1, started before the tests and stopped after them. The fields
+ * are set once `beforeAll` has run; `env` adds to or overrides the server's environment.
+ */
+export function useAppWithFunction(env: Record<string, string | undefined> = {}): AppWithFunction {
+  const app = {} as AppWithFunction;
+  beforeAll(async () => {
+    app.fake = await startFakeFunction();
+    app.server = await startAppServer({
+      SUPABASE_URL: app.fake.url,
+      SUPABASE_ANON_KEY: "test-anon-key",
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await app.server?.stop();
+    await app.fake?.close();
+  });
+  return app;
 }

@@ -63,30 +63,30 @@ export async function startFakeFunction(): Promise<FakeFunction> {
       }
       requests.push({ method: req.method ?? "", path, headers: req.headers, body, json });
       const current = mode.kind === "per-request" ? mode.choose(json) : mode;
+      /** Answers after `delayMs` (at once without it); close() cuts a pending answer short. */
+      const answerAfter = (delayMs: number | undefined, answer: () => void) => {
+        if (!delayMs) return answer();
+        const timer = setTimeout(() => {
+          hanging.delete(release);
+          answer();
+        }, delayMs);
+        const release = () => {
+          clearTimeout(timer);
+          res.destroy();
+        };
+        hanging.add(release);
+      };
       switch (current.kind) {
         case "success":
           res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
           return;
-        case "status": {
-          const answer = () =>
+        case "status":
+          answerAfter(current.delayMs, () =>
             res
               .writeHead(current.status, { "content-type": "application/json" })
-              .end(current.body ?? '{"error":"function failed"}');
-          if (!current.delayMs) {
-            answer();
-            return;
-          }
-          const timer = setTimeout(() => {
-            hanging.delete(release);
-            answer();
-          }, current.delayMs);
-          const release = () => {
-            clearTimeout(timer);
-            res.destroy();
-          };
-          hanging.add(release);
+              .end(current.body ?? '{"error":"function failed"}'),
+          );
           return;
-        }
         case "relay":
           res
             .writeHead(502, { "content-type": "application/json", "x-relay-error": "true" })
@@ -95,18 +95,11 @@ export async function startFakeFunction(): Promise<FakeFunction> {
         case "garbage":
           res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
           return;
-        case "slow": {
-          const timer = setTimeout(() => {
-            hanging.delete(release);
-            res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
-          }, current.delayMs);
-          const release = () => {
-            clearTimeout(timer);
-            res.destroy();
-          };
-          hanging.add(release);
+        case "slow":
+          answerAfter(current.delayMs, () =>
+            res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}'),
+          );
           return;
-        }
         case "hang": {
           const release = () => res.destroy();
           hanging.add(release);
