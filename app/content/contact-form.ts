@@ -66,6 +66,16 @@ export const contactValidationMessages = {
   messageTooLong: "Please keep your message to 2000 characters or fewer.",
   companySize: "Please choose a company size from the list.",
   notText: "Please fill in each field once, as plain text.",
+  /** A one-line field holding a line break, another control character or a bidi override (decisions.md). */
+  singleLine: {
+    name: "Please enter your name on a single line, without special characters.",
+    email: "Please enter your email address on a single line, without special characters.",
+    phone: "Please enter your phone number on a single line, without special characters.",
+    company: "Please enter your company name on a single line, without special characters.",
+    website: "Please enter your website address on a single line, without special characters.",
+    companySize: "Please choose a company size from the list.",
+    industry: "Please enter your industry on a single line, without special characters.",
+  },
 } as const;
 
 export interface ContactNoticeText {

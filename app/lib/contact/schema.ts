@@ -15,41 +15,57 @@ import {
  */
 
 // One `@`, text before it, a domain with a dot after it; no whitespace, and none of
-// the characters that let one field carry several recipients (decisions.md).
-const EMAIL = /^[^\s@,;<>"']+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
+// the characters that let one field carry several recipients (decisions.md). An apostrophe is
+// fine before the `@` (o'brien@example.com), never in the domain.
+const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
+// What must never reach a one-line field: control characters (Unicode Cc: CR and LF let a name
+// smuggle a mail header), the line and paragraph separators, and the bidi overrides and isolates,
+// which make a text read differently from what it contains.
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+const BIDI_CONTROL_RUNS = /[\u202A-\u202E\u2066-\u2069]+/gu;
 // http(s), then a host with at least one dot between non-empty labels; no whitespace.
 const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
 
 const text = () => z.string({ error: messages.notText });
 const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
-const optionalText = () => text().check(z.trim());
+const withoutBidiControls = z.overwrite((value: string) => value.replace(BIDI_CONTROL_RUNS, ""));
+const oneLine = (field: SingleLineField) =>
+  z.refine((value: string) => !NOT_ONE_LINE.test(value), messages.singleLine[field]);
+const optionalText = (field: SingleLineField) => text().check(z.trim(), oneLine(field));
+
+type SingleLineField = keyof typeof messages.singleLine;
 
 // Keys in the order of the function's payload (spec section 7); checking order is `contactFieldNames`.
 export const contactSchema = z.object({
   name: text().check(
     z.trim(),
     z.minLength(1, messages.name),
+    oneLine("name"),
     z.maxLength(limits.nameMax, messages.nameTooLong),
   ),
-  email: text().check(z.trim(), z.regex(EMAIL, messages.email)),
-  phone: optionalText(),
-  company: optionalText(),
+  email: text().check(z.trim(), oneLine("email"), z.regex(EMAIL, messages.email)),
+  phone: optionalText("phone"),
+  company: optionalText("company"),
   website: text().check(
     z.trim(),
+    oneLine("website"),
     z.refine((value) => value === "" || WEBSITE.test(value), messages.website),
   ),
   companySize: text().check(
     z.trim(),
+    oneLine("companySize"),
     z.refine(
       (value) => value === "" || (companySizes as readonly string[]).includes(value),
       messages.companySize,
     ),
   ),
-  industry: optionalText(),
+  industry: optionalText("industry"),
   // Browsers count a line break as one character against maxLength but send it as CRLF:
-  // normalise first so a message the browser allowed is never refused here.
+  // normalise first so a message the browser allowed is never refused here. The message keeps
+  // its line breaks; bidi controls go, so that what a reader sees is what it says.
   message: text().check(
     normalizeLineBreaks,
+    withoutBidiControls,
     z.trim(),
     z.minLength(limits.messageMin, messages.message),
     z.maxLength(limits.messageMax, messages.messageTooLong),

@@ -51,7 +51,13 @@ describe("validateContact: name", () => {
 });
 
 describe("validateContact: email", () => {
-  it.each(["ada@example.com", "a.b+tag@sub.example.co.uk", "  ada@example.com  "])("accepts %j", (email) => {
+  it.each([
+    "ada@example.com",
+    "a.b+tag@sub.example.co.uk",
+    "  ada@example.com  ",
+    "o'brien@example.com",
+    "O'Brien@Example.COM",
+  ])("accepts %j", (email) => {
     expect(validateContact({ ...valid, email }).ok).toBe(true);
   });
   it.each([
@@ -71,7 +77,7 @@ describe("validateContact: email", () => {
     "<ada@example.com>",
     "Ada <ada@example.com>",
     '"ada"@example.com',
-    "ada'@example.com",
+    "ada@o'brien.example.com",
   ])("rejects %j", (email) => {
     expect(failure({ ...valid, email })).toEqual({ ok: false, field: "email", message: messages.email });
   });
@@ -180,6 +186,64 @@ describe("validateContact: the other fields", () => {
       "industry",
       "message",
     ]);
+  });
+});
+
+describe("validateContact: one-line fields (decisions.md: control characters)", () => {
+  const singleLineFields = ["name", "email", "phone", "company", "website", "companySize", "industry"] as const;
+  const sample: Record<(typeof singleLineFields)[number], string> = {
+    name: "Ali",
+    email: "ali@example.com",
+    phone: "+1 513 555 0100",
+    company: "Acme",
+    website: "https://example.com",
+    companySize: "11-50",
+    industry: "Retail",
+  };
+  // Inside the value: a leading or trailing line break is whitespace, and trimmed away.
+  const smuggled: [string, (value: string) => string][] = [
+    ["CR LF and a header", (value) => `${value}\r\nBcc: x@evil.example`],
+    ["a bare LF", (value) => `${value.slice(0, 2)}\n${value.slice(2)}`],
+    ["a bare CR", (value) => `${value.slice(0, 2)}\r${value.slice(2)}`],
+    ["a tab", (value) => `${value.slice(0, 2)}\t${value.slice(2)}`],
+    ["NUL", (value) => `${value.slice(0, 2)}\u0000${value.slice(2)}`],
+    ["ESC (a terminal colour code)", (value) => `${value.slice(0, 2)}\u001b[31m${value.slice(2)}`],
+    ["DEL", (value) => `${value.slice(0, 2)}\u007f${value.slice(2)}`],
+    ["a C1 control (NEL)", (value) => `${value.slice(0, 2)}\u0085${value.slice(2)}`],
+    ["U+2028 line separator", (value) => `${value.slice(0, 2)}\u2028${value.slice(2)}`],
+    ["U+2029 paragraph separator", (value) => `${value.slice(0, 2)}\u2029${value.slice(2)}`],
+    ...["202A", "202B", "202C", "202D", "202E", "2066", "2067", "2068", "2069"].map(
+      (code): [string, (value: string) => string] => [
+        `bidi control U+${code}`,
+        (value) => `${value.slice(0, 2)}${String.fromCharCode(parseInt(code, 16))}${value.slice(2)}`,
+      ],
+    ),
+  ];
+  for (const field of singleLineFields) {
+    it.each(smuggled)(`${field}: rejects %s with the Validation Error text for the field`, (_label, smuggle) => {
+      const result = failure({ ...valid, ...sample, [field]: smuggle(sample[field]) });
+      expect(result).toEqual({ ok: false, field, message: messages.singleLine[field] });
+    });
+  }
+  it("accepts the same values on one line", () => {
+    expect(validateContact({ ...valid, ...sample }).ok).toBe(true);
+  });
+  it("accepts letters from any script, emoji and combining marks in one-line fields", () => {
+    const result = validateContact({ ...valid, name: "Zoë Ñúñez 山田 👩🏽‍💻", company: "Café Ω" });
+    expect(result.ok).toBe(true);
+  });
+  it("the message keeps its line breaks and tabs, and loses the bidi controls", () => {
+    const result = validateContact({
+      ...valid,
+      message: "Line one\r\nLine two\n\tindented \u202Ereversed\u202C and \u2066isolated\u2069.",
+    });
+    expect(result.ok && result.data.message).toBe(
+      "Line one\nLine two\n\tindented reversed and isolated.",
+    );
+  });
+  it("the one-line rule comes after the name's emptiness and before the e-mail's format", () => {
+    expect(failure({ ...valid, name: "\r\n" }).message).toBe(messages.name);
+    expect(failure({ ...valid, email: "a\nb@example.com" }).message).toBe(messages.singleLine.email);
   });
 });
 
