@@ -14,6 +14,7 @@ import { Analytics } from "~/components/Analytics";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { paintFirstLoaderSource } from "~/lib/document/paint-first";
 import { env } from "~/lib/env.server";
+import { revalidateOnNavigationOnly } from "~/lib/revalidation";
 import { useNonce } from "~/lib/nonce";
 import { documentLinks, documentMeta } from "~/lib/seo";
 import stylesheet from "~/styles/app.css";
@@ -26,6 +27,8 @@ export function loader() {
   // Configuration, not content: page copy ships in the route modules, never in loader data.
   return { gaMeasurementId: env.GA_MEASUREMENT_ID ?? null, siteUrl: env.SITE_URL };
 }
+
+export const shouldRevalidate = revalidateOnNavigationOnly;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -1,10 +1,18 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import type { ClientActionFunctionArgs } from "@remix-run/react";
 
 import { HomePage } from "~/components/HomePage";
 import { StructuredData } from "~/components/StructuredData";
+import { isContactSentUrl } from "~/lib/contact/answer";
 import { runContactServerAction } from "~/lib/contact/client-action";
 import { handleContactAction } from "~/lib/contact/contact.server";
+import { revalidateOnNavigationOnly } from "~/lib/revalidation";
 import { homeMeta } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
 
@@ -41,9 +49,12 @@ export function clientAction({ serverAction }: ClientActionFunctionArgs) {
   return runContactServerAction(serverAction);
 }
 
-export function loader() {
-  return null;
+/** `/?contact=sent` is where a successful no-JavaScript submission lands: the same page, with the notice. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { contactSent: isContactSentUrl(new URL(request.url)) };
 }
+
+export const shouldRevalidate = revalidateOnNavigationOnly;
 
 export default function Index() {
   return (

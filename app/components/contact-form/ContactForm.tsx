@@ -1,4 +1,4 @@
-import { useActionData, useFetcher } from "@remix-run/react";
+import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 
 import {
@@ -9,6 +9,7 @@ import {
   contactNotices,
 } from "~/content/contact-form";
 import { trackContactSubmit } from "~/lib/contact/analytics";
+import { answerAsDataField, CONTACT_FORM_ID } from "~/lib/contact/answer";
 import { formDataToRecord, messageLength } from "~/lib/contact/form-data";
 import type { ContactValidation, ContactValues } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
@@ -26,7 +27,6 @@ const ContactToast = lazy(loadToast);
 const loadValidator = () => import("~/lib/contact/schema");
 
 const ACTION = "/?index";
-const CONTACT_FORM_ID = "contact-form";
 // Multipart sends text as raw UTF-8: 2000 characters of Chinese or Japanese stay near 6 KB, where
 // URL encoding (9 bytes a character) would pass the server's 16 KB limit and lose the lead.
 const ENC_TYPE = "multipart/form-data";
@@ -122,8 +122,13 @@ function focusField(form: HTMLFormElement, field: ContactFieldName) {
  */
 export function ContactForm() {
   const fetcher = useFetcher<ContactActionData>({ key: "contact-form" });
-  // A no-JavaScript post renders its answer on the page; an enhanced one comes back as fetcher data.
-  const documentResult = useActionData() as ContactActionData | undefined;
+  // A no-JavaScript post renders its answer on the page (an error), or redirects to `/?contact=sent`
+  // (success: the loader says so); an enhanced one comes back as fetcher data.
+  const actionResult = useActionData() as ContactActionData | undefined;
+  const page = useLoaderData() as { contactSent?: boolean } | null;
+  const documentResult: ContactActionData | undefined =
+    actionResult ??
+    (page?.contactSent ? { notice: { kind: "success", ...contactNotices.success } } : undefined);
   const fetcherResult = fetcher.data as ContactActionData | undefined;
   const serverValues: Partial<ContactValues> = (fetcherResult ?? documentResult)?.values ?? {};
 
@@ -202,6 +207,8 @@ export function ContactForm() {
         }
         setClientInvalid(null);
         trackContactSubmit();
+        // The outcome as data, for the toast: no redirect, the visitor stays where they are.
+        formData.set(answerAsDataField.name, answerAsDataField.value);
         fetcher.submit(formData, { method: "post", action: ACTION, encType: ENC_TYPE });
       });
   };

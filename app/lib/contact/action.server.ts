@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 
 import {
   type ContactFieldName,
@@ -6,7 +6,9 @@ import {
   type ContactNoticeText,
   honeypotField,
 } from "~/content/contact-form";
+import { contactSentLocation, wantsDataAnswer } from "~/lib/contact/answer";
 import { readFormBody, MAX_FORM_BYTES } from "~/lib/contact/body.server";
+import { createDeliveryLedger, type DeliveryLedger } from "~/lib/contact/delivery-ledger.server";
 import {
   type ContactLogger,
   type ContactOutcome,
@@ -14,10 +16,25 @@ import {
   requestIdFor,
 } from "~/lib/contact/log.server";
 import type { RateLimiter } from "~/lib/contact/rate-limit.server";
-import { contactValuesFrom, type ContactValues, validateContact } from "~/lib/contact/schema";
+import {
+  contactValuesFrom,
+  type ContactRequest,
+  type ContactValues,
+  validateContact,
+} from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
-import type { ContactSink } from "~/lib/contact/sink.server";
-import type { UndeliveredQueue } from "~/lib/contact/undelivered.server";
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { KeptIn, UndeliveredQueue } from "~/lib/contact/undelivered.server";
+import { fingerprintOf } from "~/lib/contact/undelivered-store.server";
+
+/** What one delivery ended in: the sink's answer, and where a failure was kept. */
+export interface Delivery {
+  sent: SendResult;
+  kept?: KeptIn;
+}
+
+type Failure = Delivery & { sent: Extract<SendResult, { ok: false }> };
+const isFailure = (delivery: Delivery): delivery is Failure => !delivery.sent.ok;
 
 export interface ContactActionDeps {
   sink: ContactSink;
@@ -29,6 +46,8 @@ export interface ContactActionDeps {
   log?: ContactLogger;
   maxBodyBytes?: number;
   now?: () => number;
+  /** Identical requests delivered recently or in flight (decision 026); one per action by default. */
+  ledger?: DeliveryLedger<Delivery>;
 }
 
 export const ALLOWED_METHODS = "GET, HEAD, POST";
@@ -43,7 +62,20 @@ export function createContactAction({
   log = logContactOutcome,
   maxBodyBytes = MAX_FORM_BYTES,
   now = () => performance.now(),
+  ledger = createDeliveryLedger<Delivery>((delivery) => delivery.sent.ok),
 }: ContactActionDeps) {
+  /** Sends once, and records the outcome before anyone is answered: kept on failure, superseded on success. */
+  const deliver = async (request: ContactRequest, requestId: string): Promise<Delivery> => {
+    const sent = await sink.send(request);
+    if (sent.ok) {
+      // A kept copy of this same request (an earlier failure) stops being pending, so it is never resent.
+      await undelivered?.markDelivered(request);
+      return { sent };
+    }
+    const kept = await undelivered?.keep(request, sent, { sink: sink.mode, requestId });
+    return { sent, ...(kept ? { kept } : {}) };
+  };
+
   return async function contactAction(request: Request) {
     const started = now();
     const requestId = requestIdFor(request);
@@ -99,6 +131,21 @@ export function createContactAction({
       return answer(400, error(contactNotices.unsupported, emptyValues()), { result: "malformed" });
     }
 
+    // A bot filled the field people never see: it is told "sent", nothing is sent, and it costs
+    // real visitors nothing (checked before the limiter, which counts only real submissions).
+    const trap = body.fields[honeypotField.name];
+    const asData = wantsDataAnswer(body.fields);
+    const sentAnswer = (outcome: Omit<ContactOutcome, "requestId" | "status" | "durationMs">) => {
+      if (asData) return answer(200, { notice: { kind: "success", ...contactNotices.success } }, outcome);
+      // Without JavaScript: POST, then GET a fixed page with the notice, so a reload never posts again.
+      log({ requestId, status: 303, durationMs: Math.round(now() - started), ...outcome });
+      return redirect(contactSentLocation, {
+        status: 303,
+        headers: { "Cache-Control": "no-store", "X-Request-Id": requestId },
+      });
+    };
+    if (trap !== undefined && trap !== "") return sentAnswer({ result: "honeypot" });
+
     const values = contactValuesFrom(body.fields);
     const validation = validateContact(body.fields);
     if (!validation.ok) {
@@ -114,6 +161,28 @@ export function createContactAction({
       );
     }
 
+    const failed = ({ sent, kept }: Failure, result: "send-failed" | "timeout" | "duplicate") =>
+      answer(sent.reason === "timeout" ? 504 : 502, error(contactNotices.sendFailed, values), {
+        result,
+        sink: sink.mode,
+        reason: sent.reason,
+        ...(sent.status !== undefined ? { functionStatus: sent.status } : {}),
+        ...(sent.detail ? { detail: sent.detail } : {}),
+        ...(kept ? { keptIn: kept } : {}),
+      });
+
+    // The same request delivered a moment ago (a reload, a second tab) or being sent right now (a
+    // double click): answered with that outcome, never sent twice. Not counted by the limiter.
+    const fingerprint = fingerprintOf(validation.data);
+    const earlier = ledger.recall(fingerprint);
+    if (earlier?.kind === "delivered") return sentAnswer({ result: "duplicate", sink: sink.mode });
+    if (earlier?.kind === "in-flight") {
+      const shared = await earlier.outcome;
+      return isFailure(shared)
+        ? failed(shared, "duplicate")
+        : sentAnswer({ result: "duplicate", sink: sink.mode });
+    }
+
     const limit = limiter.consume(clientOf(request));
     if (!limit.allowed) {
       return answer(
@@ -124,28 +193,8 @@ export function createContactAction({
       );
     }
 
-    const success: ContactActionData = { notice: { kind: "success", ...contactNotices.success } };
-    const trap = body.fields[honeypotField.name];
-    if (trap !== undefined && trap !== "") {
-      // A bot filled the field people never see: it is told "sent", nothing is sent.
-      return answer(200, success, { result: "honeypot" });
-    }
-
-    const sent = await sink.send(validation.data);
-    if (sent.ok) {
-      // A kept copy of this same request (an earlier failure) stops being pending, so it is never resent.
-      await undelivered?.markDelivered(validation.data);
-      return answer(200, success, { result: "sent", sink: sink.mode });
-    }
-    const kept = await undelivered?.keep(validation.data, sent, { sink: sink.mode, requestId });
-    const timeout = sent.reason === "timeout";
-    return answer(timeout ? 504 : 502, error(contactNotices.sendFailed, values), {
-      result: timeout ? "timeout" : "send-failed",
-      sink: sink.mode,
-      reason: sent.reason,
-      ...(sent.status !== undefined ? { functionStatus: sent.status } : {}),
-      ...(sent.detail ? { detail: sent.detail } : {}),
-      ...(kept ? { keptIn: kept } : {}),
-    });
+    const delivery = await ledger.track(fingerprint, () => deliver(validation.data, requestId));
+    if (!isFailure(delivery)) return sentAnswer({ result: "sent", sink: sink.mode });
+    return failed(delivery, delivery.sent.reason === "timeout" ? "timeout" : "send-failed");
   };
 }

@@ -7,6 +7,8 @@ import type { ContactSink } from "~/lib/contact/sink.server";
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import { createUndeliveredQueue, type UndeliveredQueue } from "~/lib/contact/undelivered.server";
 import { countContactSubmission, observeFunctionCall } from "~/lib/metrics.server";
+import { applyHeaders } from "~/lib/security/headers.server";
+import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
 import { clientAddress } from "~/lib/security/proxy.server";
 
 /** The production wiring of the contact action, from the validated environment. */
@@ -56,7 +58,7 @@ export async function flushContactSink(): Promise<void> {
   await undelivered?.flush();
 }
 
-export function handleContactAction(request: Request) {
+export async function handleContactAction(request: Request) {
   action ??= createContactAction({
     sink: contactSink(),
     undelivered: undeliveredQueue(),
@@ -71,5 +73,9 @@ export function handleContactAction(request: Request) {
       countContactSubmission(outcome.result);
     },
   });
-  return action(request);
+  const answer = await action(request);
+  // A no-JavaScript success is a redirect, which Remix sends as it is (no document, no headers
+  // export): it gets the headers of every response that is not a document here.
+  if (answer instanceof Response) applyHeaders(answer.headers, nonDocumentHeadersFor(request));
+  return answer;
 }

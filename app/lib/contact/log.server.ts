@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 /** The outcome of one contact submission, as ops read it. No personal data, no message. */
 export const contactResults = [
   "sent",
+  /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
+  "duplicate",
   "honeypot",
   "invalid",
   "rate-limited",

@@ -30,7 +30,7 @@ const text = () => z.string({ error: messages.notText });
 const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
 const withoutBidiControls = z.overwrite((value: string) => value.replace(BIDI_CONTROL_RUNS, ""));
 const oneLine = (field: SingleLineField) =>
-  z.refine((value: string) => !NOT_ONE_LINE.test(value), messages.singleLine[field]);
+  z.refine<string>((value) => !NOT_ONE_LINE.test(value), messages.singleLine[field]);
 const optionalText = (field: SingleLineField) => text().check(z.trim(), oneLine(field));
 
 type SingleLineField = keyof typeof messages.singleLine;

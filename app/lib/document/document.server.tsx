@@ -8,6 +8,7 @@ import { createRequestHandler } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 
+import { contactSentSearch, isContactSentUrl } from "~/lib/contact/answer";
 import { env } from "~/lib/env.server";
 import { countDocumentServed } from "~/lib/metrics.server";
 import { NonceContext } from "~/lib/nonce";
@@ -39,8 +40,9 @@ import {
  * build step on the JavaScript files, `scripts/build.mjs`.)
  *
  * The home document (GET and HEAD of `/`, whatever the query string) is the same for every
- * visitor: it is rendered once per process, warmed at start, and served from memory with an
- * ETag; its policy lists the hashes of its inline scripts, so the bytes need no per-response
+ * visitor, and so is its one variant, `/?contact=sent` (where a successful no-JavaScript
+ * submission is redirected: the page with the success notice, decision 026). Each is rendered once
+ * per process, warmed at start, and served from memory with an ETag; its policy lists the hashes of its inline scripts, so the bytes need no per-response
  * nonce. Documents that carry what one request made (a form POST's answer with the visitor's
  * values and notice, the 404, error pages) are rendered for that request with a fresh nonce, and
  * never reach the cache.
@@ -149,9 +151,13 @@ interface HomeDocument {
   bodies: Record<Encoding, Buffer>;
 }
 
-let home: Promise<HomeDocument> | undefined;
+/** The pages served from memory, by the query that builds them: the page, and the page after a sent message. */
+const cachedPages = { home: "", "contact-sent": contactSentSearch } as const;
+type CachedPage = keyof typeof cachedPages;
 
-async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
+const cache = new Map<CachedPage, Promise<HomeDocument>>();
+
+async function buildHomeDocument(page: CachedPage, rendered: Rendered): Promise<HomeDocument> {
   if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
   const finished = finish(rendered.html);
   const bodies = await compress(finished.html);
@@ -164,6 +170,7 @@ async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
   console.log(
     JSON.stringify({
       event: "home_document",
+      page,
       bytes: { html: bodies.identity.length, br: bodies.br.length, gzip: bodies.gzip.length },
       scriptHashes: document.scriptSources.length,
     }),
@@ -172,38 +179,47 @@ async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
 }
 
 /**
- * GET and HEAD of `/` that the router answered with the page itself: no action ran, nothing
- * failed. The query string is not looked at: campaign and ad parameters do not change the page.
+ * Which cached page a request gets: GET and HEAD of `/` that the router answered with the page
+ * itself (no action ran, nothing failed). Of the query string only `contact=sent` is looked at:
+ * campaign and ad parameters do not change the page.
  */
-function isHomeDocument(request: Request, status: number, remixContext: EntryContext): boolean {
+function cachedPageFor(request: Request, status: number, remixContext: EntryContext): CachedPage | null {
   const { staticHandlerContext: context } = remixContext;
-  return (
+  const url = new URL(request.url);
+  const isPage =
     CACHE_HOME_DOCUMENT &&
     (request.method === "GET" || request.method === "HEAD") &&
-    new URL(request.url).pathname === "/" &&
+    url.pathname === "/" &&
     status === 200 &&
     context.actionData == null &&
-    context.errors == null
-  );
+    context.errors == null;
+  if (!isPage) return null;
+  return isContactSentUrl(url) ? "contact-sent" : "home";
 }
 
 /**
- * The cached document, rendering it on first need. Only a request for exactly `/` (the warm-up's,
- * in practice) may render it, so no query string ever shapes what everyone is served. Null when it
- * is not available: the caller renders for this request instead.
+ * The cached document, rendering it on first need. Only a request with exactly the page's own
+ * query (the warm-up's, in practice) may render it, so no other query string ever shapes what
+ * everyone is served. Null when it is not available: the caller renders for this request instead.
  */
-async function homeDocument(request: Request, remixContext: EntryContext): Promise<HomeDocument | null> {
-  if (!home) {
-    if (new URL(request.url).search !== "") return null;
-    const building = render(request, 200, remixContext).then(buildHomeDocument);
-    home = building;
+async function homeDocument(
+  request: Request,
+  remixContext: EntryContext,
+  page: CachedPage,
+): Promise<HomeDocument | null> {
+  let document = cache.get(page);
+  if (!document) {
+    if (new URL(request.url).search !== cachedPages[page]) return null;
+    const building = render(request, 200, remixContext).then((rendered) => buildHomeDocument(page, rendered));
+    document = building;
+    cache.set(page, building);
     building.catch((error: unknown) => {
-      // The next request for `/` tries again; visitors meanwhile get a per-request render.
-      if (home === building) home = undefined;
-      console.error(JSON.stringify({ event: "home_document_failed", message: String(error) }));
+      // The next request for it tries again; visitors meanwhile get a per-request render.
+      if (cache.get(page) === building) cache.delete(page);
+      console.error(JSON.stringify({ event: "home_document_failed", page, message: String(error) }));
     });
   }
-  return home.catch(() => null);
+  return document.catch(() => null);
 }
 
 function homeResponse(request: Request, responseHeaders: Headers, document: HomeDocument): Response {
@@ -247,10 +263,17 @@ export function warmHomeDocument(): void {
     void (async () => {
       const build = ownBuild();
       const handle = createRequestHandler(build, build.mode);
-      const response = await handle(new Request(new URL("/", env.SITE_URL), { headers: WARM_UP_HEADERS }));
-      await response.arrayBuffer();
-      if (!home) throw new Error(`GET / answered ${response.status} and left no home document.`);
-      await home;
+      for (const [page, search] of Object.entries(cachedPages) as [CachedPage, string][]) {
+        const url = new URL(`/${search}`, env.SITE_URL);
+        const response = await handle(new Request(url, { headers: WARM_UP_HEADERS }));
+        await response.arrayBuffer();
+        const document = cache.get(page);
+        if (!document)
+          throw new Error(
+            `GET ${url.pathname}${url.search} answered ${response.status} and left no cached document.`,
+          );
+        await document;
+      }
     })().catch((error: unknown) => {
       console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) }));
     });
@@ -280,8 +303,9 @@ export async function documentResponse(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ): Promise<Response> {
-  if (isHomeDocument(request, status, remixContext)) {
-    const document = await homeDocument(request, remixContext);
+  const page = cachedPageFor(request, status, remixContext);
+  if (page) {
+    const document = await homeDocument(request, remixContext, page);
     if (document) {
       const response = homeResponse(request, responseHeaders, document);
       if (!isWarmUp(request)) countDocumentServed(response.status, "cached");
