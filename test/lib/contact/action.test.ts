@@ -7,11 +7,14 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
-import { createContactAction } from "~/lib/contact/action.server";
+import { createContactAction, type Delivery } from "~/lib/contact/action.server";
+import { answerAsDataField, contactSentLocation } from "~/lib/contact/answer";
 import { createInboxSink } from "~/lib/contact/inbox-sink.server";
 import type { ContactOutcome } from "~/lib/contact/log.server";
 import { createRateLimiter } from "~/lib/contact/rate-limit.server";
-import type { ContactSink } from "~/lib/contact/sink.server";
+import { createDeliveryLedger } from "~/lib/contact/delivery-ledger.server";
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import type { ContactActionData } from "~/lib/contact/types";
 import type { UndeliveredQueue } from "~/lib/contact/undelivered.server";
@@ -50,13 +53,26 @@ const form = {
   message: "We want to automate our invoicing.",
 };
 
+/** A submission from the enhanced form, which asks for its answer as data (see `noJsPost`). */
 function post(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return noJsPost({ [answerAsDataField.name]: answerAsDataField.value, ...fields }, headers);
+}
+
+/** A submission as a browser without JavaScript (or curl) sends it. */
+function noJsPost(fields: Record<string, string>, headers: Record<string, string> = {}) {
   return new Request("http://127.0.0.1/?index", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
   });
 }
+
+/** A different request each time: the action answers an identical one without sending it again. */
+let serial = 0;
+const another = (fields: Record<string, string> = form) => ({
+  ...fields,
+  message: `${fields.message} (request ${++serial})`,
+});
 
 interface Answer {
   status: number;
@@ -218,22 +234,23 @@ describe("contact action: abuse protection", () => {
     const { run } = makeAction(sink);
     const client = { "x-test-client": "203.0.113.9" };
     for (let i = 0; i < 3; i++) expect((await run(post({ ...form, name: "" }, client))).status).toBe(400);
-    for (let i = 0; i < 5; i++) expect((await run(post(form, client))).status).toBe(200);
-    const limited = await run(post(form, client));
+    for (let i = 0; i < 5; i++) expect((await run(post(another(), client))).status).toBe(200);
+    const sixth = another();
+    const limited = await run(post(sixth, client));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.data.notice).toEqual({ kind: "error", ...contactNotices.tooManyRequests });
-    expect(limited.data.values).toEqual(form);
+    expect(limited.data.values).toEqual(sixth);
     expect(sink.sent).toHaveLength(5);
     // Another client still gets through.
-    expect((await run(post(form, { "x-test-client": "198.51.100.1" }))).status).toBe(200);
+    expect((await run(post(another(), { "x-test-client": "198.51.100.1" }))).status).toBe(200);
   });
 
   it("applies the global ceiling to clients it cannot identify", async () => {
     const { run } = makeAction(okSink(), { perClient: 5, globalPerMinute: 2 });
-    expect((await run(post(form))).status).toBe(200);
-    expect((await run(post(form))).status).toBe(200);
-    const limited = await run(post(form));
+    expect((await run(post(another()))).status).toBe(200);
+    expect((await run(post(another()))).status).toBe(200);
+    const limited = await run(post(another()));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(59);
   });
@@ -291,6 +308,29 @@ describe("contact action: abuse protection", () => {
     expect(unknown.status).toBe(200);
     expect(sink.sent).toEqual([form]);
   });
+
+  it("60 honeypot hits consume nothing: the next real visitor still gets through", async () => {
+    const sink = okSink();
+    const { run, log } = makeAction(sink, { perClient: 5, globalPerMinute: 60 });
+    const bot = { "x-test-client": "203.0.113.66" };
+    for (let i = 0; i < 70; i++) {
+      expect((await run(post({ ...another(), [honeypotField.name]: "bot" }, bot))).status).toBe(200);
+    }
+    expect(sink.sent).toHaveLength(0);
+    // Not the global ceiling, nor the bot's own client budget: both are untouched.
+    expect((await run(post(another()))).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await run(post(another(), bot))).status).toBe(200);
+    expect(sink.sent).toHaveLength(6);
+    expect(log.filter((outcome) => outcome.result === "honeypot")).toHaveLength(70);
+  });
+
+  it("invalid submissions consume nothing either (60 of them, then a valid one)", async () => {
+    const sink = okSink();
+    const { run } = makeAction(sink, { perClient: 5, globalPerMinute: 60 });
+    for (let i = 0; i < 61; i++) expect((await run(post({ ...form, email: "nope" }))).status).toBe(400);
+    expect((await run(post(form))).status).toBe(200);
+    expect(sink.sent).toHaveLength(1);
+  });
 });
 
 describe("contact action with the inbox file", () => {
@@ -320,7 +360,7 @@ describe("contact action with the inbox file", () => {
     const file = join(dir, "inbox.jsonl");
     const sink = createInboxSink(file);
     const { run } = makeAction(sink, { perClient: 100, globalPerMinute: 100 });
-    // Large messages make interleaving likely if writes were not serialized.
+    // Large messages make interleaving likely if writes were not serialized (each a different request).
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         run(post({ ...form, name: `Visitor ${i}`, message: `${i} `.repeat(600) + "end" })),
@@ -417,12 +457,210 @@ describe("contact action: what the function did not confirm is kept before the v
   it("honeypot, invalid and rate-limited submissions are never kept", async () => {
     const { queue, calls, release } = heldQueue();
     release();
-    // The honeypot counts against the limit (a bot is a client too), so two get through.
+    // Neither the honeypot nor an invalid submission counts against the limit: two real ones get through.
     const action = actionWith(failing, queue, { perClient: 2, globalPerMinute: 60 });
     expect(unwrap(await action(post({ ...form, [honeypotField.name]: "bot" }))).status).toBe(200);
     expect(unwrap(await action(post({ ...form, email: "nope" }))).status).toBe(400);
     expect(unwrap(await action(post(form))).status).toBe(502);
-    expect(unwrap(await action(post(form))).status).toBe(429);
-    expect(calls).toEqual(["keep http with id ada@example.com"]);
+    expect(unwrap(await action(post(form))).status).toBe(502);
+    expect(unwrap(await action(post(another()))).status).toBe(429);
+    expect(calls).toEqual(["keep http with id ada@example.com", "keep http with id ada@example.com"]);
+  });
+});
+
+describe("contact action: every lead exactly once (decision 026)", () => {
+  /** A sink whose sends finish when the test says so, counting calls. */
+  function controlledSink(result: SendResult = { ok: true }) {
+    const calls: ContactRequest[] = [];
+    let release: () => void = () => undefined;
+    let gate = Promise.resolve();
+    const sink: ContactSink = {
+      mode: "supabase",
+      send: async (request) => {
+        calls.push(request);
+        await gate;
+        return result;
+      },
+    };
+    return {
+      sink,
+      calls,
+      hold: () => {
+        gate = new Promise<void>((resolve) => (release = resolve));
+      },
+      release: () => release(),
+    };
+  }
+
+  function actionFor(
+    sink: ContactSink,
+    options: {
+      limits?: { perClient: number; globalPerMinute: number };
+      clock?: { now: number };
+      undelivered?: UndeliveredQueue;
+    } = {},
+  ) {
+    const log: ContactOutcome[] = [];
+    const clock = options.clock;
+    const action = createContactAction({
+      sink,
+      ...(options.undelivered ? { undelivered: options.undelivered } : {}),
+      limiter: createRateLimiter({
+        ...(options.limits ?? { perClient: 5, globalPerMinute: 60 }),
+        windowMs: 600_000,
+      }),
+      clientOf: () => "one-client",
+      log: (outcome) => log.push(outcome),
+      ...(clock
+        ? { ledger: createDeliveryLedger<Delivery>((d) => d.sent.ok, { now: () => clock.now }) }
+        : {}),
+    });
+    return { action, log, run: async (request: Request) => unwrap(await action(request)) };
+  }
+
+  it("without JavaScript a success answers 303 See Other to the page with the notice, never stored", async () => {
+    const { sink, calls } = controlledSink();
+    const { action, log } = actionFor(sink);
+    const response = await action(noJsPost(form));
+    expect(response).toBeInstanceOf(Response);
+    const redirect = response as Response;
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get("location")).toBe(contactSentLocation);
+    expect(contactSentLocation).toBe("/?contact=sent#contact-form");
+    expect(redirect.headers.get("cache-control")).toBe("no-store");
+    expect(redirect.headers.get("x-request-id")).toBeTruthy();
+    expect(calls).toHaveLength(1);
+    expect(log).toEqual([expect.objectContaining({ result: "sent", status: 303 })]);
+  });
+
+  it("without JavaScript the answers that carry the visitor's values stay direct (400, 502)", async () => {
+    const invalid = unwrap(
+      await actionFor(controlledSink().sink).action(noJsPost({ ...form, email: "nope" })),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.data.values).toEqual({ ...form, email: "nope" });
+    const failing = controlledSink({ ok: false, reason: "http", status: 500 });
+    const failed = unwrap(await actionFor(failing.sink).action(noJsPost(form)));
+    expect(failed.status).toBe(502);
+    expect(failed.data.values).toEqual(form);
+  });
+
+  it("without JavaScript a honeypot hit is redirected like a success", async () => {
+    const { sink, calls } = controlledSink();
+    const response = (await actionFor(sink).action(
+      noJsPost({ ...form, [honeypotField.name]: "x" }),
+    )) as Response;
+    expect(response.status).toBe(303);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("two identical requests in a row: one call, both answered with success, the second logged as duplicate", async () => {
+    const { sink, calls } = controlledSink();
+    const { action, log } = actionFor(sink);
+    expect(((await action(noJsPost(form))) as Response).status).toBe(303);
+    // The same e-mail in another case and the same message: the same request.
+    const again = (await action(noJsPost({ ...form, email: form.email.toUpperCase() }))) as Response;
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe(contactSentLocation);
+    const enhanced = unwrap(await action(post(form)));
+    expect(enhanced.status).toBe(200);
+    expect(enhanced.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
+    expect(calls).toHaveLength(1);
+    expect(log.map((outcome) => outcome.result)).toEqual(["sent", "duplicate", "duplicate"]);
+    // Another message from the same person is another request.
+    await action(noJsPost({ ...form, message: "And our payroll, too, please." }));
+    expect(calls).toHaveLength(2);
+  });
+
+  it("two identical requests at once (a double click): one call, the later one waits for its outcome", async () => {
+    const controlled = controlledSink();
+    controlled.hold();
+    const { run, log } = actionFor(controlled.sink);
+    const first = run(post(form));
+    const second = run(post(form));
+    await vi.waitFor(() => expect(controlled.calls).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(log).toHaveLength(0); // the second waits, unanswered, for the first
+    controlled.release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(controlled.calls).toHaveLength(1);
+    expect(log.map((outcome) => outcome.result).sort()).toEqual(["duplicate", "sent"]);
+  });
+
+  it("two identical requests at once while the function fails: one call, both get the error with their values", async () => {
+    const controlled = controlledSink({ ok: false, reason: "http", status: 500 });
+    controlled.hold();
+    const { run, log } = actionFor(controlled.sink);
+    const first = run(post(form));
+    const second = run(post(form));
+    await vi.waitFor(() => expect(controlled.calls).toHaveLength(1));
+    controlled.release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((answer) => answer.status)).toEqual([502, 502]);
+    expect(answers.map((answer) => answer.data.values)).toEqual([form, form]);
+    expect(controlled.calls).toHaveLength(1);
+    expect(log.map((outcome) => outcome.result).sort()).toEqual(["duplicate", "send-failed"]);
+  });
+
+  it("after a failure an identical resend is a real retry: sent, and the kept copy superseded", async () => {
+    let fail = true;
+    const calls: ContactRequest[] = [];
+    const sink: ContactSink = {
+      mode: "supabase",
+      send: async (request) => (calls.push(request), fail ? { ok: false, reason: "network" } : { ok: true }),
+    };
+    const kept: string[] = [];
+    const undelivered: UndeliveredQueue = {
+      keep: async (request) => (kept.push(`keep ${request.email}`), "file"),
+      markDelivered: async (request) => void kept.push(`delivered ${request.email}`),
+      flush: async () => undefined,
+    };
+    const { run, log } = actionFor(sink, { undelivered });
+    expect((await run(post(form))).status).toBe(502);
+    fail = false;
+    expect((await run(post(form))).status).toBe(200);
+    expect(calls).toHaveLength(2);
+    expect(kept).toEqual(["keep ada@example.com", "delivered ada@example.com"]);
+    expect(log.map((outcome) => outcome.result)).toEqual(["send-failed", "sent"]);
+    // And now it is delivered: a third one is a duplicate.
+    expect((await run(post(form))).status).toBe(200);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("remembers a delivery for 10 minutes, then an identical request is sent again", async () => {
+    const clock = { now: 1_000_000 };
+    const { sink, calls } = controlledSink();
+    const { run } = actionFor(sink, { clock });
+    await run(post(form));
+    clock.now += 10 * 60_000 - 1;
+    await run(post(form));
+    expect(calls).toHaveLength(1);
+    clock.now += 1;
+    await run(post(form));
+    expect(calls).toHaveLength(2);
+  });
+
+  it("duplicates are not counted by the rate limiter: reloading a sent page never locks anyone out", async () => {
+    const { sink, calls } = controlledSink();
+    const { run } = actionFor(sink, { limits: { perClient: 1, globalPerMinute: 60 } });
+    expect((await run(post(form))).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await run(post(form))).status).toBe(200);
+    expect(calls).toHaveLength(1);
+    expect((await run(post(another()))).status).toBe(429);
+  });
+
+  it("a name with a line break and a mail header is refused with the Validation Error notice, nothing sent", async () => {
+    const { sink, calls } = controlledSink();
+    const answer = unwrap(
+      await actionFor(sink).action(noJsPost({ ...form, name: "Ali\r\nBcc: x@evil.example" })),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.data.notice).toEqual({
+      kind: "error",
+      title: contactNotices.validationTitle,
+      description: contactValidationMessages.singleLine.name,
+    });
+    expect(calls).toHaveLength(0);
   });
 });
