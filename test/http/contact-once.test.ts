@@ -1,0 +1,187 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
+
+import { policyNonce } from "../security/html";
+import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
+
+/**
+ * Every lead exactly once, as the server meets it (decision 026): a no-JavaScript success is a
+ * redirect to a fixed page, an identical request is never sent twice, bots never lock anyone out,
+ * and a one-line field cannot carry a second line. Default limits: TRUST_PROXY=0, so only the
+ * global ceiling (60 a minute) applies, as on a fresh install.
+ */
+
+const SENT_LOCATION = "/?contact=sent#contact-form";
+
+let serial = 0;
+/** A request no other test sends. */
+const fresh = () => ({
+  name: "Grace Hopper",
+  email: "grace@example.com",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: `Please automate our compiler invoices, request ${++serial} of ${process.pid}.`,
+});
+
+const post = (server: AppServer, fields: Record<string, string>) =>
+  fetch(`${server.url}/?index`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+
+const logLines = (server: AppServer, result: string) =>
+  server
+    .output()
+    .split("\n")
+    .filter((line) => line.includes('"event":"contact_submission"') && line.includes(`"result":"${result}"`));
+
+const noticeOf = (html: string) =>
+  html.match(/<div id="contact-notice" role="(alert|status)"[^>]*><p[^>]*>([^<]*)<\/p><p[^>]*>([^<]*)<\/p>/)?.slice(1);
+
+describe("every lead exactly once (Supabase function)", () => {
+  const app = useAppWithFunction({ CONTACT_FUNCTION_TIMEOUT_MS: "3000" });
+  beforeEach(() => app.fake.reset());
+
+  it("two identical POSTs in a row: one function call, both redirected to the success page, one duplicate logged", async () => {
+    const form = fresh();
+    const before = logLines(app.server, "duplicate").length;
+    const first = await post(app.server, form);
+    const second = await post(app.server, { ...form, email: form.email.toUpperCase() });
+    for (const res of [first, second]) {
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe(SENT_LOCATION);
+    }
+    expect(app.fake.requests).toHaveLength(1);
+    expect(logLines(app.server, "duplicate").length - before).toBe(1);
+  });
+
+  it("two identical POSTs at once (a double click): one function call, both answered with success", async () => {
+    app.fake.setMode({ kind: "slow", delayMs: 400 });
+    const form = fresh();
+    const before = logLines(app.server, "duplicate").length;
+    const answers = await Promise.all([post(app.server, form), post(app.server, form)]);
+    expect(answers.map((res) => res.status)).toEqual([303, 303]);
+    expect(app.fake.requests).toHaveLength(1);
+    expect(logLines(app.server, "duplicate").length - before).toBe(1);
+  });
+
+  it("a failure, then the identical request again: two calls (a real retry), the second succeeds", async () => {
+    const form = fresh();
+    app.fake.setMode({ kind: "status", status: 500 });
+    const failed = await post(app.server, form);
+    expect(failed.status).toBe(502);
+    expect(noticeOf(await failed.text())).toEqual(["alert", ...Object.values(contactNotices.sendFailed)]);
+    app.fake.setMode({ kind: "success" });
+    expect((await post(app.server, form)).status).toBe(303);
+    expect(app.fake.requests).toHaveLength(2);
+    // Delivered now: a reload of the same POST is not sent a third time.
+    expect((await post(app.server, form)).status).toBe(303);
+    expect(app.fake.requests).toHaveLength(2);
+  });
+
+  it("the success page: the notice at the form, the fields empty, the same cached bytes for everyone", async () => {
+    const res = await post(app.server, fresh());
+    const target = new URL(res.headers.get("location") ?? "", app.server.url);
+    expect(target.hash).toBe("#contact-form");
+    const page = await fetch(target);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(noticeOf(html)).toEqual([
+      "status",
+      contactNotices.success.title,
+      contactNotices.success.description.replace(/'/g, "&#x27;"),
+    ]);
+    expect(html).not.toContain("Grace Hopper");
+    expect(html).toMatch(/<textarea[^>]*name="message"[^>]*><\/textarea>/);
+    // Cached like the home document: an ETag, no nonce, the same bytes with campaign parameters.
+    expect(page.headers.get("etag")).toBeTruthy();
+    expect(page.headers.get("cache-control")).toContain("public");
+    expect(policyNonce(page.headers.get("content-security-policy") ?? "")).toBeUndefined();
+    const again = await fetch(new URL("/?contact=sent&utm_source=newsletter", app.server.url));
+    expect(again.headers.get("etag")).toBe(page.headers.get("etag"));
+    expect(await again.text()).toBe(html);
+    // The home page itself has no notice.
+    expect(noticeOf(await (await fetch(`${app.server.url}/`)).text())).toBeUndefined();
+  });
+
+  it("70 honeypot posts, then a real visitor's valid post: sent (bots never consume the limits)", async () => {
+    for (let i = 0; i < 70; i++) {
+      const res = await post(app.server, { ...fresh(), [honeypotField.name]: "http://spam.example" });
+      expect(res.status).toBe(303);
+    }
+    expect(app.fake.requests).toHaveLength(0);
+    const real = await post(app.server, fresh());
+    expect(real.status).toBe(303);
+    expect(real.headers.get("retry-after")).toBeNull();
+    expect(app.fake.requests).toHaveLength(1);
+  });
+
+  const oneLineFields = ["name", "email", "phone", "company", "website", "companySize", "industry"] as const;
+  const valid: Record<(typeof oneLineFields)[number], string> = {
+    name: "Ali Baba",
+    email: "ali@example.com",
+    phone: "+1 513 555 0100",
+    company: "Acme",
+    website: "https://example.com",
+    companySize: "11-50",
+    industry: "Retail",
+  };
+  for (const field of oneLineFields) {
+    for (const [label, char] of [
+      ["CR LF", "\r\n"],
+      ["a bidi override", "\u202E"],
+      ["NUL", "\u0000"],
+    ] as const) {
+      it(`${field} with ${label} inside: 400, the Validation Error notice, nothing sent`, async () => {
+        const value = valid[field];
+        const smuggled = `${value.slice(0, 3)}${char}Bcc: x@evil.example${value.slice(3)}`;
+        const res = await post(app.server, { ...fresh(), ...valid, [field]: smuggled });
+        expect(res.status).toBe(400);
+        const [role, title, description] = noticeOf(await res.text()) ?? [];
+        expect(role).toBe("alert");
+        expect(title).toBe(contactNotices.validationTitle);
+        expect(description).toBe(contactValidationMessages.singleLine[field]);
+        expect(app.fake.requests).toHaveLength(0);
+      });
+    }
+  }
+
+  it("an apostrophe in the e-mail address is accepted and sent", async () => {
+    const res = await post(app.server, { ...fresh(), email: "o'brien@example.com" });
+    expect(res.status).toBe(303);
+    expect((app.fake.requests[0]?.json as { email: string }).email).toBe("o'brien@example.com");
+  });
+});
+
+describe("every lead exactly once (inbox file)", () => {
+  let dir: string;
+  let server: AppServer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "contact-once-"));
+    server = await startAppServer({ CONTACT_INBOX_FILE: join(dir, "inbox.jsonl") });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("a POST, a reload of it and a second tab at once: one inbox line", async () => {
+    const form = fresh();
+    const answers = await Promise.all([post(server, form), post(server, form)]);
+    answers.push(await post(server, form));
+    expect(answers.map((res) => res.status)).toEqual([303, 303, 303]);
+    const lines = (await readFile(join(dir, "inbox.jsonl"), "utf8")).trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ email: form.email, message: form.message });
+  });
+});
