@@ -18,6 +18,7 @@ import {
   SUBMIT_LABEL,
   SUBMITTING_LABEL,
   SUCCESS,
+  uniqueContact,
   VALID_CONTACT,
   VALIDATION,
   VALIDATION_TITLE,
@@ -86,7 +87,8 @@ describeBrowser("contact form with JavaScript", () => {
   it("a valid submission shows the spinner and 'Sending Message...' while sending, then the success toast and empty fields", async () => {
     stack.fake.setMode({ kind: "slow", delayMs: 1500 });
     const page = await open();
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     const button = submitButton(page);
     expect((await button.innerText()).trim()).toBe(SUBMIT_LABEL);
     await button.click();
@@ -107,7 +109,7 @@ describeBrowser("contact form with JavaScript", () => {
     expect(await button.isDisabled()).toBe(false);
 
     expect(stack.fake.requests).toHaveLength(1);
-    expect(stack.fake.requests[0]!.json).toEqual(VALID_CONTACT);
+    expect(stack.fake.requests[0]!.json).toEqual(values);
   });
 
   it("a failing function (500) shows the error toast, keeps every value and logs the error to the console", async () => {
@@ -117,12 +119,13 @@ describeBrowser("contact form with JavaScript", () => {
     page.on("console", (msg) => {
       if (msg.type() === "error") consoleErrors.push(msg.text());
     });
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     await submitButton(page).click();
     const notice = toast(page, SEND_ERROR.title);
     await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
     expect(await notice.innerText()).toContain(SEND_ERROR.text);
-    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+    expect(await contactValues(page)).toEqual(values);
     expect(stack.fake.requests).toHaveLength(1);
     await expect
       .poll(() => consoleErrors.length, { message: "error logged in the console" })
@@ -168,7 +171,8 @@ describeBrowser("contact form with JavaScript", () => {
         };
       });
     });
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     await submitButton(page).click();
     await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
 
@@ -195,7 +199,8 @@ describeBrowser("contact form with JavaScript", () => {
     stack.fake.setMode({ kind: "slow", delayMs: 800 });
     const page = await open();
     const posts = countPosts(page);
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     await submitButton(page).dblclick();
     // A third, late click while sending must not send either.
     await submitButton(page)
@@ -210,7 +215,8 @@ describeBrowser("contact form with JavaScript", () => {
   it("phone: the toast does not cover the submit button", async () => {
     stack.fake.setMode({ kind: "status", status: 500 });
     const page = await open(PHONE);
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     await submitButton(page).scrollIntoViewIfNeeded();
     await submitButton(page).click();
     const notice = toast(page, SEND_ERROR.title);

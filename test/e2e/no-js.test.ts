@@ -16,6 +16,7 @@ import {
   type ContactValues,
   SEND_ERROR,
   SUCCESS,
+  uniqueContact,
   VALID_CONTACT,
   VALIDATION,
   VALIDATION_TITLE,
@@ -47,18 +48,21 @@ describeBrowser("without JavaScript", () => {
     return response;
   }
 
-  it("contact: a valid submission shows the success notice (role=status) with empty fields", async () => {
+  it("contact: a valid submission is redirected (303) to the success notice (role=status) with empty fields", async () => {
     const page = await open();
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     const response = await submit(page);
-    expect(response.status()).toBe(200);
+    expect(response.status()).toBe(303);
+    await expect.poll(() => new URL(page.url()).search).toBe("?contact=sent");
+    await page.waitForLoadState("domcontentloaded");
     const notice = serverNotice(page, "status", SUCCESS.title);
     expect(await notice.isVisible()).toBe(true);
     expect(await notice.innerText()).toContain(SUCCESS.text);
     const empty = Object.fromEntries(Object.keys(VALID_CONTACT).map((k) => [k, ""]));
     expect(await contactValues(page)).toEqual(empty);
     expect(stack.fake.requests).toHaveLength(1);
-    expect(stack.fake.requests[0]!.json).toEqual(VALID_CONTACT);
+    expect(stack.fake.requests[0]!.json).toEqual(values);
   });
 
   const invalid: [string, Partial<ContactValues>, string][] = [
@@ -85,25 +89,27 @@ describeBrowser("without JavaScript", () => {
   it("contact: a failing function (500) shows the error notice (role=alert) and keeps every value", async () => {
     stack.fake.setMode({ kind: "status", status: 500 });
     const page = await open();
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     const response = await submit(page);
     expect(response.status()).toBe(502);
     const notice = serverNotice(page, "alert", SEND_ERROR.title);
     expect(await notice.isVisible()).toBe(true);
     expect(await notice.innerText()).toContain(SEND_ERROR.text);
-    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+    expect(await contactValues(page)).toEqual(values);
     expect(stack.fake.requests).toHaveLength(1);
   });
 
   it("contact: a hanging function times out into the error notice with the values kept", async () => {
     stack.fake.setMode({ kind: "hang" });
     const page = await open();
-    await fillContact(page, VALID_CONTACT);
+    const values = uniqueContact();
+    await fillContact(page, values);
     const response = await submit(page);
     expect(response.status()).toBe(504);
     const notice = serverNotice(page, "alert", SEND_ERROR.title);
     expect(await notice.innerText()).toContain(SEND_ERROR.text);
-    expect(await contactValues(page)).toEqual(VALID_CONTACT);
+    expect(await contactValues(page)).toEqual(values);
   }, 30_000);
 
   for (const [size, viewport] of [

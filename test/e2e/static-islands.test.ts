@@ -5,7 +5,7 @@ import { faqs } from "~/content/faq";
 
 import { describeBrowser, PHONE, useStack } from "./support/browser";
 import { fillContact, keepTrafficLocal, submitButton, toast, waitForHydration } from "./support/page";
-import { SUCCESS, VALID_CONTACT } from "./support/spec-texts";
+import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
 /**
  * The static sections (021-static-islands) are server HTML that React never hydrates: with
@@ -94,7 +94,7 @@ describeBrowser("static islands in the browser", () => {
 
     stack.fake.reset();
     await page.locator("#contact").scrollIntoViewIfNeeded();
-    await fillContact(page, VALID_CONTACT);
+    await fillContact(page, uniqueContact());
     await submitButton(page).click();
     await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
     await page.waitForLoadState("networkidle");

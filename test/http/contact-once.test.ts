@@ -46,7 +46,9 @@ const logLines = (server: AppServer, result: string) =>
     .filter((line) => line.includes('"event":"contact_submission"') && line.includes(`"result":"${result}"`));
 
 const noticeOf = (html: string) =>
-  html.match(/<div id="contact-notice" role="(alert|status)"[^>]*><p[^>]*>([^<]*)<\/p><p[^>]*>([^<]*)<\/p>/)?.slice(1);
+  html
+    .match(/<div id="contact-notice" role="(alert|status)"[^>]*><p[^>]*>([^<]*)<\/p><p[^>]*>([^<]*)<\/p>/)
+    ?.slice(1);
 
 describe("every lead exactly once (Supabase function)", () => {
   const app = useAppWithFunction({ CONTACT_FUNCTION_TIMEOUT_MS: "3000" });

@@ -181,24 +181,29 @@ describe("the home document, rendered once and served from memory", () => {
 
   it("never takes in a visitor's values, notice or refusal, whatever the answer was", async () => {
     const answers: { kind: string; res: WireResponse }[] = [];
+    // Each a different request: an identical one delivered earlier is answered without a render.
+    const variant = (n: number) => ({ ...distinctive, message: `${distinctive.message} (${n})` });
     app.fake.setMode({ kind: "success" });
-    answers.push({ kind: "sent", res: await postForm(distinctive, "198.51.100.10") });
+    const sent = await postForm(variant(1), "198.51.100.10");
     answers.push({
       kind: "invalid",
-      res: await postForm({ ...distinctive, email: "not-an-email" }, "198.51.100.11"),
+      res: await postForm({ ...variant(2), email: "not-an-email" }, "198.51.100.11"),
     });
     app.fake.setMode({ kind: "status", status: 500 });
-    answers.push({ kind: "function error", res: await postForm(distinctive, "198.51.100.12") });
+    answers.push({ kind: "function error", res: await postForm(variant(3), "198.51.100.12") });
     app.fake.setMode({ kind: "success" });
-    await postForm(distinctive, "198.51.100.13");
-    await postForm(distinctive, "198.51.100.13");
-    answers.push({ kind: "rate-limited", res: await postForm(distinctive, "198.51.100.13") });
-    expect(answers.map(({ kind, res }) => `${kind} ${res.status}`)).toEqual([
-      "sent 200",
+    await postForm(variant(4), "198.51.100.13");
+    await postForm(variant(5), "198.51.100.13");
+    answers.push({ kind: "rate-limited", res: await postForm(variant(6), "198.51.100.13") });
+    expect([`sent ${sent.status}`, ...answers.map(({ kind, res }) => `${kind} ${res.status}`)]).toEqual([
+      "sent 303",
       "invalid 400",
       "function error 502",
       "rate-limited 429",
     ]);
+    // A success carries nothing of the visitor: a redirect to the fixed page with the notice.
+    expect(sent.body.length).toBe(0);
+    expect(header(sent, "location")).toBe("/?contact=sent#contact-form");
 
     for (const { kind, res } of answers) {
       // Each answer is its own render, with its own nonce, never the cached bytes.
@@ -209,7 +214,7 @@ describe("the home document, rendered once and served from memory", () => {
       expect(scriptsRefusedByPolicy(html, header(res, "content-security-policy")!), kind).toEqual([]);
     }
     // The answers did carry the visitor's values: the checks below would see a leak.
-    expect(decoded(answers[2]!.res)).toContain("Obsidian Lantern");
+    expect(decoded(answers[1]!.res)).toContain("Obsidian Lantern");
 
     for (const query of ["", "?index", "?utm_source=x"]) {
       const after = await wire(`${app.server.url}/${query}`, BR);
@@ -218,6 +223,18 @@ describe("the home document, rendered once and served from memory", () => {
       for (const marker of [...LEAK_MARKERS, ...NOTICE_TITLES])
         expect(html, `${query} ${marker}`).not.toContain(marker);
     }
+    // The page after a sent message: the success notice only, the same bytes for everyone.
+    const sentPage = await wire(`${app.server.url}/?contact=sent`, BR);
+    const again = await wire(`${app.server.url}/?contact=sent&utm_medium=email`, BR);
+    expect(sentPage.status).toBe(200);
+    expect(again.body.equals(sentPage.body)).toBe(true);
+    expect(sentPage.body.equals(first.body)).toBe(false);
+    expect(header(sentPage, "etag")).toMatch(/^"[\w-]+-br"$/);
+    const sentHtml = decoded(sentPage);
+    expect(sentHtml).toContain(contactNotices.success.title);
+    for (const marker of [...LEAK_MARKERS, ...NOTICE_TITLES.slice(1)])
+      expect(sentHtml, marker).not.toContain(marker);
+    expect(scriptsRefusedByPolicy(sentHtml, header(sentPage, "content-security-policy")!)).toEqual([]);
   });
 
   it("does not serve the cached bytes for the 404", async () => {

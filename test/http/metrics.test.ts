@@ -83,12 +83,17 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(
       (await fetch(`${app.server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
     ).toBe(200);
-    app.fake.setMode({ kind: "status", status: 500 });
+    // The same request again (a reload): answered as sent, not sent again.
     expect(
       (await fetch(`${app.server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) })).status,
-    ).toBe(502);
+    ).toBe(200);
+    app.fake.setMode({ kind: "status", status: 500 });
+    const another = new URLSearchParams({ ...VALUES, message: `${VALUES.message} And payroll.` });
+    expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: another })).status).toBe(502);
     const invalid = new URLSearchParams({ ...VALUES, email: "nope" });
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
+    const bot = new URLSearchParams({ ...VALUES, hp_ref_code: "bot" });
+    expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: bot })).status).toBe(200);
 
     const res = await scrape(app.server, `Bearer ${TOKEN}`);
     expect(res.status).toBe(200);
@@ -101,6 +106,8 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(text).toMatch(/^contact_submissions_total\{result="send-failed"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="invalid"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="rate-limited"\} 0$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="duplicate"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="honeypot"\} 1$/m);
     expect(text).toMatch(/^# TYPE contact_function_duration_seconds histogram$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="ok"\} 1$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="http"\} 1$/m);
@@ -124,7 +131,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     const cached = await count('status="200",source="cached"');
     const revalidated = await count('status="304",source="cached"');
     const notFound = await count('status="404",source="rendered"');
-    const answered = await count('status="200",source="rendered"');
+    const answered = await count('status="400",source="rendered"');
 
     const first = await fetch(`${app.server.url}/`);
     await first.arrayBuffer();
@@ -133,16 +140,24 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect((await fetch(`${app.server.url}/`, { headers: { "if-none-match": etag } })).status).toBe(304);
     await (await fetch(`${app.server.url}/nowhere`)).arrayBuffer();
     app.fake.setMode({ kind: "success" });
+    // A success is a redirect (no document) to the page with the notice, itself cached.
     const post = await fetch(`${app.server.url}/?index`, {
       method: "POST",
-      body: new URLSearchParams(VALUES),
+      body: new URLSearchParams({ ...VALUES, message: `${VALUES.message} Counted.` }),
     });
+    expect(post.redirected).toBe(true);
     await post.arrayBuffer();
+    const invalid = await fetch(`${app.server.url}/?index`, {
+      method: "POST",
+      body: new URLSearchParams({ ...VALUES, email: "nope" }),
+    });
+    expect(invalid.status).toBe(400);
+    await invalid.arrayBuffer();
 
-    expect(await count('status="200",source="cached"')).toBe(cached + 2);
+    expect(await count('status="200",source="cached"')).toBe(cached + 3);
     expect(await count('status="304",source="cached"')).toBe(revalidated + 1);
     expect(await count('status="404",source="rendered"')).toBe(notFound + 1);
-    expect(await count('status="200",source="rendered"')).toBe(answered + 1);
+    expect(await count('status="400",source="rendered"')).toBe(answered + 1);
   });
 
   it("the bearer scheme is case-insensitive, as HTTP says", async () => {

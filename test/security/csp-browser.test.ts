@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeBrowser, DESKTOP, launchChromium, PHONE, useStack } from "../e2e/support/browser";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { fillContact, keepTrafficLocal, submitButton, toast, waitForHydration } from "../e2e/support/page";
-import { SUCCESS, VALID_CONTACT } from "../e2e/support/spec-texts";
+import { SUCCESS, uniqueContact } from "../e2e/support/spec-texts";
 
 /**
  * The enforced nonce policy must not block anything the site itself does:
@@ -92,7 +92,7 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     const { page, problems } = await watch();
     await page.goto("/");
     await waitForHydration(page);
-    await fillContact(page, { ...VALID_CONTACT });
+    await fillContact(page, uniqueContact());
     const posted = page.waitForResponse((response) => response.request().method() === "POST");
     await submitButton(page).click();
     const response = await posted;
@@ -124,7 +124,7 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
       }
       document.body.append(form);
       HTMLFormElement.prototype.submit.call(form);
-    }, VALID_CONTACT);
+    }, uniqueContact());
     const response = await navigation;
     expect(response?.status()).toBe(200);
     await waitForHydration(page);

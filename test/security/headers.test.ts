@@ -83,7 +83,10 @@ describe("security headers on every HTML response", () => {
   it("no two documents rendered per request share a nonce", async () => {
     const nonces = new Set<string | undefined>();
     for (let i = 0; i < 3; i++) {
-      const answer = await fetch(`${server.url}/?index`, { method: "POST", body: validContactForm() });
+      // A validation error is rendered for its request (a success is a redirect to a cached page).
+      const invalid = validContactForm();
+      invalid.set("email", `not-an-address-${i}`);
+      const answer = await fetch(`${server.url}/?index`, { method: "POST", body: invalid });
       nonces.add((await expectSecureDocument(answer)).nonce);
       nonces.add((await expectSecureDocument(await fetch(`${server.url}/missing-${i}`))).nonce);
     }
@@ -91,10 +94,18 @@ describe("security headers on every HTML response", () => {
     expect(nonces.size).toBe(6);
   });
 
-  it("a form POST's answer carries them (success and validation failure)", async () => {
-    const ok = await fetch(`${server.url}/?index`, { method: "POST", body: validContactForm() });
-    expect(ok.status).toBe(200);
-    await expectSecureDocument(ok);
+  it("a form POST's answer carries them (success: the redirect and its page; validation failure)", async () => {
+    const ok = await fetch(`${server.url}/?index`, {
+      method: "POST",
+      body: validContactForm(),
+      redirect: "manual",
+    });
+    expect(ok.status).toBe(303);
+    for (const [name, value] of Object.entries(BASE_HEADERS)) expect(ok.headers.get(name), name).toBe(value);
+    expect(ok.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
+    const page = await fetch(new URL(ok.headers.get("location") ?? "", server.url));
+    expect(page.status).toBe(200);
+    await expectSecureDocument(page);
 
     const invalid = validContactForm();
     invalid.set("name", "  ");

@@ -53,6 +53,8 @@ export function policyNonce(policy: string | null): string | undefined {
   return /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
 }
 
+let formSerial = 0;
+/** A valid submission, a different request each call (an identical one is answered without being sent again). */
 export const validContactForm = () =>
   new URLSearchParams({
     name: "Ada Lovelace",
@@ -62,5 +64,5 @@ export const validContactForm = () =>
     website: "https://example.com",
     companySize: "11-50",
     industry: "Manufacturing",
-    message: "We would like to automate our invoice processing, please.",
+    message: `We would like to automate our invoice processing, please (${++formSerial}).`,
   });

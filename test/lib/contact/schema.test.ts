@@ -190,7 +190,15 @@ describe("validateContact: the other fields", () => {
 });
 
 describe("validateContact: one-line fields (decisions.md: control characters)", () => {
-  const singleLineFields = ["name", "email", "phone", "company", "website", "companySize", "industry"] as const;
+  const singleLineFields = [
+    "name",
+    "email",
+    "phone",
+    "company",
+    "website",
+    "companySize",
+    "industry",
+  ] as const;
   const sample: Record<(typeof singleLineFields)[number], string> = {
     name: "Ali",
     email: "ali@example.com",
@@ -220,10 +228,13 @@ describe("validateContact: one-line fields (decisions.md: control characters)", 
     ),
   ];
   for (const field of singleLineFields) {
-    it.each(smuggled)(`${field}: rejects %s with the Validation Error text for the field`, (_label, smuggle) => {
-      const result = failure({ ...valid, ...sample, [field]: smuggle(sample[field]) });
-      expect(result).toEqual({ ok: false, field, message: messages.singleLine[field] });
-    });
+    it.each(smuggled)(
+      `${field}: rejects %s with the Validation Error text for the field`,
+      (_label, smuggle) => {
+        const result = failure({ ...valid, ...sample, [field]: smuggle(sample[field]) });
+        expect(result).toEqual({ ok: false, field, message: messages.singleLine[field] });
+      },
+    );
   }
   it("accepts the same values on one line", () => {
     expect(validateContact({ ...valid, ...sample }).ok).toBe(true);
@@ -237,9 +248,7 @@ describe("validateContact: one-line fields (decisions.md: control characters)", 
       ...valid,
       message: "Line one\r\nLine two\n\tindented \u202Ereversed\u202C and \u2066isolated\u2069.",
     });
-    expect(result.ok && result.data.message).toBe(
-      "Line one\nLine two\n\tindented reversed and isolated.",
-    );
+    expect(result.ok && result.data.message).toBe("Line one\nLine two\n\tindented reversed and isolated.");
   });
   it("the one-line rule comes after the name's emptiness and before the e-mail's format", () => {
     expect(failure({ ...valid, name: "\r\n" }).message).toBe(messages.name);
