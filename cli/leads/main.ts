@@ -15,7 +15,7 @@ import {
 } from "~/lib/contact/undelivered-store.server";
 import { env } from "~/lib/env.server";
 
-import { type CsvColumn, toCsv } from "./csv";
+import { type CsvColumn, type CsvOptions, toCsv } from "./csv";
 import { CliError } from "./errors";
 import { type InboxLine, parseInbox } from "./inbox";
 import { retryPending, type RetryOutcome } from "./retry";
@@ -166,16 +166,16 @@ async function listInbox(): Promise<number> {
   return reportUnreadable(file, inboxUnreadable(lines)) ? 1 : 0;
 }
 
-async function exportCsv(source: "inbox" | "undelivered"): Promise<number> {
+async function exportCsv(source: "inbox" | "undelivered", options: CsvOptions): Promise<number> {
   if (source === "inbox") {
     const { file, lines } = await loadInbox();
     if (!lines) note(noInboxFile(file));
-    out(toCsv(inboxRequests(lines ?? []), inboxCsvColumns));
+    out(toCsv(inboxRequests(lines ?? []), inboxCsvColumns, options));
     return reportUnreadable(file, inboxUnreadable(lines ?? [])) ? 1 : 0;
   }
   const { file, queue } = await loadUndelivered();
   if (!queue) note(noUndeliveredFile(file));
-  out(toCsv(queue ? pendingEntries(queue) : [], undeliveredCsvColumns));
+  out(toCsv(queue ? pendingEntries(queue) : [], undeliveredCsvColumns, options));
   return reportUnreadable(file, queue ? unreadableLines(queue) : []) ? 1 : 0;
 }
 
@@ -301,12 +301,22 @@ export function leadsProgram(result: { code: number }): Command {
 
   program
     .command("export")
-    .description("Write the pending undelivered requests (or the inbox) to stdout as CSV (RFC 4180).")
+    .description(
+      "Write the pending undelivered requests (or the inbox) to stdout as CSV (RFC 4180). A value a " +
+        "spreadsheet would evaluate (starting with =, +, -, @, tab or CR) gets a single quote in front " +
+        "(OWASP's CSV injection guidance): '=HYPERLINK(...) and '+1 757 555 0101 open as text.",
+    )
     .addOption(new Option("--csv", "CSV with a header row (the only format)").makeOptionMandatory())
     .addOption(new Option("--inbox", "export the inbox file").conflicts("undelivered"))
     .addOption(new Option("--undelivered", "export the pending undelivered requests (the default)"))
-    .action(async (options: { inbox?: boolean }) => {
-      result.code = await exportCsv(options.inbox ? "inbox" : "undelivered");
+    .addOption(
+      new Option(
+        "--raw",
+        "every value exactly as stored, no quote added (for a program, never for a spreadsheet)",
+      ),
+    )
+    .action(async (options: { inbox?: boolean; raw?: boolean }) => {
+      result.code = await exportCsv(options.inbox ? "inbox" : "undelivered", { raw: Boolean(options.raw) });
     });
 
   return program;

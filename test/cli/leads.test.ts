@@ -174,7 +174,7 @@ describe("npm run --silent leads -- export --csv", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(
         "id,failedAt,reason,functionStatus,possiblyDelivered,attempts,name,email,phone,company,website,companySize,industry,message\r\n" +
-          `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,Mary Jackson,mary@example.com,+1 757 555 0101,` +
+          `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,Mary Jackson,mary@example.com,'+1 757 555 0101,` +
           '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,' +
           '"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
       );
@@ -192,9 +192,66 @@ describe("npm run --silent leads -- export --csv", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       "receivedAt,name,email,phone,company,website,companySize,industry,message\r\n" +
-        '2026-02-03T10:00:00.000Z,Mary Jackson,mary@example.com,+1 757 555 0101,"Hampton ""Wind Tunnels"", Inc",' +
+        '2026-02-03T10:00:00.000Z,Mary Jackson,mary@example.com,\'+1 757 555 0101,"Hampton ""Wind Tunnels"", Inc",' +
         'https://example.org,11-50,Aerospace,"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
     );
+  });
+
+  it("never emits a cell a spreadsheet would evaluate: formula-looking values get a quote in front", async () => {
+    const files = dataFiles();
+    const hostile = request({
+      name: '=HYPERLINK("http://evil.example","click")',
+      company: "+cmd|' /C calc'!A0",
+      website: "@SUM(1+1)*cmd|' /C calc'!A0",
+      industry: "-2+3",
+      message: "\t=1+1",
+    });
+    const entry = failedEntry(hostile);
+    write(files.undelivered, [entry]);
+    mkdirSync(dirname(files.inbox), { recursive: true });
+    writeFileSync(files.inbox, `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...hostile })}\n`);
+    const cells =
+      '"\'=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,\'+1 757 555 0101,' +
+      "'+cmd|' /C calc'!A0,'@SUM(1+1)*cmd|' /C calc'!A0,11-50,'-2+3,'\t=1+1\r\n";
+
+    const undelivered = await leads(
+      ["export", "--csv"],
+      { CONTACT_UNDELIVERED_FILE: files.undelivered },
+      true,
+    );
+    expect(undelivered.code).toBe(0);
+    expect(undelivered.stdout.split("\r\n")[1]).toBe(
+      `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,${cells.replace(/\r\n$/, "")}`,
+    );
+    const inbox = await leads(["export", "--csv", "--inbox"], { CONTACT_INBOX_FILE: files.inbox }, true);
+    expect(inbox.code).toBe(0);
+    expect(inbox.stdout).toBe(
+      `receivedAt,name,email,phone,company,website,companySize,industry,message\r\n2026-02-03T10:00:00.000Z,${cells}`,
+    );
+  });
+
+  it("--raw exports every value exactly as stored, and --help says what the quote is for", async () => {
+    const files = dataFiles();
+    const hostile = request({
+      name: '=HYPERLINK("http://evil.example","click")',
+      company: "+cmd|' /C calc'!A0",
+    });
+    write(files.undelivered, [failedEntry(hostile)]);
+    const run = await leads(
+      ["export", "--csv", "--raw"],
+      { CONTACT_UNDELIVERED_FILE: files.undelivered },
+      true,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      '"=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,+1 757 555 0101,+cmd|\' /C calc\'!A0,',
+    );
+    expect(run.stdout).not.toContain("'=");
+
+    const help = await leads(["export", "--help"], {}, true);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--raw");
+    expect(help.stdout).toMatch(/single\s+quote/);
   });
 
   it("refuses without --csv or with both sources (exit 2)", async () => {
