@@ -19,7 +19,7 @@ import { type CsvColumn, type CsvOptions, toCsv } from "./csv";
 import { CliError } from "./errors";
 import { type InboxLine, parseInbox } from "./inbox";
 import { retryPending, type RetryOutcome } from "./retry";
-import { type Column, firstWords, formatTable } from "./table";
+import { type Column, formatTable } from "./table";
 
 /**
  * `npm run leads -- list|retry|export`: what ops need to see and resend the contact requests the
@@ -46,7 +46,7 @@ const undeliveredColumns: Column<UndeliveredEntry>[] = [
   { header: "Name", maxWidth: 24, value: (entry) => entry.request.name },
   { header: "E-mail", maxWidth: 32, value: (entry) => entry.request.email },
   { header: "Company", maxWidth: 20, value: (entry) => entry.request.company },
-  { header: "Message", maxWidth: 40, value: (entry) => firstWords(entry.request.message, 40) },
+  { header: "Message", maxWidth: 40, cut: "words", value: (entry) => entry.request.message },
 ];
 
 const inboxColumns: Column<InboxRequest>[] = [
@@ -54,7 +54,7 @@ const inboxColumns: Column<InboxRequest>[] = [
   { header: "Name", maxWidth: 24, value: (line) => line.request.name },
   { header: "E-mail", maxWidth: 32, value: (line) => line.request.email },
   { header: "Company", maxWidth: 20, value: (line) => line.request.company },
-  { header: "Message", maxWidth: 48, value: (line) => firstWords(line.request.message, 48) },
+  { header: "Message", maxWidth: 48, cut: "words", value: (line) => line.request.message },
 ];
 
 const requestCsvColumns = <Row>(of: (row: Row) => UndeliveredEntry["request"]): CsvColumn<Row>[] => [

@@ -130,6 +130,42 @@ describe("npm run leads -- list", () => {
     expect(run.stdout).not.toContain("Already Delivered");
   });
 
+  it("shows control and bidi characters as escapes, and never cuts an emoji, a flag or an accent in half", async () => {
+    const files = dataFiles();
+    write(files.undelivered, [
+      failedEntry(
+        request({
+          name: "Ali\r\nBcc: x@evil.example",
+          email: "zoe\u0301@example.com",
+          company: "🇫🇷".repeat(11),
+          message: `x${"👩‍💻".repeat(25)}`,
+        }),
+      ),
+      failedEntry(
+        request({
+          name: "Eve\u001b[2J\u001b[31m",
+          email: "eve@example.com",
+          company: "invoice\u202Efdp.exe",
+          message: "Hi\u0085there\u2028\u007f\u2066",
+        }),
+      ),
+    ]);
+    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    expect(run.code).toBe(0);
+    // Nothing that acts on a terminal or reorders text reaches it, and nothing is blanked either.
+    // eslint-disable-next-line no-control-regex
+    expect(run.stdout).not.toMatch(
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u,
+    );
+    expect(run.stdout).toContain("Ali\\r\\nBcc: x@evil.exam…  ");
+    expect(run.stdout).toContain("Eve\\u001B[2J\\u001B[31m");
+    expect(run.stdout).toContain("invoice\\u202Efdp.exe  ");
+    expect(run.stdout).toContain("Hi\\u0085there\\u2028\\u007F\\u2066\n");
+    // Whole clusters only: 9 flags (18 columns) and 19 people at laptops (38), then the ellipsis;
+    // the Company column is 20 wide, so one space pads its 19.
+    expect(run.stdout).toContain(`zoe\u0301@example.com  ${"🇫🇷".repeat(9)}…   x${"👩‍💻".repeat(19)}…\n`);
+  });
+
   it("reports an unreadable line with its number, keeps it, and exits 1", async () => {
     const files = dataFiles();
     write(files.undelivered, [failedEntry(request()), '{"kind":"undelivered","name":"half a line']);
