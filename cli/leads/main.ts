@@ -3,7 +3,9 @@ import { readFile } from "node:fs/promises";
 import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
-import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import { createInboxSink } from "~/lib/contact/inbox-sink.server";
+import type { ContactSink } from "~/lib/contact/sink.server";
+import { CONTACT_FUNCTION, createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import {
   fileExists,
   type ParsedQueue,
@@ -15,17 +17,19 @@ import {
 } from "~/lib/contact/undelivered-store.server";
 import { env } from "~/lib/env.server";
 
-import { type CsvColumn, toCsv } from "./csv";
+import { type CsvColumn, type CsvOptions, toCsv } from "./csv";
 import { CliError } from "./errors";
 import { type InboxLine, parseInbox } from "./inbox";
-import { retryPending, type RetryOutcome } from "./retry";
-import { type Column, firstWords, formatTable } from "./table";
+import { type PendingRequest, pendingRequests } from "./plan";
+import { type RetryOutcome, type RetryReport, retryPending } from "./retry";
+import { type Column, formatTable } from "./table";
 
 /**
  * `npm run leads -- list|retry|export`: what ops need to see and resend the contact requests the
  * function did not confirm (CONTACT_UNDELIVERED_FILE) and to read the inbox file
  * (CONTACT_INBOX_FILE). Same environment as the server. Exit codes: 0 done; 1 something is left
- * (requests still pending after a retry, or unreadable lines); 2 it could not run.
+ * for a person or a later retry (requests still pending after a retry, whether they failed again,
+ * were held back as possibly delivered or were added meanwhile; or unreadable lines); 2 it could not run.
  */
 
 const out = (text: string) => process.stdout.write(text);
@@ -46,7 +50,7 @@ const undeliveredColumns: Column<UndeliveredEntry>[] = [
   { header: "Name", maxWidth: 24, value: (entry) => entry.request.name },
   { header: "E-mail", maxWidth: 32, value: (entry) => entry.request.email },
   { header: "Company", maxWidth: 20, value: (entry) => entry.request.company },
-  { header: "Message", maxWidth: 40, value: (entry) => firstWords(entry.request.message, 40) },
+  { header: "Message", maxWidth: 40, cut: "words", value: (entry) => entry.request.message },
 ];
 
 const inboxColumns: Column<InboxRequest>[] = [
@@ -54,7 +58,7 @@ const inboxColumns: Column<InboxRequest>[] = [
   { header: "Name", maxWidth: 24, value: (line) => line.request.name },
   { header: "E-mail", maxWidth: 32, value: (line) => line.request.email },
   { header: "Company", maxWidth: 20, value: (line) => line.request.company },
-  { header: "Message", maxWidth: 48, value: (line) => firstWords(line.request.message, 48) },
+  { header: "Message", maxWidth: 48, cut: "words", value: (line) => line.request.message },
 ];
 
 const requestCsvColumns = <Row>(of: (row: Row) => UndeliveredEntry["request"]): CsvColumn<Row>[] => [
@@ -134,8 +138,27 @@ async function listUndelivered(): Promise<number> {
   const pending = pendingEntries(queue);
   if (pending.length === 0) out(`No pending undelivered requests in ${file}.\n`);
   else {
-    out(`${plural(pending.length, "pending undelivered request")} in ${file}:\n\n`);
-    out(formatTable(pending, undeliveredColumns));
+    // Apart, as `retry` treats them: a request any copy of which may have reached the function.
+    const maybe = new Set(
+      pendingRequests(pending)
+        .filter((request) => request.possiblyDelivered)
+        .map((request) => request.fingerprint),
+    );
+    const toRetry = pending.filter((entry) => !maybe.has(entry.fingerprint));
+    const possiblyDelivered = pending.filter((entry) => maybe.has(entry.fingerprint));
+    out(`${plural(pending.length, "pending undelivered request")} in ${file}.\n`);
+    if (toRetry.length > 0) {
+      out(`\nTo retry (${toRetry.length}): \`npm run leads -- retry\` sends them.\n\n`);
+      out(formatTable(toRetry, undeliveredColumns));
+    }
+    if (possiblyDelivered.length > 0) {
+      out(
+        `\nPossibly delivered (${possiblyDelivered.length}): the function timed out or its answer could not ` +
+          "be read, so it may have run. Check the agency's mailbox first; `retry` sends these only with " +
+          "--include-possibly-delivered.\n\n",
+      );
+      out(formatTable(possiblyDelivered, undeliveredColumns));
+    }
   }
   return reportUnreadable(file, unreadableLines(queue)) ? 1 : 0;
 }
@@ -166,16 +189,16 @@ async function listInbox(): Promise<number> {
   return reportUnreadable(file, inboxUnreadable(lines)) ? 1 : 0;
 }
 
-async function exportCsv(source: "inbox" | "undelivered"): Promise<number> {
+async function exportCsv(source: "inbox" | "undelivered", options: CsvOptions): Promise<number> {
   if (source === "inbox") {
     const { file, lines } = await loadInbox();
     if (!lines) note(noInboxFile(file));
-    out(toCsv(inboxRequests(lines ?? []), inboxCsvColumns));
+    out(toCsv(inboxRequests(lines ?? []), inboxCsvColumns, options));
     return reportUnreadable(file, inboxUnreadable(lines ?? [])) ? 1 : 0;
   }
   const { file, queue } = await loadUndelivered();
   if (!queue) note(noUndeliveredFile(file));
-  out(toCsv(queue ? pendingEntries(queue) : [], undeliveredCsvColumns));
+  out(toCsv(queue ? pendingEntries(queue) : [], undeliveredCsvColumns, options));
   return reportUnreadable(file, queue ? unreadableLines(queue) : []) ? 1 : 0;
 }
 
@@ -185,10 +208,15 @@ function describeOutcome(outcome: RetryOutcome): string {
       return "delivered";
     case "skipped":
       return `skipped: ${outcome.why}`;
-    case "failed":
-      return `failed again (${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""})`;
+    case "failed": {
+      const why = `${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""}`;
+      return `failed again (${why}${outcome.possiblyDelivered ? ", maybe sent: now held back" : ""})`;
+    }
   }
 }
+
+const copiesOf = (request: PendingRequest) =>
+  request.copies.length > 1 ? ` (${request.copies.length} copies, sent once)` : "";
 
 /** A bar on a terminal; one plain line per request otherwise (CI logs, pipes). */
 function progressReporter() {
@@ -215,29 +243,94 @@ function progressReporter() {
   }
   return {
     start: (total: number) => note(`Retrying ${plural(total, "pending request")}…`),
-    progress: (done: number, total: number, outcome: RetryOutcome, entry: UndeliveredEntry) =>
-      note(`[${done}/${total}] ${entry.id}: ${describeOutcome(outcome)}`),
+    progress: (done: number, total: number, outcome: RetryOutcome, request: PendingRequest) =>
+      note(`[${done}/${total}] ${request.latest.id}${copiesOf(request)}: ${describeOutcome(outcome)}`),
     stop: () => undefined,
   };
 }
 
-async function retry(): Promise<number> {
-  const file = env.CONTACT_UNDELIVERED_FILE;
-  if (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY) {
-    throw new CliError(
-      "No Supabase configured: `retry` sends the requests to the function send-contact-email, so it " +
-        "needs SUPABASE_URL and SUPABASE_ANON_KEY (the same values as the server's).",
+/**
+ * The sink the server is configured with, chosen as the server chooses it
+ * (app/lib/contact/contact.server.ts): the function with Supabase, the inbox file without.
+ */
+function configuredSink(): { sink: ContactSink; target: string } {
+  if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
+    const sink = createSupabaseSink({
+      url: env.SUPABASE_URL,
+      anonKey: env.SUPABASE_ANON_KEY,
+      timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+    });
+    return { sink, target: `the function ${CONTACT_FUNCTION}` };
+  }
+  // One line per appendFile, as the server writes it (O_APPEND), so lines never interleave.
+  return {
+    sink: createInboxSink(env.CONTACT_INBOX_FILE),
+    target: `the inbox file ${env.CONTACT_INBOX_FILE}`,
+  };
+}
+
+/**
+ * Without Supabase, requests the function failed to confirm would land in an inbox file that, on
+ * a server using Supabase, nobody reads: most likely the CLI runs without the server's environment.
+ */
+function refuseSupabaseLeadsIntoInbox(send: readonly PendingRequest[]): void {
+  const fromFunction = send.filter((request) => request.copies.some((copy) => copy.sink === "supabase"));
+  if (fromFunction.length === 0) return;
+  throw new CliError(
+    `${plural(fromFunction.length, "pending request")} failed at the Supabase function, but no Supabase is ` +
+      "configured here (SUPABASE_URL, SUPABASE_ANON_KEY): run `retry` with the server's environment to send " +
+      "them to the function. If the server now runs without Supabase, `retry --into-inbox` writes them into " +
+      `the inbox file ${env.CONTACT_INBOX_FILE}. Nothing was sent.`,
+  );
+}
+
+interface RetryCommandOptions {
+  includePossiblyDelivered?: boolean;
+  intoInbox?: boolean;
+}
+
+function summarise(report: RetryReport, file: string, target: string): void {
+  if (report.requests === 0) {
+    out(`Nothing to retry: no pending request in ${file}.\n`);
+    return;
+  }
+  const copies =
+    report.copies > report.requests
+      ? ` (${report.copies} copies: a request kept more than once is sent once)`
+      : "";
+  out(`${plural(report.requests, "pending request")} in ${file}${copies}.\n`);
+  if (report.attempted > 0) {
+    const included = report.possiblyDeliveredSent
+      ? `, ${report.possiblyDeliveredSent} of them possibly delivered already (--include-possibly-delivered)`
+      : "";
+    out(
+      `Sent ${plural(report.attempted, "request")} to ${target}${included}: ${report.delivered} delivered, ` +
+        `${report.failed} failed again, ${report.skipped} skipped (delivered meanwhile).\n`,
     );
   }
-  const sink = createSupabaseSink({
-    url: env.SUPABASE_URL,
-    anonKey: env.SUPABASE_ANON_KEY,
-    timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-  });
+  if (report.heldBack > 0) {
+    out(
+      `Not sent: ${plural(report.heldBack, "possibly delivered request")} (the function timed out or its ` +
+        "answer could not be read, so it may have run). Check the agency's mailbox; " +
+        "`npm run leads -- retry --include-possibly-delivered` sends them anyway.\n",
+    );
+  }
+}
+
+async function retry(options: RetryCommandOptions): Promise<number> {
+  const file = env.CONTACT_UNDELIVERED_FILE;
+  const { sink, target } = configuredSink();
   const progress = progressReporter();
   let report;
   try {
-    report = await retryPending({ file, sink, onStart: progress.start, onProgress: progress.progress });
+    report = await retryPending({
+      file,
+      sink,
+      includePossiblyDelivered: Boolean(options.includePossiblyDelivered),
+      ...(sink.mode === "inbox-file" && !options.intoInbox ? { check: refuseSupabaseLeadsIntoInbox } : {}),
+      onStart: progress.start,
+      onProgress: progress.progress,
+    });
   } catch (error) {
     if (error instanceof CliError) throw error;
     const code = (error as { code?: string }).code;
@@ -252,13 +345,7 @@ async function retry(): Promise<number> {
     note(noUndeliveredFile(file));
     return 0;
   }
-  if (report.attempted === 0) out(`Nothing to retry: no pending request in ${file}.\n`);
-  else {
-    out(
-      `Retried ${plural(report.attempted, "pending request")}: ${report.delivered} delivered, ` +
-        `${report.failed} failed again, ${report.skipped} skipped (already delivered).\n`,
-    );
-  }
+  summarise(report, file, target);
   if (report.markerErrors) {
     note(
       `${plural(report.markerErrors, "delivery", "deliveries")} could not be marked at once (removed by the rewrite).`,
@@ -268,9 +355,10 @@ async function retry(): Promise<number> {
     const meanwhile = report.addedMeanwhile
       ? ` (${report.addedMeanwhile} added by the server meanwhile)`
       : "";
-    out(`${plural(report.remaining, "request")} still pending in ${file}${meanwhile}.\n`);
+    out(`${plural(report.remaining, "entry", "entries")} still pending in ${file}${meanwhile}.\n`);
   } else out(`None left pending in ${file}.\n`);
   const unreadable = reportUnreadable(file, report.unreadable);
+  // 1 whenever something is left for a person or a later retry (README, --help).
   return report.remaining > 0 || unreadable ? 1 : 0;
 }
 
@@ -283,7 +371,11 @@ export function leadsProgram(result: { code: number }): Command {
 
   program
     .command("list")
-    .description("Print the pending undelivered requests as a table (or the inbox file with --inbox).")
+    .description(
+      "Print the pending undelivered requests as tables: those `retry` sends, then those possibly " +
+        "delivered already (held back by `retry`). Control and bidi characters show as escapes " +
+        "(\\n, \\u202E). With --inbox, the inbox file. Exit 1 if a line is unreadable.",
+    )
     .option("--inbox", "list the inbox file instead (requests written when SUPABASE_URL is unset)")
     .action(async (options: { inbox?: boolean }) => {
       result.code = options.inbox ? await listInbox() : await listUndelivered();
@@ -292,21 +384,44 @@ export function leadsProgram(result: { code: number }): Command {
   program
     .command("retry")
     .description(
-      "Send every pending undelivered request again to send-contact-email; keep only those that fail again. " +
-        "Exit 0 when none is left, 1 when some are.",
+      "Send every pending undelivered request again through the sink the server is configured with: " +
+        "the function send-contact-email (SUPABASE_URL and SUPABASE_ANON_KEY set), else the inbox file " +
+        "(CONTACT_INBOX_FILE). Copies of one request (same e-mail, any case, and message) are sent once, " +
+        "the latest copy; only what fails again stays. Requests marked possibly delivered (a timeout or " +
+        "an unreadable answer: the function may have run) are not sent unless --include-possibly-delivered. " +
+        "Exit 0 when nothing is left; 1 when something is (failed again, held back as possibly delivered, " +
+        "added by the server meanwhile, or an unreadable line); 2 when it could not run.",
     )
-    .action(async () => {
-      result.code = await retry();
+    .option(
+      "--include-possibly-delivered",
+      "send the requests that may have been delivered already too (check the mailbox first)",
+    )
+    .option(
+      "--into-inbox",
+      "without Supabase configured, also write requests that failed at the Supabase function into the inbox file",
+    )
+    .action(async (options: RetryCommandOptions) => {
+      result.code = await retry(options);
     });
 
   program
     .command("export")
-    .description("Write the pending undelivered requests (or the inbox) to stdout as CSV (RFC 4180).")
+    .description(
+      "Write the pending undelivered requests (or the inbox) to stdout as CSV (RFC 4180). A value a " +
+        "spreadsheet would evaluate (starting with =, +, -, @, tab or CR) gets a single quote in front " +
+        "(OWASP's CSV injection guidance): '=HYPERLINK(...) and '+1 757 555 0101 open as text.",
+    )
     .addOption(new Option("--csv", "CSV with a header row (the only format)").makeOptionMandatory())
     .addOption(new Option("--inbox", "export the inbox file").conflicts("undelivered"))
     .addOption(new Option("--undelivered", "export the pending undelivered requests (the default)"))
-    .action(async (options: { inbox?: boolean }) => {
-      result.code = await exportCsv(options.inbox ? "inbox" : "undelivered");
+    .addOption(
+      new Option(
+        "--raw",
+        "every value exactly as stored, no quote added (for a program, never for a spreadsheet)",
+      ),
+    )
+    .action(async (options: { inbox?: boolean; raw?: boolean }) => {
+      result.code = await exportCsv(options.inbox ? "inbox" : "undelivered", { raw: Boolean(options.raw) });
     });
 
   return program;

@@ -13,24 +13,32 @@ import {
   readQueue,
   rewriteQueue,
   serializeLine,
-  type UndeliveredEntry,
   unreadableLines,
   withQueueLock,
 } from "~/lib/contact/undelivered-store.server";
 
 import { CliError } from "./errors";
+import { type PendingRequest, pendingRequests, retryPlan } from "./plan";
 
 export type RetryOutcome =
   | { kind: "delivered" }
   | { kind: "skipped"; why: string }
-  | { kind: "failed"; reason: SendFailure; status?: number };
+  | { kind: "failed"; reason: SendFailure; status?: number; possiblyDelivered: boolean };
 
 export interface RetryReport {
+  /** Distinct pending requests (fingerprints) when the retry started, and their copies in the file. */
+  requests: number;
+  copies: number;
+  /** Requests the run meant to send (those held back not included). */
   attempted: number;
+  /** Of those, how many were marked possibly delivered (sent because `includePossiblyDelivered`). */
+  possiblyDeliveredSent: number;
   delivered: number;
   skipped: number;
   failed: number;
-  /** Pending entries left in the file after the rewrite (failed again, or added by the server meanwhile). */
+  /** Requests not sent because they may have been delivered already. */
+  heldBack: number;
+  /** Pending entries left in the file after the rewrite (failed again, held back, or added by the server meanwhile). */
   remaining: number;
   /** Of those, how many the server added while the retry ran. */
   addedMeanwhile: number;
@@ -41,11 +49,15 @@ export interface RetryReport {
 
 export interface RetryOptions {
   file: string;
-  /** The same sink the server uses (createSupabaseSink with the server's timeout). */
+  /** The sink the server is configured with (the Supabase function with its timeout, or the inbox file). */
   sink: ContactSink;
+  /** Send the requests marked possiblyDelivered too (by default they stay pending, untouched). */
+  includePossiblyDelivered?: boolean;
+  /** Sees the requests about to be sent before any is; throws to refuse the run. */
+  check?: (send: readonly PendingRequest[]) => void;
   now?: () => Date;
   onStart?: (total: number) => void;
-  onProgress?: (done: number, total: number, outcome: RetryOutcome, entry: UndeliveredEntry) => void;
+  onProgress?: (done: number, total: number, outcome: RetryOutcome, request: PendingRequest) => void;
 }
 
 const runLockOf = (file: string) => `${file}.retry`;
@@ -72,17 +84,30 @@ async function takeRunLock(file: string): Promise<() => Promise<void>> {
   }
 }
 
-const stillPending = (queue: ParsedQueue | undefined, entry: UndeliveredEntry) =>
-  Boolean(queue && pendingEntries(queue).some((candidate) => candidate.id === entry.id));
+/** Whether a copy of the request is still pending (the visitor may have sent it again meanwhile). */
+function stillPending(queue: ParsedQueue | undefined, request: PendingRequest): boolean {
+  if (!queue) return false;
+  const ids = new Set(request.copies.map((copy) => copy.id));
+  return pendingEntries(queue).some((entry) => ids.has(entry.id));
+}
+
+interface Failure {
+  reason: SendFailure;
+  at: Date;
+  possiblyDelivered: boolean;
+}
 
 /**
- * Sends every pending request again, one at a time, then rewrites the file so that only what is
- * still pending stays. Each delivery is recorded at once with a "delivered" marker, so a retry
- * that dies halfway never sends the same request twice. Returns undefined when there is no file.
+ * Sends every pending request again, one at a time and each fingerprint once (its latest copy),
+ * then rewrites the file so that only what is still pending stays. Each delivery is recorded at
+ * once with a "delivered" marker, which supersedes every copy, so a retry that dies halfway never
+ * sends the same request twice. A failure updates every copy. Returns undefined when there is no file.
  */
 export async function retryPending({
   file,
   sink,
+  includePossiblyDelivered = false,
+  check,
   now = () => new Date(),
   onStart,
   onProgress,
@@ -93,43 +118,53 @@ export async function retryPending({
     // Under the lock, so that a line being appended is read whole or not at all.
     const snapshot = await withQueueLock(file, () => readQueue(file));
     if (!snapshot) return undefined;
-    const pending = pendingEntries(snapshot);
-    const snapshotIds = new Set(pending.map((entry) => entry.id));
+    const requests = pendingRequests(pendingEntries(snapshot));
+    const { send, heldBack } = retryPlan(requests, includePossiblyDelivered);
+    check?.(send);
+    const snapshotIds = new Set(requests.flatMap((request) => request.copies.map((copy) => copy.id)));
     const deliveredIds = new Set<string>();
-    const deliveredFingerprints = new Set<string>();
-    const failures = new Map<string, { reason: SendFailure; at: Date }>();
+    const failures = new Map<string, Failure>();
+    let delivered = 0;
+    let failed = 0;
     let skipped = 0;
     let markerErrors = 0;
-    onStart?.(pending.length);
+    onStart?.(send.length);
 
-    for (const [index, entry] of pending.entries()) {
+    for (const [index, request] of send.entries()) {
       let outcome: RetryOutcome;
-      if (deliveredFingerprints.has(entry.fingerprint)) {
-        outcome = { kind: "skipped", why: "the same request was just delivered" };
-      } else if (!stillPending(await readQueue(file), entry)) {
+      if (!stillPending(await readQueue(file), request)) {
         outcome = { kind: "skipped", why: "delivered meanwhile (the visitor sent it again)" };
+        skipped++;
       } else {
-        const result = await sink.send(entry.request);
+        const result = await sink.send(request.latest.request);
         if (result.ok) {
           outcome = { kind: "delivered" };
-          deliveredIds.add(entry.id);
-          deliveredFingerprints.add(entry.fingerprint);
+          delivered++;
+          for (const copy of request.copies) deliveredIds.add(copy.id);
+          // The copies' own fingerprint, so the marker supersedes exactly the copies that were grouped.
+          const marker = {
+            ...deliveredMarker(request.latest.request, "leads-cli", now()),
+            fingerprint: request.fingerprint,
+          };
           try {
-            await appendQueueLines(file, serializeLine(deliveredMarker(entry.request, "leads-cli", now())));
+            await appendQueueLines(file, serializeLine(marker));
           } catch {
             markerErrors++;
           }
         } else {
+          const possiblyDelivered = Boolean(result.possiblyDelivered);
           outcome = {
             kind: "failed",
             reason: result.reason,
             ...(result.status ? { status: result.status } : {}),
+            possiblyDelivered,
           };
-          failures.set(entry.id, { reason: result.reason, at: now() });
+          failed++;
+          const failure = { reason: result.reason, at: now(), possiblyDelivered };
+          for (const copy of request.copies) failures.set(copy.id, failure);
         }
       }
-      if (outcome.kind === "skipped") skipped++;
-      onProgress?.(index + 1, pending.length, outcome, entry);
+      onProgress?.(index + 1, send.length, outcome, request);
     }
 
     const rewritten = await rewriteQueue(file, (current) => {
@@ -140,6 +175,8 @@ export async function retryPending({
           if (!failure) return entry;
           return {
             ...entry,
+            // A resend that timed out may have reached the function too.
+            possiblyDelivered: entry.possiblyDelivered || failure.possiblyDelivered,
             attempts: (entry.attempts ?? 0) + 1,
             lastAttemptAt: failure.at.toISOString(),
             lastReason: failure.reason,
@@ -158,10 +195,14 @@ export async function retryPending({
     });
 
     return {
-      attempted: pending.length,
-      delivered: deliveredIds.size,
+      requests: requests.length,
+      copies: snapshotIds.size,
+      attempted: send.length,
+      possiblyDeliveredSent: send.filter((request) => request.possiblyDelivered).length,
+      delivered,
       skipped,
-      failed: failures.size,
+      failed,
+      heldBack: heldBack.length,
       remaining: rewritten?.remaining ?? 0,
       addedMeanwhile: rewritten?.addedMeanwhile ?? 0,
       unreadable: rewritten?.unreadable ?? [],

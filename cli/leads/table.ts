@@ -1,53 +1,116 @@
 /**
- * A plain-text table for a terminal. Every value comes from a visitor, so control characters
- * (which could move the cursor or recolour the terminal) become spaces and line breaks are folded.
+ * A plain-text table for a terminal. Every value comes from a visitor, so what could act on the
+ * terminal or hide what is there is shown as an escape instead: control characters (they can move
+ * the cursor, recolour the screen or end a line) and bidi controls (they can make text read
+ * backwards). Widths and cuts go by grapheme clusters (Intl.Segmenter), so an emoji, a flag or a
+ * letter with its accents is never cut in half, and by the columns a terminal gives them.
  */
 
 export interface Column<Row> {
   header: string;
-  /** The most characters a cell shows; longer values end with "…". */
+  /** The most terminal columns a cell takes; longer values end with "…". */
   maxWidth: number;
+  /** "words": cut after a whole word when the cut would otherwise fall in the second half. */
+  cut?: "anywhere" | "words";
   value: (row: Row) => string;
 }
 
-// C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
+/**
+ * C0 and C1 controls, DEL, the line and paragraph separators, the bidi embeddings, overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069) and the bidi marks (U+061C, U+200E, U+200F); and the
+ * backslash, so that a visitor cannot type something that looks like one of our escapes.
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\\]/gu;
 
-/** The value on one line, without control characters or runs of spaces. */
-export function oneLine(value: string): string {
-  return value.replace(CONTROL, " ").replace(/\s+/g, " ").trim();
+const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\" };
+
+const escapeOne = (char: string) =>
+  NAMED[char] ?? `\\u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The value with every control and bidi character written as an escape (`\n`, `\u202E`). */
+export function escapeControls(value: string): string {
+  return value.replace(ESCAPED, escapeOne);
 }
 
-export function truncate(value: string, width: number): string {
-  const chars = [...value];
-  return chars.length <= width ? value : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
+// East Asian Wide and Fullwidth blocks (Hangul, CJK, kana, fullwidth forms…): two columns.
+const WIDE =
+  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{16fe0}-\u{18aff}\u{1b000}-\u{1b2ff}\u{1f200}-\u{1f2ff}\u{20000}-\u{3fffd}]/u;
+// An emoji drawn as a picture (by default or with VS16), a flag: two columns.
+const EMOJI = /\p{Emoji_Presentation}|\ufe0f|\p{Regional_Indicator}/u;
+const INVISIBLE = /^\p{Default_Ignorable_Code_Point}+$/u;
+
+/** The columns a terminal gives one grapheme cluster. */
+export function clusterWidth(cluster: string): number {
+  if (INVISIBLE.test(cluster)) return 0;
+  return EMOJI.test(cluster) || WIDE.test(cluster) ? 2 : 1;
 }
 
-const length = (value: string) => [...value].length;
-const pad = (value: string, width: number) => value + " ".repeat(Math.max(0, width - length(value)));
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** One thing the terminal shows: a grapheme cluster, or the escape of a control character. */
+interface Piece {
+  text: string;
+  width: number;
+}
+
+/** The value as pieces: each cluster whole, each escape whole (an escape is never cut either). */
+function pieces(value: string): Piece[] {
+  const result: Piece[] = [];
+  for (const { segment } of segmenter.segment(value)) {
+    const plain = segment.replace(ESCAPED, "");
+    const text = escapeControls(segment);
+    // A control character is a cluster of its own (CR LF is one); a backslash may carry accents.
+    result.push({ text, width: text.length - plain.length + (plain ? clusterWidth(plain) : 0) });
+  }
+  return result;
+}
+
+const widthOf = (list: readonly Piece[]) => list.reduce((sum, piece) => sum + piece.width, 0);
+
+/** The columns a value takes in the table, escapes included. */
+export function displayWidth(value: string): number {
+  return widthOf(pieces(value));
+}
+
+/** The longest start of `list` that fits in `width` columns. */
+function fitting(list: readonly Piece[], width: number): Piece[] {
+  const kept: Piece[] = [];
+  let used = 0;
+  for (const piece of list) {
+    if (used + piece.width > width) break;
+    kept.push(piece);
+    used += piece.width;
+  }
+  return kept;
+}
+
+/** The value as the table shows it: escaped, and cut with "…" when wider than `width`. */
+export function fitCell(value: string, width: number, cut: Column<unknown>["cut"] = "anywhere"): Piece {
+  const all = pieces(value);
+  const total = widthOf(all);
+  if (total <= width) return { text: all.map((piece) => piece.text).join(""), width: total };
+  let kept = fitting(all, Math.max(0, width - 1));
+  if (cut === "words") {
+    const lastSpace = kept.map((piece) => piece.text).lastIndexOf(" ");
+    if (lastSpace >= 0 && widthOf(kept.slice(0, lastSpace)) > width / 2) kept = kept.slice(0, lastSpace);
+  }
+  return { text: `${kept.map((piece) => piece.text).join("")}…`, width: widthOf(kept) + 1 };
+}
 
 export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
   const cells = rows.map((row) =>
-    columns.map((column) => truncate(oneLine(column.value(row)), column.maxWidth)),
+    columns.map((column) => fitCell(column.value(row), column.maxWidth, column.cut)),
   );
-  const widths = columns.map((column, index) =>
-    Math.max(length(column.header), ...cells.map((line) => length(line[index] ?? ""))),
+  const headers = columns.map((column) => fitCell(column.header, Number.POSITIVE_INFINITY));
+  const widths = columns.map((_, index) =>
+    Math.max(headers[index]?.width ?? 0, ...cells.map((line) => line[index]?.width ?? 0)),
   );
-  const render = (line: readonly string[]) =>
+  const render = (line: readonly Piece[]) =>
     line
-      .map((cell, index) => pad(cell, widths[index] ?? 0))
+      .map((cell, index) => cell.text + " ".repeat(Math.max(0, (widths[index] ?? 0) - cell.width)))
       .join("  ")
       .trimEnd();
   const rule = widths.map((width) => "-".repeat(width)).join("  ");
-  return [render(columns.map((column) => column.header)), rule, ...cells.map(render)].join("\n") + "\n";
-}
-
-/** The start of a text on one line, cut after a whole word when it is longer than `width`. */
-export function firstWords(text: string, width: number): string {
-  const line = oneLine(text);
-  if ([...line].length <= width) return line;
-  const cut = [...line].slice(0, width - 1).join("");
-  const lastSpace = cut.lastIndexOf(" ");
-  return `${lastSpace > width / 2 ? cut.slice(0, lastSpace) : cut}…`;
+  return [render(headers), rule, ...cells.map(render)].join("\n") + "\n";
 }

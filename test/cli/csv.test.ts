@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { toCsv } from "../../cli/leads/csv";
+import { neutraliseFormula, toCsv } from "../../cli/leads/csv";
 
 const columns = [
   { header: "name", value: (row: Record<string, string | boolean>) => row.name as string },
@@ -41,5 +41,38 @@ describe("CSV export (RFC 4180)", () => {
 
   it("empty and missing values are empty fields", () => {
     expect(toCsv([{ name: "", message: "" }], columns)).toBe("name,message,flag\r\n,,\r\n");
+  });
+
+  it("neutralises a value a spreadsheet would evaluate (OWASP): a single quote in front, nothing else changed", () => {
+    expect(
+      toCsv([{ name: '=HYPERLINK("http://evil.example","click")', message: "+cmd|' /C calc'!A0" }], columns),
+    ).toBe(
+      'name,message,flag\r\n"\'=HYPERLINK(""http://evil.example"",""click"")",\'+cmd|\' /C calc\'!A0,\r\n',
+    );
+  });
+
+  it("--raw keeps every value as it is", () => {
+    expect(toCsv([{ name: "=1+2", message: "@SUM(A1)" }], columns, { raw: true })).toBe(
+      "name,message,flag\r\n=1+2,@SUM(A1),\r\n",
+    );
+  });
+});
+
+describe("neutraliseFormula", () => {
+  it("prefixes a value starting with =, +, -, @, tab or carriage return", () => {
+    for (const value of ["=1+1", "+1", "-2+3", "@SUM(A1:A2)", "\t=1", "\r=1"]) {
+      expect(neutraliseFormula(value)).toBe(`'${value}`);
+    }
+  });
+
+  it("leaves every other value alone, a formula character later in the text included", () => {
+    for (const value of ["Ada Lovelace", "a=b", "x+1", "mary@example.com", " =1", "'=1", "", "\n=1"]) {
+      expect(neutraliseFormula(value)).toBe(value);
+    }
+  });
+
+  it("keeps a phone number readable: its digits and + intact after the quote", () => {
+    expect(neutraliseFormula("+1 757 555 0101")).toBe("'+1 757 555 0101");
+    expect(neutraliseFormula("(757) 555-0101")).toBe("(757) 555-0101");
   });
 });
