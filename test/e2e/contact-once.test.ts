@@ -1,0 +1,161 @@
+import type { Page, Request } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
+
+import { describeBrowser, DESKTOP, PHONE, useStack } from "./support/browser";
+import {
+  contactValues,
+  fillContact,
+  keepTrafficLocal,
+  serverNotice,
+  submitButton,
+  toast,
+  waitForHydration,
+} from "./support/page";
+import { SEND_ERROR, SUCCESS, uniqueContact } from "./support/spec-texts";
+
+/**
+ * Every lead exactly once, whatever the visitor's browser does (decision 026): a reload or
+ * back/forward after a no-JavaScript success sends nothing, and with JavaScript the page survives
+ * its network: no data request after a submission, no error page when one fails.
+ */
+
+const isData = (request: Request) => new URL(request.url()).pathname.endsWith(".data");
+
+describeBrowser("every lead exactly once, in the browser", () => {
+  const stack = useStack();
+
+  beforeEach(() => {
+    stack.fake.reset();
+  });
+
+  async function open(javaScriptEnabled: boolean, options = DESKTOP, before?: (page: Page) => Promise<void>) {
+    const context = await stack.context({ ...options, javaScriptEnabled });
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    if (before) await before(page);
+    await page.goto("/");
+    if (javaScriptEnabled) await waitForHydration(page);
+    return page;
+  }
+
+  const expectNoErrorScreen = async (page: Page) => {
+    expect(await page.getByText("Unexpected Application Error!").count()).toBe(0);
+    expect(await page.locator("#contact form").count()).toBe(1);
+  };
+
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`JS off (${size}): submit, reload, back and forward: one call, the notice after the redirect`, async () => {
+      const page = await open(false, viewport);
+      const values = uniqueContact();
+      await fillContact(page, values);
+      await Promise.all([page.waitForURL(/\?contact=sent#contact-form$/), submitButton(page).click()]);
+      const notice = serverNotice(page, "status", SUCCESS.title);
+      expect(await notice.isVisible()).toBe(true);
+      expect(await notice.innerText()).toContain(SUCCESS.text);
+      expect(Object.values(await contactValues(page)).every((value) => value === "")).toBe(true);
+      expect(stack.fake.requests).toHaveLength(1);
+
+      // What a visitor does next: reload (no "resubmit the form?"), go back, go forward again.
+      const reload = await page.reload();
+      expect(reload?.request().method()).toBe("GET");
+      expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+      await page.goBack();
+      expect(new URL(page.url()).search).toBe("");
+      await page.goForward();
+      expect(new URL(page.url()).search).toBe("?contact=sent");
+      await page.reload();
+      await page.waitForTimeout(300);
+      expect(stack.fake.requests).toHaveLength(1);
+      expect(stack.fake.requests[0]!.json).toEqual(values);
+    });
+  }
+
+  it("JS off: a double click on Send Message makes one call", async () => {
+    stack.fake.setMode({ kind: "slow", delayMs: 600 });
+    const page = await open(false);
+    await fillContact(page, uniqueContact());
+    await Promise.all([page.waitForURL(/\?contact=sent/), submitButton(page).dblclick()]);
+    await page.waitForTimeout(800);
+    expect(stack.fake.requests).toHaveLength(1);
+    expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+  });
+
+  it("JS on: no request for *.data after a submission, success or failure", async () => {
+    const page = await open(true);
+    const dataRequests: string[] = [];
+    page.on("request", (request) => {
+      if (isData(request)) dataRequests.push(`${request.method()} ${request.url()}`);
+    });
+    await fillContact(page, uniqueContact());
+    await submitButton(page).click();
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+
+    stack.fake.setMode({ kind: "status", status: 500 });
+    await fillContact(page, uniqueContact());
+    await submitButton(page).click();
+    await expect.poll(() => toast(page, SEND_ERROR.title).isVisible(), { timeout: 8000 }).toBe(true);
+    await page.waitForTimeout(500);
+    // The two actions themselves, and nothing else: no revalidation.
+    expect(dataRequests.map((line) => line.split(" ")[0])).toEqual(["POST", "POST"]);
+  });
+
+  it("JS on: with every GET *.data failing, a success and a failure leave the page, the toast and the values", async () => {
+    const page = await open(true, PHONE, async (p) => {
+      await p.route(
+        (url) => url.pathname.endsWith(".data"),
+        (route) =>
+          route.request().method() === "GET" ? route.abort("internetdisconnected") : route.continue(),
+      );
+    });
+    await fillContact(page, uniqueContact());
+    await submitButton(page).click();
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    await expectNoErrorScreen(page);
+    expect(Object.values(await contactValues(page)).every((value) => value === "")).toBe(true);
+
+    stack.fake.setMode({ kind: "status", status: 500 });
+    const values = uniqueContact();
+    await fillContact(page, values);
+    await submitButton(page).click();
+    await expect.poll(() => toast(page, SEND_ERROR.title).isVisible(), { timeout: 8000 }).toBe(true);
+    await page.waitForTimeout(500);
+    await expectNoErrorScreen(page);
+    expect(await contactValues(page)).toEqual(values);
+    expect(stack.fake.requests).toHaveLength(2);
+  });
+
+  it("JS on: the action's own request lost on the network: the error toast, the values kept, no error page", async () => {
+    const page = await open(true, PHONE, async (p) => {
+      await p.route(
+        (url) => url.pathname.endsWith(".data"),
+        (route) => route.abort("connectionreset"),
+      );
+    });
+    const values = uniqueContact();
+    await fillContact(page, values);
+    await submitButton(page).click();
+    const notice = toast(page, SEND_ERROR.title);
+    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await notice.innerText()).toContain(SEND_ERROR.text);
+    await expectNoErrorScreen(page);
+    expect(await contactValues(page)).toEqual(values);
+    expect(await submitButton(page).isDisabled()).toBe(false);
+    expect(stack.fake.requests).toHaveLength(0);
+  });
+
+  it("JS on: the same message sent again from a second tab is answered as sent, with one call", async () => {
+    const values = uniqueContact();
+    const first = await open(true);
+    await fillContact(first, values);
+    await submitButton(first).click();
+    await expect.poll(() => toast(first, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    const second = await open(true);
+    await fillContact(second, values);
+    await submitButton(second).click();
+    await expect.poll(() => toast(second, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    expect(stack.fake.requests).toHaveLength(1);
+  });
+});
