@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-import { browserRequired, findChromium } from "./e2e/support/find-chromium.mjs";
+import { browserRequired, findChromium } from "../scripts/chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { browserRequired } from "../e2e/support/find-chromium.mjs";
+import { browserRequired } from "../../scripts/chromium.mjs";
 import { useAppWithFunction } from "../support/app-server";
 import { root } from "../support/remix-serve.mjs";
 
