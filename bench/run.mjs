@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: builds the app into its own folder, serves it with remix-serve next to
+// `npm run bench`: builds the app into its own folder, serves it as `npm start` does next to
 // a fake `send-contact-email` on 127.0.0.1, then measures bytes, Lighthouse and server
 // throughput, prints one table (budgets and observations), writes
 // bench/results/latest.json and exits 1 when a budget is missed.

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 import { browserRequired } from "../../scripts/chromium.mjs";
 import { useAppWithFunction } from "../support/app-server";
-import { root } from "../support/remix-serve.mjs";
+import { root } from "../support/server-process.mjs";
 
 /**
  * Every document the server sends is valid HTML by the W3C Nu HTML Checker (npm `vnu-jar`, run

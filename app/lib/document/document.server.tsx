@@ -151,6 +151,21 @@ interface HomeDocument {
 
 let home: Promise<HomeDocument> | undefined;
 
+export type HomeDocumentReadiness = { ready: true } | { ready: false; reason: string };
+
+/**
+ * Whether `/` can be served as visitors must get it: what /healthz tells a load balancer. Until
+ * the home document exists (warming at start, or after a failed render) the instance is not ready.
+ */
+let readiness: HomeDocumentReadiness = CACHE_HOME_DOCUMENT
+  ? { ready: false, reason: "the home page is being prepared" }
+  : { ready: true };
+const NOT_RENDERED = "the home page could not be rendered";
+
+export function homeDocumentReadiness(): HomeDocumentReadiness {
+  return readiness;
+}
+
 async function buildHomeDocument(rendered: Rendered): Promise<HomeDocument> {
   if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
   const finished = finish(rendered.html);
@@ -197,11 +212,17 @@ async function homeDocument(request: Request, remixContext: EntryContext): Promi
     if (new URL(request.url).search !== "") return null;
     const building = render(request, 200, remixContext).then(buildHomeDocument);
     home = building;
-    building.catch((error: unknown) => {
-      // The next request for `/` tries again; visitors meanwhile get a per-request render.
-      if (home === building) home = undefined;
-      console.error(JSON.stringify({ event: "home_document_failed", message: String(error) }));
-    });
+    building.then(
+      () => {
+        readiness = { ready: true };
+      },
+      (error: unknown) => {
+        // The next request for `/` tries again; visitors meanwhile get a per-request render.
+        if (home === building) home = undefined;
+        readiness = { ready: false, reason: NOT_RENDERED };
+        console.error(JSON.stringify({ event: "home_document_failed", message: String(error) }));
+      },
+    );
   }
   return home.catch(() => null);
 }
@@ -252,6 +273,7 @@ export function warmHomeDocument(): void {
       if (!home) throw new Error(`GET / answered ${response.status} and left no home document.`);
       await home;
     })().catch((error: unknown) => {
+      if (!home) readiness = { ready: false, reason: NOT_RENDERED };
       console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) }));
     });
   });
