@@ -160,7 +160,8 @@ describe("npm start refuses to start, in words naming the cause", () => {
         HOST: "127.0.0.1",
         CONTACT_INBOX_FILE: join(inboxDir, "inbox.jsonl"),
         CONTACT_UNDELIVERED_FILE: join(tmp("undelivered-"), "undelivered.jsonl"),
-      } as NodeJS.ProcessEnv,
+        NODE_ENV: "production",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let log = "";
