@@ -141,7 +141,18 @@ async function measureContrast(
       },
       { shown: shown.toString("base64"), behind: behind.toString("base64"), color: text.color },
     );
-    if (!Number.isFinite(ratio)) throw new Error(`no glyph of ${selector} was found on the screen`);
+    if (!Number.isFinite(ratio)) {
+      // Nothing of it drawn: it must be under something else (the open phone menu), so no one sees it.
+      const covered = await page.evaluate((sel) => {
+        const element = document.querySelector(sel)!;
+        const rect = element.getBoundingClientRect();
+        const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+        return top !== null && !element.contains(top);
+      }, selector);
+      if (!covered) throw new Error(`no glyph of ${selector} was found on the screen`);
+      results.push({ ratio: Infinity, required: 0 });
+      continue;
+    }
     results.push({ ratio: Math.round(ratio * 100) / 100, required: text.large ? 3 : 4.5 });
   }
   await setTextHidden(page, "done");
@@ -206,16 +217,29 @@ async function audit(page: Page, label: string): Promise<Audit> {
   if (measured.length > 0) {
     console.log(
       `${label}: ${contrastChecked} texts checked by axe; left for review and measured from the pixels:\n` +
-        measured.map((m) => `  ${m.ratio}:1 (needs ${m.required}:1)  ${m.target}  [${m.reason}]`).join("\n"),
+        measured
+          .map((m) =>
+            m.required === 0
+              ? `  covered by another element, not visible  ${m.target}  [${m.reason}]`
+              : `  ${m.ratio}:1 (needs ${m.required}:1)  ${m.target}  [${m.reason}]`,
+          )
+          .join("\n"),
     );
   }
   return { problems, measured, contrastChecked };
 }
 
-async function expectAccessible(page: Page, label: string): Promise<Audit> {
+/**
+ * On `/` axe itself must have checked texts (the issue's proof that the rule runs); on a page whose
+ * every text sits on a gradient (the 404), the texts measured from the pixels count.
+ */
+async function expectAccessible(page: Page, label: string, { axeMustCheck = true } = {}): Promise<Audit> {
   const result = await audit(page, label);
   expect(result.problems).toEqual([]);
-  expect(result.contrastChecked, "axe checked the contrast of no text at all").toBeGreaterThan(0);
+  const measured = result.measured.filter((item) => item.required > 0).length;
+  if (axeMustCheck)
+    expect(result.contrastChecked, "axe checked the contrast of no text at all").toBeGreaterThan(0);
+  else expect(result.contrastChecked + measured, "no text's contrast was checked").toBeGreaterThan(0);
   return result;
 }
 
@@ -294,7 +318,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
       `${name}: 404 page`,
       async () => {
         const page = await open(options, "/definitely/not/here");
-        await expectAccessible(page, `${name}, 404`);
+        await expectAccessible(page, `${name}, 404`, { axeMustCheck: false });
       },
       AXE_TIMEOUT,
     );
