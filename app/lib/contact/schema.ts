@@ -15,7 +15,7 @@ import {
  */
 
 // One `@`, text before it, a domain with a dot after it; no whitespace, and none of
-// the characters that let one field carry several recipients (decisions.md).
+// the characters that let one field carry several recipients (docs/requirements.md, section 4).
 const EMAIL = /^[^\s@,;<>"']+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
 // http(s), then a host with at least one dot between non-empty labels; no whitespace.
 const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
