@@ -10,7 +10,9 @@ export function BadRequestScreen() {
       className="on-ink relative isolate flex min-h-screen flex-col items-center justify-center overflow-hidden bg-ink-950 px-6 text-center text-white"
     >
       <BrandMark className="size-12" />
-      <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">{badRequestText.code}</p>
+      <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">
+        {badRequestText.code}
+      </p>
       <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{badRequestText.heading}</h1>
       <p className="mt-4 max-w-md text-lg text-ink-300">{badRequestText.message}</p>
       <a

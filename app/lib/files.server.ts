@@ -1,5 +1,5 @@
 import { mkdirSync, statSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 /**

@@ -92,9 +92,7 @@ describe(".env.example", () => {
   });
 
   it("lists every variable the project's code reads", () => {
-    const sources = ["app", "server", "scripts", "bench", "cli", "mocks", "test"].flatMap(function walk(
-      dir: string,
-    ): string[] {
+    const walk = (dir: string): string[] => {
       const path = join(root, dir);
       if (!existsSync(path)) return [];
       return readdirSync(path).flatMap((name) => {
@@ -102,7 +100,8 @@ describe(".env.example", () => {
         if (statSync(join(root, child)).isDirectory()) return name === "results" ? [] : walk(child);
         return /\.(m?[jt]sx?)$/.test(name) ? [child] : [];
       });
-    });
+    };
+    const sources = ["app", "server", "scripts", "bench", "cli", "mocks", "test"].flatMap(walk);
     const read = new Set(
       sources.flatMap((file) =>
         [

@@ -24,7 +24,7 @@ const text = () => z.string({ error: messages.notText });
 const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
 const optionalText = () => text().check(z.trim());
 
-// Keys in the order of the function's payload (spec section 7); checking order is `contactFieldNames`.
+// Keys in the order of the function's payload (docs/requirements.md, section 4); checking order is `contactFieldNames`.
 export const contactSchema = z.object({
   name: text().check(
     z.trim(),
