@@ -167,7 +167,7 @@ interface Audit {
   contrastChecked: number;
 }
 
-async function audit(page: Page, label: string): Promise<Audit> {
+async function audit(page: Page, label: string, measureWithin?: string): Promise<Audit> {
   const results: AxeResults = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const problems = results.violations.map(
     (v) =>
@@ -192,8 +192,16 @@ async function audit(page: Page, label: string): Promise<Audit> {
     for (const node of rule.nodes) {
       const reason = reasonOf(node);
       const target = node.target.join(" ");
-      if (FOR_REVIEW.has(reason)) review.push({ target, reason });
-      else
+      if (FOR_REVIEW.has(reason)) {
+        // Behind an open dialog (the phone menu) a text is dimmed on purpose and not meant to be read.
+        const inside = measureWithin
+          ? await page.evaluate(({ sel, within }) => Boolean(document.querySelector(sel)?.closest(within)), {
+              sel: target,
+              within: measureWithin,
+            })
+          : true;
+        if (inside) review.push({ target, reason });
+      } else
         problems.push(
           `${rule.id}: axe could not evaluate ${target} (${reason}: ${node.failureSummary ?? ""})`,
         );
@@ -233,8 +241,12 @@ async function audit(page: Page, label: string): Promise<Audit> {
  * On `/` axe itself must have checked texts (the issue's proof that the rule runs); on a page whose
  * every text sits on a gradient (the 404), the texts measured from the pixels count.
  */
-async function expectAccessible(page: Page, label: string, { axeMustCheck = true } = {}): Promise<Audit> {
-  const result = await audit(page, label);
+async function expectAccessible(
+  page: Page,
+  label: string,
+  { axeMustCheck = true, measureWithin }: { axeMustCheck?: boolean; measureWithin?: string } = {},
+): Promise<Audit> {
+  const result = await audit(page, label, measureWithin);
   expect(result.problems).toEqual([]);
   const measured = result.measured.filter((item) => item.required > 0).length;
   if (axeMustCheck)
@@ -331,7 +343,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
       await settle(page);
       await page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first().click();
       await page.locator("#mobile-menu").waitFor({ state: "visible" });
-      await expectAccessible(page, "phone, menu open");
+      await expectAccessible(page, "phone, menu open", { measureWithin: "#mobile-menu, header" });
     },
     AXE_TIMEOUT,
   );
