@@ -1,11 +1,15 @@
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from "@remix-run/node";
+import { isRouteErrorResponse } from "@remix-run/react";
 
 import { documentResponse, warmHomeDocument } from "~/lib/document/document.server";
 import { applyHeaders } from "~/lib/security/headers.server";
 import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
-import { logStartup } from "~/lib/startup.server";
 
-logStartup();
 warmHomeDocument();
 
 /**
@@ -37,4 +41,15 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
     applyHeaders(copy.headers, headers);
     return copy;
   }
+};
+
+/**
+ * What Remix reports from loaders, actions and rendering. A client error (a data request for a
+ * route without a loader, a method a route does not take: status < 500) is the client's mistake,
+ * already logged by the server's request line with its status and path: no stack trace for it.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
 };

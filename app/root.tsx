@@ -11,6 +11,7 @@ import {
 import type { ReactNode } from "react";
 
 import { Analytics } from "~/components/Analytics";
+import { DevReload } from "~/components/DevReload";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { paintFirstLoaderSource } from "~/lib/document/paint-first";
 import { env } from "~/lib/env.server";
@@ -55,6 +56,8 @@ export function Layout({ children }: { children: ReactNode }) {
           suppressHydrationWarning
           dangerouslySetInnerHTML={{ __html: paintFirstLoaderSource }}
         />
+        {/* A constant in both builds: the production bundles do not contain it. */}
+        {process.env.NODE_ENV === "development" ? <DevReload nonce={nonce} /> : null}
       </body>
     </html>
   );

@@ -8,7 +8,10 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
-import { chromeFlags, chromePath } from "./lib/chromium.mjs";
+import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../scripts/chromium.mjs";
+
+const chromePath = chromiumPath();
+const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
 import { startAppServer } from "./lib/servers.mjs";
 
 const WRAPPERS = new Set([

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// `npm run bench`: builds the app into its own folder, serves it with remix-serve next to
+// `npm run bench`: builds the app into its own folder, serves it as `npm start` does next to
 // a fake `send-contact-email` on 127.0.0.1, then measures bytes, Lighthouse and server
 // throughput, prints one table (budgets and observations), writes
 // bench/results/latest.json and exits 1 when a budget is missed.
 //
 // Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
-// Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (default /usr/bin/chromium).
+// Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (else chromium on the PATH; scripts/chromium.mjs).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 
 import { analyseBundles, packagesIn } from "./lib/bundles.mjs";
 import { fetchWire, measurePage } from "./lib/bytes.mjs";
-import { chromePath } from "./lib/chromium.mjs";
+import { chromiumPath } from "../scripts/chromium.mjs";
 import { runLighthouse, tbtAnatomy } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
 import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
@@ -420,7 +420,7 @@ async function loadSection(server, fake) {
 function machine() {
   let chromium = "unknown";
   try {
-    chromium = execFileSync(chromePath, ["--version"], { encoding: "utf8" }).trim();
+    chromium = execFileSync(chromiumPath(), ["--version"], { encoding: "utf8" }).trim();
   } catch {
     // reported as unknown
   }

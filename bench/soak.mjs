@@ -2,7 +2,7 @@
 /**
  * Soak test (`npm run soak`): 50 concurrent connections on GET / and on a valid
  * contact POST to /?index, 30 s each, twice, against the production build
- * (remix-serve) and a fake send-contact-email that answers at once. Only
+ * (scripts/start.mjs) and a fake send-contact-email that answers at once. Only
  * loopback traffic. Fails (exit 1) on any failed request (non-2xx, socket
  * error, timeout) or when the server's resident memory grows from the first
  * round to the second beyond noise.

@@ -5,7 +5,10 @@
 // Usage: node bench/trace.mjs [buildDir] [--extra-css="css appended to the stylesheet, to try a fix"]
 import { chromium } from "playwright-core";
 
-import { chromeFlags, chromePath } from "./lib/chromium.mjs";
+import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../scripts/chromium.mjs";
+
+const chromePath = chromiumPath();
+const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
 import { startAppServer } from "./lib/servers.mjs";
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));

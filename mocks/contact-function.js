@@ -1,5 +1,5 @@
 // MSW handlers standing in for the Supabase function `send-contact-email`, for `npm run dev`
-// with MOCKS=true (see server/dev.js) and for tests. Plain JavaScript so Node loads it as is.
+// with MOCKS=true (see server/dev.ts) and for tests. Plain JavaScript so Node loads it as is.
 import { delay, http, HttpResponse } from "msw";
 
 /** A message containing this word makes the mocked function fail (HTTP 500). */

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `npm run build`: the production build, exactly as served, whatever NODE_ENV the shell has (a build
 // made under another NODE_ENV compiles JSX for React's development runtime, which the production
-// server cannot render). Then marks the scripts of a first visit for eager compilation (decision 022).
-// REMIX_BUILD_DIR chooses the output folder, as in remix.config.js.
+// server cannot render). Then marks the scripts of a first visit for eager compilation (decision 022)
+// and bundles the server and the leads CLI next to the server build (scripts/bundle.mjs).
+// REMIX_BUILD_DIR chooses the output folder, as in remix.config.js; `npm run dev` never writes here.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
+import { bundleProductionPrograms } from "./bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
@@ -59,4 +62,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
   console.log(`compile hints: ${addCompileHints()} first-visit scripts`);
+  const programs = await bundleProductionPrograms(serverDir);
+  console.log(`server and leads CLI: ${programs.map((file) => file.slice(root.length)).join(", ")}`);
 }

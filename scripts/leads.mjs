@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run leads -- list|retry|export`: runs the leads CLI that `npm run build` bundled
-// (scripts/build-cli.mjs), from REMIX_BUILD_DIR when set, as the server build is.
+// (scripts/bundle.mjs), from REMIX_BUILD_DIR when set, as the server build is.
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
-import { cliBundlePath } from "./build-cli.mjs";
+import { cliBundlePath } from "./bundle.mjs";
 
 const bundle = cliBundlePath();
 if (!existsSync(bundle)) {

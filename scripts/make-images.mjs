@@ -6,12 +6,14 @@
  *   public/apple-touch-icon.png  180x180
  *   public/icon-192.png, public/icon-512.png  web manifest icons
  *   public/favicon.ico           32x32 (a PNG inside an ICO container)
- * Run: node scripts/make-images.mjs  (needs /usr/bin/chromium or CHROMIUM_PATH)
+ * Run: node scripts/make-images.mjs  (Chromium as the tests find it: CHROME_PATH or `chromium` on the PATH)
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
+
+import { CHROMIUM_FLAGS, chromiumPath } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const publicDir = `${root}public`;
@@ -75,18 +77,7 @@ function icoFromPng(png, size) {
   return Buffer.concat([header, png]);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
 try {
   const shot = async (html, width, height, omitBackground = false) => {
     const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });

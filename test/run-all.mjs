@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-import { browserRequired, findChromium } from "./e2e/support/find-chromium.mjs";
+import { browserRequired, findChromium } from "../scripts/chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -58,11 +58,9 @@ if (chromium.path) {
 }
 
 if (env.SKIP_BUILD !== "1") {
-  // scripts/build.mjs is `npm run build`: always a production build, whatever NODE_ENV the shell has.
-  // Then the leads CLI's bundle (scripts/build-cli.mjs), the rest of `npm run build`.
-  const buildStatus =
-    run(process.execPath, [`${root}scripts/build.mjs`], env) ||
-    run(process.execPath, [`${root}scripts/build-cli.mjs`], env);
+  // scripts/build.mjs is `npm run build`: always a production build, whatever NODE_ENV the shell has,
+  // with the server and the leads CLI bundled next to it.
+  const buildStatus = run(process.execPath, [`${root}scripts/build.mjs`], env);
   if (buildStatus !== 0) {
     console.error(`The production build failed (exit ${buildStatus}); no tests were run.`);
     process.exit(buildStatus);

@@ -1,5 +1,5 @@
 /**
- * The marketing claims (spec section 9), each written once. Sections quote these values,
+ * The marketing claims (docs/requirements.md, section 7), each written once. Sections quote these values,
  * and a test checks that every one of them appears on the page.
  */
 export const claims = {

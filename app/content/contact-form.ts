@@ -54,7 +54,7 @@ export type ContactFieldName = (typeof contactFieldNames)[number];
 export const honeypotField = { name: "hp_ref_code", label: "Leave this field empty" } as const;
 
 /**
- * Validation messages. The first four are the spec's (section 5, decisions.md) to the letter;
+ * Validation messages. The first four are the required texts (docs/requirements.md, section 4) to the letter;
  * the rest cover what only a hand-made request can send (the browser's maxLength and select stop them).
  */
 export const contactValidationMessages = {
@@ -83,7 +83,7 @@ export interface ContactNoticeText {
   description: string;
 }
 
-/** The notices (spec section 8, issue 6), shown as a toast with JavaScript and next to the form without. */
+/** The notices (docs/requirements.md, section 5; issue 6), shown as a toast with JavaScript and next to the form without. */
 export const contactNotices = {
   validationTitle: "Validation Error",
   success: {

@@ -6,7 +6,7 @@ export const notFoundText = {
   consoleMessage: "404 Error: User attempted to access non-existent route:",
 } as const;
 
-/** The default view for an unhandled error (spec section 8): this heading, then the error's text. */
+/** The default view for an unhandled error (docs/requirements.md, section 5): this heading, then the error's text. */
 export const errorText = {
   heading: "Unexpected Application Error!",
 } as const;

@@ -1,6 +1,6 @@
 /**
  * Brand, contact details and outbound links. Content, not code: change them here.
- * The defaults are honest placeholders (decisions.md).
+ * The defaults are honest placeholders (docs/requirements.md, section 2).
  */
 export const site = {
   brandName: "AI Automation Agency",

@@ -4,9 +4,9 @@ import { z } from "zod";
 
 /**
  * The server's whole configuration, read once from the environment when the
- * build is imported (that is, when remix-serve starts). A malformed value stops
- * the server with a message naming the variable, instead of failing later on a
- * visitor's request.
+ * server starts (server/production.ts, server/dev.ts) and again when it imports the build. A
+ * malformed value stops the server with a message naming the variable, instead of failing later
+ * on a visitor's request (or, for PORT, listening somewhere else).
  */
 
 const optionalString = z
@@ -27,6 +27,23 @@ const nonNegativeInt = (fallback: number) =>
     .pipe(z.optional(z.coerce.number<string>().int().nonnegative()))
     .transform((v) => v ?? fallback);
 
+const PORT_MESSAGE = "must be a port number (1-65535)";
+const port = optionalString
+  .pipe(
+    z.optional(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, PORT_MESSAGE)
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= 65535, PORT_MESSAGE),
+    ),
+  )
+  .transform((v) => v ?? 3000);
+
+/** An IPv4 or IPv6 address or a host name: what `server.listen(port, host)` accepts. */
+const HOST_PATTERN =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/;
+
 const flag = optionalString.pipe(
   z
     .enum(["1", "0", "true", "false", "yes", "no"], { message: "must be true/false (or 1/0)" })
@@ -37,6 +54,11 @@ const flag = optionalString.pipe(
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: port,
+    /** Unset: every interface in production, 127.0.0.1 for `npm run dev`. */
+    HOST: optionalString.pipe(
+      z.string().regex(HOST_PATTERN, "must be an IP address or a host name").optional(),
+    ),
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
     CONTACT_INBOX_FILE: optionalString.transform((v) => v ?? ".data/contact-requests.jsonl"),

@@ -1,10 +1,8 @@
 import { env } from "~/lib/env.server";
 
-let logged = false;
-
 /**
- * One structured line at start saying where contact requests go and how the
- * server reads its proxy headers, so ops never guess. Never the key.
+ * One structured line at start (server/production.ts, server/dev.ts) saying where contact
+ * requests go and how the server reads its proxy headers, so ops never guess. Never the key.
  */
 export function startupSummary(): Record<string, unknown> {
   const sink = env.SUPABASE_URL
@@ -27,10 +25,4 @@ export function startupSummary(): Record<string, unknown> {
     analytics: Boolean(env.GA_MEASUREMENT_ID),
     metrics: Boolean(env.METRICS_TOKEN),
   };
-}
-
-export function logStartup(): void {
-  if (logged) return;
-  logged = true;
-  console.log(JSON.stringify(startupSummary()));
 }

@@ -2,7 +2,7 @@
 // The ceiling of the throughput benchmark: a bare `node:http` server that answers every request
 // with the same bytes and headers as the app's GET / (given as a JSON file: { headers, body in
 // base64 }), from memory, with no routing, no middleware and no logging. It runs in its own
-// process, like remix-serve, so that both share the machine with autocannon the same way.
+// process, like the app server, so that both share the machine with autocannon the same way.
 // Prints "listening <port>" once ready; listens on 127.0.0.1 only.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";

@@ -8,7 +8,9 @@ import { gzipSync } from "node:zlib";
 
 import { chromium } from "playwright-core";
 
-import { chromeFlags, chromePath, isLoopback } from "./chromium.mjs";
+import { CHROMIUM_FLAGS, chromiumPath, isLoopback, LOOPBACK_ONLY_FLAGS } from "../../scripts/chromium.mjs";
+
+const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
 
 /** Body bytes exactly as they crossed the wire for one Accept-Encoding, plus the headers. */
 export function fetchWire(url, acceptEncoding, { method = "GET", headers = {}, body } = {}) {
@@ -66,7 +68,7 @@ async function waitForQuiet(page, quietMs) {
  * with the form to see which chunks load later (observations, not budgets).
  */
 export async function firstVisit(baseUrl) {
-  const browser = await chromium.launch({ executablePath: chromePath, args: chromeFlags });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromeFlags });
   try {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -4,7 +4,9 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 
-import { chromeFlags, chromePath } from "./chromium.mjs";
+import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../../scripts/chromium.mjs";
+
+const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
@@ -175,7 +177,7 @@ export async function runLighthouse(
   { mobileOnly = false } = {},
 ) {
   const chrome = await chromeLauncher.launch({
-    chromePath,
+    chromePath: chromiumPath(),
     chromeFlags: ["--headless=new", ...chromeFlags],
     logLevel: "silent",
   });

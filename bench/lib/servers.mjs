@@ -1,10 +1,10 @@
-// The processes the benchmark measures: a production build served by remix-serve
-// (exactly as `npm start` does) and a stand-in for the `send-contact-email`
+// The processes the benchmark measures: a production build served exactly as `npm start`
+// does (scripts/start.mjs) and a stand-in for the `send-contact-email`
 // function. Both listen on 127.0.0.1 only.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 
-import { freePort, root, startRemixServe } from "../../test/support/remix-serve.mjs";
+import { freePort, root, startServer } from "../../test/support/server-process.mjs";
 
 export { freePort, root };
 
@@ -55,10 +55,10 @@ export async function startFakeFunction() {
   };
 }
 
-/** Starts `remix-serve <buildDir>/index.js` on a free loopback port and waits until `/` answers. */
+/** Starts the production server on `<buildDir>` on a free loopback port and waits until `/` answers. */
 export async function startAppServer(buildDir, env = {}) {
-  // remix-serve logs every request: keep only the tail, a load test sends thousands.
-  const server = await startRemixServe({ serverBuild: `${root}${buildDir}/index.js`, env, logLimit: 20_000 });
+  // The server logs every request: keep only the tail, a load test sends thousands.
+  const server = await startServer({ buildDir: `${root}${buildDir}`, env, logLimit: 20_000 });
   return { ...server, pid: server.process.pid };
 }
 

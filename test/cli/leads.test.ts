@@ -16,7 +16,7 @@ import {
   unreadableLines,
 } from "~/lib/contact/undelivered-store.server";
 
-import { cliBundlePath } from "../../scripts/build-cli.mjs";
+import { cliBundlePath } from "../../scripts/bundle.mjs";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { root } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";

@@ -5,9 +5,9 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { browserRequired } from "../e2e/support/find-chromium.mjs";
+import { browserRequired } from "../../scripts/chromium.mjs";
 import { useAppWithFunction } from "../support/app-server";
-import { root } from "../support/remix-serve.mjs";
+import { root } from "../support/server-process.mjs";
 
 /**
  * Every document the server sends is valid HTML by the W3C Nu HTML Checker (npm `vnu-jar`, run
@@ -98,9 +98,10 @@ describe.skipIf(!javaFound && !browserRequired())(
       return { status: res.status, html: await res.text() };
     }
 
-    it("finds no error in the page, the 404 and every answer of a form POST without JavaScript", async () => {
+    it("finds no error in the page, the 404, the 400 and every answer of a form POST without JavaScript", async () => {
       const home = await fetch(`${app.server.url}/`);
       const notFound = await fetch(`${app.server.url}/no/such/page`);
+      const badRequest = await fetch(`${app.server.url}/%`);
       app.fake.setMode({ kind: "success" });
       const sent = await post(form, "203.0.113.1");
       const invalid = await post({ ...form, email: "grace@", message: "" }, "203.0.113.2");
@@ -113,15 +114,17 @@ describe.skipIf(!javaFound && !browserRequired())(
       expect([
         home.status,
         notFound.status,
+        badRequest.status,
         sent.status,
         invalid.status,
         functionError.status,
         rateLimited.status,
-      ]).toEqual([200, 404, 200, 400, 502, 429]);
+      ]).toEqual([200, 404, 400, 200, 400, 502, 429]);
 
       const errors = vnuErrors({
         home: await home.text(),
         "not-found": await notFound.text(),
+        "bad-request": await badRequest.text(),
         "post-sent": sent.html,
         "post-invalid": invalid.html,
         "post-function-error": functionError.html,
@@ -130,6 +133,7 @@ describe.skipIf(!javaFound && !browserRequired())(
       expect(errors).toEqual({
         home: [],
         "not-found": [],
+        "bad-request": [],
         "post-sent": [],
         "post-invalid": [],
         "post-function-error": [],

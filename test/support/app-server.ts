@@ -6,20 +6,19 @@ import { afterAll, beforeAll } from "vitest";
 
 import { serverBuildDir } from "./build-output";
 import { type FakeFunction, startFakeFunction } from "./fake-function";
-import { type RemixServe, startRemixServe } from "./remix-serve.mjs";
+import { type ServerProcess, startServer } from "./server-process.mjs";
 
-const serverBuild = join(serverBuildDir, "index.js");
-
-export type AppServer = RemixServe;
+export type AppServer = ServerProcess;
 
 /**
- * Starts the production build (`npm run build` output) with remix-serve on a
- * free port of 127.0.0.1, exactly as `npm start` serves it, and waits for /healthz.
+ * Starts the production build (`npm run build` output) on a free port of 127.0.0.1, exactly as
+ * `npm start` serves it, and waits until /healthz says it is ready (the home page is built).
  */
 export function startAppServer(env: Record<string, string | undefined> = {}): Promise<AppServer> {
-  return startRemixServe({
-    serverBuild,
+  return startServer({
+    buildDir: serverBuildDir,
     readyPath: "/healthz",
+    readyStatus: 200,
     env: {
       // Never inherit a real backend from the developer's shell: a test names its own.
       SUPABASE_URL: undefined,

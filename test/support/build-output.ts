@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-import { root } from "./remix-serve.mjs";
+import { root } from "./server-process.mjs";
 
 export { root };
 

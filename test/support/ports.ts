@@ -1,1 +1,1 @@
-export { freePort } from "./remix-serve.mjs";
+export { freePort } from "./server-process.mjs";

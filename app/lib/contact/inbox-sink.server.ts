@@ -1,8 +1,9 @@
-import { appendFile, mkdir } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import { ensureDirectory, errorCode, INBOX_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
 
 export interface InboxSink extends ContactSink {
   /** Resolves when every line accepted so far is on disk (used on shutdown and in tests). */
@@ -14,12 +15,16 @@ export interface InboxSink extends ContactSink {
  * one JSON line in a local file. Writes go through one queue, so lines from concurrent
  * submissions never interleave and none is lost.
  */
-export function createInboxSink(file: string, now: () => Date = () => new Date()): InboxSink {
+export function createInboxSink(
+  file: string,
+  now: () => Date = () => new Date(),
+  deadlineMs = INBOX_WRITE_DEADLINE_MS,
+): InboxSink {
   let queue: Promise<unknown> = Promise.resolve();
   let directoryReady: Promise<unknown> | undefined;
 
   const write = (line: string) => async () => {
-    directoryReady ??= mkdir(dirname(file), { recursive: true });
+    directoryReady ??= ensureDirectory(dirname(file));
     try {
       await directoryReady;
     } catch (error) {
@@ -37,11 +42,19 @@ export function createInboxSink(file: string, now: () => Date = () => new Date()
       // The next write waits for this one whether it succeeds or not.
       queue = task.catch(() => undefined);
       try {
-        await task;
+        // A disk that does not answer must not hold the visitor: the action then keeps the
+        // request in the undelivered file (or the log), as for any failed send.
+        await withDeadline(task, deadlineMs, "inbox write");
         return { ok: true };
       } catch (error) {
-        const code = error && typeof error === "object" && "code" in error ? String(error.code) : "unknown";
-        return { ok: false, reason: "unknown", detail: `inbox write failed: ${code}` };
+        const code = errorCode(error);
+        // The line may still be written once the disk answers.
+        return {
+          ok: false,
+          reason: "unknown",
+          detail: `inbox write failed: ${code}`,
+          possiblyDelivered: code === "ETIMEDOUT",
+        };
       }
     },
     flush: () => queue.then(() => undefined),

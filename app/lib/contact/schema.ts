@@ -15,7 +15,7 @@ import {
  */
 
 // One `@`, text before it, a domain with a dot after it; no whitespace, and none of
-// the characters that let one field carry several recipients (decisions.md). An apostrophe is
+// the characters that let one field carry several recipients (docs/requirements.md, section 4). An apostrophe is
 // fine before the `@` (o'brien@example.com), never in the domain.
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
 // What must never reach a one-line field: control characters (Unicode Cc: CR and LF let a name
@@ -35,7 +35,7 @@ const optionalText = (field: SingleLineField) => text().check(z.trim(), oneLine(
 
 type SingleLineField = keyof typeof messages.singleLine;
 
-// Keys in the order of the function's payload (spec section 7); checking order is `contactFieldNames`.
+// Keys in the order of the function's payload (docs/requirements.md, section 4); checking order is `contactFieldNames`.
 export const contactSchema = z.object({
   name: text().check(
     z.trim(),

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 
 import lockfile from "proper-lockfile";
@@ -7,6 +7,7 @@ import lockfile from "proper-lockfile";
 import { contactFieldNames } from "~/content/contact-form";
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { SendFailure } from "~/lib/contact/sink.server";
+import { ensureDirectory } from "~/lib/files.server";
 
 /**
  * The undelivered file: one JSON line per contact request the function did not confirm, plus
@@ -223,7 +224,7 @@ export async function withQueueLock<T>(
   task: () => Promise<T>,
   timing: LockTiming = DEFAULT_LOCK_TIMING,
 ): Promise<T> {
-  await mkdir(dirname(file), { recursive: true });
+  await ensureDirectory(dirname(file));
   let compromised: Error | undefined;
   const release = await lockfile.lock(file, {
     lockfilePath: lockPathOf(file),

@@ -14,6 +14,7 @@ import {
   undeliveredEntry,
   withQueueLock,
 } from "~/lib/contact/undelivered-store.server";
+import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
 
 type SendFailureResult = Extract<SendResult, { ok: false }>;
 
@@ -45,10 +46,9 @@ export interface UndeliveredQueueOptions {
   /** The last resort; console.error by default. */
   logError?: (line: string) => void;
   lockTiming?: LockTiming;
+  /** How long a request waits for a write before giving up on it (the last resort then applies). */
+  deadlineMs?: number;
 }
-
-const errorCode = (error: unknown) =>
-  error && typeof error === "object" && "code" in error ? String(error.code) : String(error);
 
 /**
  * The server's writer of the undelivered file. Writes go through one queue (as the inbox's do),
@@ -60,6 +60,7 @@ export function createUndeliveredQueue({
   now = () => new Date(),
   logError = (line) => console.error(line),
   lockTiming = DEFAULT_LOCK_TIMING,
+  deadlineMs = UNDELIVERED_WRITE_DEADLINE_MS,
 }: UndeliveredQueueOptions): UndeliveredQueue {
   let queue: Promise<unknown> = Promise.resolve();
   const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
@@ -73,7 +74,11 @@ export function createUndeliveredQueue({
     async keep(request, failure, context) {
       const entry = undeliveredEntry(request, failure, { ...context, at: now() });
       try {
-        await enqueue(() => appendQueueLines(file, serializeLine(entry), lockTiming));
+        await withDeadline(
+          enqueue(() => appendQueueLines(file, serializeLine(entry), lockTiming)),
+          deadlineMs,
+          "undelivered write",
+        );
         return "file";
       } catch (error) {
         // Last resort (docs/production.md): the whole request, so that it can be recovered from the log.
@@ -92,20 +97,24 @@ export function createUndeliveredQueue({
     async markDelivered(request) {
       const fingerprint = fingerprintOf(request);
       try {
-        await enqueue(async () => {
-          const hasPending = (queue: ParsedQueue | undefined) =>
-            Boolean(queue && pendingEntries(queue).some((entry) => entry.fingerprint === fingerprint));
-          // Most successful sends have nothing kept: decided without the lock, then confirmed under it.
-          if (!hasPending(await readQueue(file))) return;
-          await withQueueLock(
-            file,
-            async () => {
-              if (!hasPending(await readQueue(file))) return;
-              await appendWhileLocked(file, serializeLine(deliveredMarker(request, "server", now())));
-            },
-            lockTiming,
-          );
-        });
+        await withDeadline(
+          enqueue(async () => {
+            const hasPending = (queue: ParsedQueue | undefined) =>
+              Boolean(queue && pendingEntries(queue).some((entry) => entry.fingerprint === fingerprint));
+            // Most successful sends have nothing kept: decided without the lock, then confirmed under it.
+            if (!hasPending(await readQueue(file))) return;
+            await withQueueLock(
+              file,
+              async () => {
+                if (!hasPending(await readQueue(file))) return;
+                await appendWhileLocked(file, serializeLine(deliveredMarker(request, "server", now())));
+              },
+              lockTiming,
+            );
+          }),
+          deadlineMs,
+          "undelivered marker",
+        );
       } catch (error) {
         logError(
           JSON.stringify({ event: "undelivered_mark_failed", file, fingerprint, error: errorCode(error) }),

@@ -157,6 +157,21 @@ type CachedPage = keyof typeof cachedPages;
 
 const cache = new Map<CachedPage, Promise<HomeDocument>>();
 
+export type HomeDocumentReadiness = { ready: true } | { ready: false; reason: string };
+
+/**
+ * Whether `/` can be served as visitors must get it: what /healthz tells a load balancer. Until
+ * the home document exists (warming at start, or after a failed render) the instance is not ready.
+ */
+let readiness: HomeDocumentReadiness = CACHE_HOME_DOCUMENT
+  ? { ready: false, reason: "the home page is being prepared" }
+  : { ready: true };
+const NOT_RENDERED = "the home page could not be rendered";
+
+export function homeDocumentReadiness(): HomeDocumentReadiness {
+  return readiness;
+}
+
 async function buildHomeDocument(page: CachedPage, rendered: Rendered): Promise<HomeDocument> {
   if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
   const finished = finish(rendered.html);
@@ -213,11 +228,18 @@ async function homeDocument(
     const building = render(request, 200, remixContext).then((rendered) => buildHomeDocument(page, rendered));
     document = building;
     cache.set(page, building);
-    building.catch((error: unknown) => {
-      // The next request for it tries again; visitors meanwhile get a per-request render.
-      if (cache.get(page) === building) cache.delete(page);
-      console.error(JSON.stringify({ event: "home_document_failed", page, message: String(error) }));
-    });
+    building.then(
+      () => {
+        // Readiness is about `/` itself: the success page, if it failed, is rendered per request.
+        if (page === "home") readiness = { ready: true };
+      },
+      (error: unknown) => {
+        // The next request for it tries again; visitors meanwhile get a per-request render.
+        if (cache.get(page) === building) cache.delete(page);
+        if (page === "home") readiness = { ready: false, reason: NOT_RENDERED };
+        console.error(JSON.stringify({ event: "home_document_failed", page, message: String(error) }));
+      },
+    );
   }
   return document.catch(() => null);
 }
@@ -275,6 +297,7 @@ export function warmHomeDocument(): void {
         await document;
       }
     })().catch((error: unknown) => {
+      if (!cache.has("home")) readiness = { ready: false, reason: NOT_RENDERED };
       console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) }));
     });
   });

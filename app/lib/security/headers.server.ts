@@ -15,7 +15,6 @@ export interface SecurityHeaderOptions {
   /** The request arrived over HTTPS per a trusted proxy, or FORCE_HTTPS is set. */
   https: boolean;
   gaMeasurementId?: string;
-  isDevelopment?: boolean;
 }
 
 /**
@@ -34,11 +33,7 @@ const GOOGLE_ANALYTICS = {
   imgSrc: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
 };
 
-export function contentSecurityPolicy({
-  scriptSources,
-  gaMeasurementId,
-  isDevelopment,
-}: SecurityHeaderOptions): string {
+export function contentSecurityPolicy({ scriptSources, gaMeasurementId }: SecurityHeaderOptions): string {
   if (scriptSources.length === 0) throw new Error("A document policy needs at least one script source.");
   const scriptSrc = [...scriptSources, "'strict-dynamic'"];
   const connectSrc = ["'self'"];
@@ -47,10 +42,6 @@ export function contentSecurityPolicy({
     scriptSrc.push(...GOOGLE_ANALYTICS.scriptSrc);
     connectSrc.push(...GOOGLE_ANALYTICS.connectSrc);
     imgSrc.push(...GOOGLE_ANALYTICS.imgSrc);
-  }
-  if (isDevelopment) {
-    // Remix's live reload talks over a websocket to the dev server (never in production).
-    connectSrc.push("ws://localhost:*", "ws://127.0.0.1:*");
   }
   return [
     "default-src 'self'",

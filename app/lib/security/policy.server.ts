@@ -17,7 +17,6 @@ export function documentHeadersFor(
     scriptSources,
     https: arrivedOverHttps(request),
     gaMeasurementId: env.GA_MEASUREMENT_ID,
-    isDevelopment: env.NODE_ENV === "development",
   });
 }
 

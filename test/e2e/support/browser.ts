@@ -6,18 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 
 import { type AppServer, startAppServer } from "../../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
-import { browserRequired, findChromium } from "./find-chromium.mjs";
-
-/** Flags that let the system Chromium run headless as root on this closed network. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { browserRequired, CHROMIUM_FLAGS, findChromium } from "../../../scripts/chromium.mjs";
 
 const found = findChromium();
 const skipBrowser = process.env.E2E_SKIP_BROWSER === "1" || (!found.path && !browserRequired());
@@ -35,7 +24,7 @@ export async function launchChromium(): Promise<Browser> {
   if (!found.path) {
     throw new Error(`No Chromium for the browser tests: ${found.reason}. Install it or set CHROME_PATH.`);
   }
-  return chromium.launch({ executablePath: found.path, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: found.path, headless: true, args: CHROMIUM_FLAGS });
 }
 
 export const PHONE: BrowserContextOptions = {

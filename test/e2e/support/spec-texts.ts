@@ -1,5 +1,5 @@
 /**
- * Texts the spec fixes to the letter (site-spec.md sections 5 and 8, decisions.md). Tests quote
+ * Texts the requirements fix to the letter (docs/requirements.md, sections 4 and 5). Tests quote
  * them here instead of importing the app's content, so a wrong text in the app fails a test.
  */
 export const VALIDATION_TITLE = "Validation Error";

@@ -3,7 +3,7 @@ import type { ChildProcess } from "node:child_process";
 export declare const root: string;
 export declare function freePort(): Promise<number>;
 
-export interface RemixServe {
+export interface ServerProcess {
   url: string;
   port: number;
   process: ChildProcess;
@@ -12,9 +12,10 @@ export interface RemixServe {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export declare function startRemixServe(options: {
-  serverBuild: string;
+export declare function startServer(options: {
+  buildDir: string;
   env?: Record<string, string | undefined>;
   readyPath?: string;
+  readyStatus?: number;
   logLimit?: number;
-}): Promise<RemixServe>;
+}): Promise<ServerProcess>;

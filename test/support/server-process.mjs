@@ -1,14 +1,14 @@
 // Process helpers shared by the tests (through app-server.ts and ports.ts) and the benchmark
-// (bench/lib/servers.mjs, plain Node): a free loopback port, and the production build served by
-// remix-serve exactly as `npm start` serves it. Plain JavaScript so that both can import it;
-// the types are in remix-serve.d.mts.
+// (bench/lib/servers.mjs, plain Node): a free loopback port, and the production build served
+// exactly as `npm start` serves it (scripts/start.mjs, without npm in between). Plain JavaScript
+// so that both can import it; the types are in server-process.d.mts.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
-const serveCli = `${root}node_modules/@remix-run/serve/dist/cli.js`;
+const startScript = `${root}scripts/start.mjs`;
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export function freePort() {
@@ -25,23 +25,31 @@ export function freePort() {
 }
 
 /**
- * Starts `remix-serve <serverBuild>` on a free port of 127.0.0.1 with `env` (an `undefined` value
- * removes a variable) and waits until `readyPath` answers.
+ * Starts the production server on the build in `buildDir` (REMIX_BUILD_DIR for scripts/start.mjs)
+ * on a free port of 127.0.0.1 with `env` (an `undefined` value removes a variable) and waits until
+ * `readyPath` answers (with `readyStatus`, when given).
  */
-export async function startRemixServe({ serverBuild, env = {}, readyPath = "/", logLimit = Infinity }) {
-  if (!existsSync(serverBuild)) {
-    throw new Error(`No production build at ${serverBuild}: run \`npm run build\` first.`);
+export async function startServer({ buildDir, env = {}, readyPath = "/", readyStatus, logLimit = Infinity }) {
+  if (!existsSync(`${buildDir}/index.js`)) {
+    throw new Error(`No production build in ${buildDir}: run \`npm run build\` first.`);
   }
   const port = await freePort();
-  const childEnv = { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), HOST: "127.0.0.1" };
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    ...env,
+    REMIX_BUILD_DIR: buildDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+  };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
 
-  const child = spawn(process.execPath, [serveCli, serverBuild], {
+  const child = spawn(process.execPath, [startScript], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // remix-serve logs every request; a load test sends thousands, so it may keep only the tail.
+  // The server logs every request; a load test sends thousands, so it may keep only the tail.
   let log = "";
   const append = (chunk) => {
     log = (log + chunk.toString()).slice(-logLimit);
@@ -56,7 +64,8 @@ export async function startRemixServe({ serverBuild, env = {}, readyPath = "/", 
     try {
       const res = await fetch(`${url}${readyPath}`);
       await res.arrayBuffer();
-      break;
+      if (readyStatus === undefined || res.status === readyStatus) break;
+      throw new Error(`not ready: ${res.status}`);
     } catch {
       if (Date.now() > deadline) {
         child.kill("SIGKILL");

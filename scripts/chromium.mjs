@@ -1,0 +1,81 @@
+// The one place that knows which Chromium runs here and how: the tests (test/run-all.mjs and
+// test/e2e), the benchmark (bench/) and the image script (scripts/make-images.mjs) all read it.
+// No browser is ever downloaded: Debian's `chromium` package, or whatever CHROME_PATH names.
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** What lets the system Chromium run headless as root on this closed network. */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Every host name resolves to nothing but loopback, so a third-party request fails on this
+ * machine instead of leaving it (the benchmark counts such requests instead of sending them).
+ */
+export const LOOPBACK_ONLY_FLAGS = [
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+];
+
+const NAMES = ["chromium", "chromium-browser"];
+
+function isExecutableFile(path) {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * CHROME_PATH when set, else `chromium` or `chromium-browser` on the PATH.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {{ path: string | null, reason: string }}
+ */
+export function findChromium(env = process.env) {
+  const override = env.CHROME_PATH?.trim();
+  if (override) {
+    return isExecutableFile(override)
+      ? { path: override, reason: `CHROME_PATH=${override}` }
+      : { path: null, reason: `CHROME_PATH=${override} is not an executable file` };
+  }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    for (const name of NAMES) {
+      const candidate = join(dir, name);
+      if (isExecutableFile(candidate)) return { path: candidate, reason: `found ${candidate} on the PATH` };
+    }
+  }
+  return { path: null, reason: `neither ${NAMES.join(" nor ")} is on the PATH and CHROME_PATH is unset` };
+}
+
+/** The Chromium to run, or an error that says how to get one. */
+export function chromiumPath(env = process.env) {
+  const found = findChromium(env);
+  if (!found.path) {
+    throw new Error(
+      `No Chromium: ${found.reason}. Install it (apt-get install chromium) or set CHROME_PATH.`,
+    );
+  }
+  return found.path;
+}
+
+/** With CI=true or REQUIRE_BROWSER=1 a missing browser is a failure, not a skip. */
+export function browserRequired(env = process.env) {
+  return env.CI === "true" || env.CI === "1" || env.REQUIRE_BROWSER === "1" || env.REQUIRE_BROWSER === "true";
+}
+
+/** Whether a request stays on this machine (non-network schemes such as data: count as local). */
+export function isLoopback(url) {
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== "http:" && protocol !== "https:" && protocol !== "ws:" && protocol !== "wss:") return true;
+  return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]" || hostname === "::1";
+}

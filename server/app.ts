@@ -1,0 +1,145 @@
+// The Express application behind `npm start` (server/production.ts) and `npm run dev`
+// (server/dev.ts): compression, the build's assets and public/, the guard against URLs the app
+// cannot answer as a visitor would, then Remix. Decision 027 says why this replaced remix-serve.
+import path from "node:path";
+
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+
+import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
+
+export interface AppOptions {
+  /** The checkout: `public/` and the build's relative asset folder are found from here. */
+  root: string;
+  /** The current server build (development swaps it after each rebuild). */
+  getBuild: () => ServerBuild;
+  mode: "production" | "development";
+  /** Routes mounted before everything else (development's live-reload stream). */
+  before?: (app: express.Express) => void;
+}
+
+/**
+ * One JSON line per request the app answers, with its status and the path as the client sent it
+ * (never the query string, which may carry what a visitor typed). Client errors are logged like
+ * this and nothing more: never a stack trace for a request that was the client's mistake.
+ */
+function logWhenAnswered(req: Request, res: Response): void {
+  const started = performance.now();
+  const path = (req.originalUrl.split("?", 1)[0] ?? "/").slice(0, 2048);
+  res.on("finish", () => {
+    console.log(
+      JSON.stringify({
+        event: "request",
+        method: req.method,
+        path: (res.locals.originalPath as string | undefined) ?? path,
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      }),
+    );
+  });
+}
+
+const accessLog: RequestHandler = (req, res, next) => {
+  logWhenAnswered(req, res);
+  next();
+};
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Headers of a non-document answer, for the request as Express sees it (proxy headers included). */
+function nonDocumentHeaders(req: Request): Record<string, string> {
+  const headers = new Headers();
+  for (const name of ["x-forwarded-proto", "x-forwarded-for"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return nonDocumentHeadersFor(new Request("http://localhost/", { headers }));
+}
+
+/**
+ * URLs the app must not see as they are:
+ * - `?_data=`: the data protocol of Remix without single fetch. This app's browser code never
+ *   sends it, and Remix still answers it (running loaders and actions) with a 500 for a route
+ *   without a loader. Refused with 400 before anything runs.
+ * - A path that is not valid percent-encoding (`/%`): Express and Remix would each fail to decode
+ *   it. Its `%` signs are escaped so the app can route it, and the app is told, through the load
+ *   context, to answer with its own 400 page (app/routes/$.tsx).
+ */
+const guardUrls: RequestHandler = (req, res, next) => {
+  const [path = "/", ...rest] = req.originalUrl.split("?");
+  const query = rest.join("?");
+  if (query && new URLSearchParams(query).has("_data")) {
+    logWhenAnswered(req, res);
+    res
+      .status(400)
+      .set({ ...nonDocumentHeaders(req), "Cache-Control": "no-store" })
+      .json({ error: "Bad Request" });
+    return;
+  }
+  if (!isDecodable(path)) {
+    const escaped = path.replace(/%/g, "%25") + (rest.length ? `?${query}` : "");
+    req.url = escaped;
+    req.originalUrl = escaped;
+    res.locals.malformedPath = true;
+    res.locals.originalPath = path.slice(0, 2048);
+  }
+  next();
+};
+
+/** The last resort: an error no handler answered. A stack trace only for the server's own faults. */
+const lastResort: ErrorRequestHandler = (error, req, res, next) => {
+  const raw = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const code = Number(raw.status ?? raw.statusCode);
+  const status = code >= 400 && code < 600 ? code : 500;
+  if (status >= 500) console.error(error);
+  if (res.headersSent) return next(error);
+  res
+    .status(status)
+    .set({ ...nonDocumentHeaders(req), "Cache-Control": "no-store" })
+    .type("text/plain")
+    .send(status >= 500 ? "Internal Server Error" : "Bad Request");
+};
+
+export function createApp({ root, getBuild, mode, before }: AppOptions): express.Express {
+  const build = getBuild();
+  const app = express();
+  app.disable("x-powered-by");
+  before?.(app);
+  app.use(guardUrls);
+  app.use(compression());
+  // Content-hashed file names: cached for a year. Static files are not logged (nor were they by remix-serve).
+  app.use(
+    build.publicPath,
+    express.static(path.resolve(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
+  );
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  app.use(accessLog);
+  const handlerFor = (current: ServerBuild) =>
+    createRequestHandler({
+      build: current,
+      mode,
+      getLoadContext: (_req, res) => ({ malformedPath: res.locals.malformedPath === true }),
+    });
+  let handled = build;
+  let handle = handlerFor(build);
+  // `app.use`, not `app.all("*")`: Express would decode the whole path as a route parameter first.
+  app.use((req, res, next) => {
+    const current = getBuild();
+    if (current !== handled) {
+      handled = current;
+      handle = handlerFor(current);
+    }
+    return handle(req, res, next);
+  });
+  app.use(lastResort);
+  return app;
+}

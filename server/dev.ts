@@ -1,0 +1,99 @@
+// `npm run dev`'s server (scripts/dev.mjs builds the app into .builds/dev, bundles this file and
+// starts it): the production server's Express app on the development build, re-imported after every
+// rebuild, with live reload (app/lib/live-reload.ts). Listens on 127.0.0.1 unless HOST says
+// otherwise. With MOCKS=true, MSW answers the function `send-contact-email` in this process
+// (mocks/contact-function.js), so success and failure can be seen without a Supabase project.
+import { pathToFileURL } from "node:url";
+
+import { installGlobals, type ServerBuild } from "@remix-run/node";
+import type { Response } from "express";
+
+import { dataFileProblems } from "~/lib/data-files.server";
+import { env } from "~/lib/env.server";
+import { LIVE_RELOAD_PATH } from "~/lib/live-reload";
+import { startupSummary } from "~/lib/startup.server";
+
+import { contactFunctionHandlers, MOCK_FAIL_WORD, MOCK_TIMEOUT_WORD } from "../mocks/contact-function.js";
+import { createApp } from "./app";
+import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+
+async function startMocks(): Promise<void> {
+  const { setupServer } = await import("msw/node");
+  const failAll = process.env.MOCKS_MODE === "fail";
+  setupServer(
+    ...contactFunctionHandlers({
+      failAll,
+      onRequest: () => console.log(`[mocks] send-contact-email called (${failAll ? "failing" : "mocked"})`),
+    }),
+  ).listen({ onUnhandledRequest: "bypass" });
+  console.log(
+    `[mocks] send-contact-email is mocked: ${failAll ? "every call fails (MOCKS_MODE=fail)" : `succeeds; a message containing "${MOCK_FAIL_WORD}" fails, "${MOCK_TIMEOUT_WORD}" times out`}`,
+  );
+}
+
+export interface DevServer {
+  /** Imports the build again (after a rebuild) and tells every open page to reload. */
+  reload(): Promise<void>;
+}
+
+export async function startDevServer({
+  root,
+  buildDir,
+  onStop,
+}: {
+  root: string;
+  buildDir: string;
+  onStop: () => Promise<void>;
+}): Promise<DevServer> {
+  const problems = dataFileProblems(env);
+  if (problems.length > 0)
+    refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  if (env.MOCKS) await startMocks();
+  installGlobals({ nativeFetch: true });
+
+  // A fresh URL each time, so that a rebuilt server bundle is imported again.
+  const importBuild = async () =>
+    (await import(`${pathToFileURL(`${buildDir}/index.js`).href}?t=${Date.now()}`)) as ServerBuild;
+  let build = await importBuild();
+  let generation = String(Date.now());
+  const pages = new Set<Response>();
+
+  const app = createApp({
+    root,
+    getBuild: () => build,
+    mode: "development",
+    before: (express) =>
+      express.get(LIVE_RELOAD_PATH, (req, res) => {
+        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
+        res.write(`retry: 500\ndata: ${generation}\n\n`);
+        pages.add(res);
+        req.on("close", () => pages.delete(res));
+      }),
+  });
+  const server = await listen(app, env.PORT, env.HOST ?? "127.0.0.1").catch((error: Error) =>
+    refuse(`npm run dev: ${error.message}`),
+  );
+  console.log(JSON.stringify({ ...startupSummary(), listening: addressOf(server) }));
+  console.log(`[dev] ${addressOf(server)} (live reload on)`);
+  stopOnSignals(server, {
+    graceMs: 5_000,
+    beforeClose: () => {
+      for (const page of pages) page.end();
+    },
+    afterClose: onStop,
+  });
+
+  return {
+    async reload() {
+      try {
+        build = await importBuild();
+      } catch (error) {
+        console.error("[dev] could not load the new build", error);
+        return;
+      }
+      generation = String(Date.now());
+      for (const page of pages) page.write(`data: ${generation}\n\n`);
+      console.log(`[dev] reloaded; ${pages.size} open page(s) told to reload`);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Server } from "node:http";
+
+import type express from "express";
+
+/** Listens, or explains in one line why it cannot (the port is taken, the address is not ours). */
+export function listen(app: express.Express, port: number, host: string | undefined): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const ready = () => resolve(server);
+    const server = host ? app.listen(port, host, ready) : app.listen(port, ready);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new Error(
+          `cannot listen on ${host ?? "every interface"}, port ${port} (${error.code ?? error.message})`,
+        ),
+      );
+    });
+  });
+}
+
+export function addressOf(server: Server): string {
+  const address = server.address();
+  if (address === null || typeof address === "string") return String(address);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+export interface StopOptions {
+  /** How long requests in flight may take to finish before their connections are cut. */
+  graceMs: number;
+  /** Runs first (development ends its live-reload streams, which never finish by themselves). */
+  beforeClose?: () => void;
+  /** Runs once every connection is closed, before the process exits. */
+  afterClose?: () => Promise<void> | void;
+}
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, let every request in flight finish (closing
+ * keep-alive connections as soon as they are idle), then exit 0. Whatever is still open after
+ * `graceMs` is cut and the process exits 1. Further signals change nothing: under `npm start` a
+ * terminal's Ctrl-C reaches this process twice, from the terminal and forwarded by npm.
+ */
+export function stopOnSignals(server: Server, { graceMs, beforeClose, afterClose }: StopOptions): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(JSON.stringify({ event: "shutdown", signal, graceMs }));
+    const exit = async (code: number) => {
+      await afterClose?.();
+      console.log(JSON.stringify({ event: "stopped", exitCode: code }));
+      process.exit(code);
+    };
+    const cut = setTimeout(() => {
+      console.error(JSON.stringify({ event: "shutdown_grace_exceeded", graceMs }));
+      server.closeAllConnections();
+      void exit(1);
+    }, graceMs);
+    // A connection becomes idle when its last response is sent: close it then, not after its keep-alive timeout.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    beforeClose?.();
+    server.close(() => {
+      clearTimeout(cut);
+      clearInterval(idle);
+      void exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+/** Says why the server will not start, in the words given, and exits 1. */
+export function refuse(message: string): never {
+  console.error(message);
+  process.exit(1);
+}

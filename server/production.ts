@@ -1,0 +1,48 @@
+// `npm start` (scripts/start.mjs imports this bundle from <build>/server/production.mjs): checks
+// the configuration and the build, then serves it until SIGTERM/SIGINT.
+import { pathToFileURL } from "node:url";
+
+import { installGlobals, type ServerBuild } from "@remix-run/node";
+
+import { dataFileProblems } from "~/lib/data-files.server";
+import { env } from "~/lib/env.server";
+import { UNDELIVERED_WRITE_DEADLINE_MS } from "~/lib/files.server";
+import { startupSummary } from "~/lib/startup.server";
+
+import { createApp } from "./app";
+import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+
+/**
+ * The longest a request may legitimately take: the function's timeout, then keeping the request
+ * in the undelivered file (docs/production.md asks the orchestrator for a little more).
+ */
+export const SHUTDOWN_GRACE_MS = env.CONTACT_FUNCTION_TIMEOUT_MS + UNDELIVERED_WRITE_DEADLINE_MS + 2_000;
+
+export async function startProduction({
+  root,
+  buildDir,
+  buildName,
+}: {
+  root: string;
+  buildDir: string;
+  buildName: string;
+}) {
+  const problems = dataFileProblems(env);
+  if (problems.length > 0)
+    refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+
+  installGlobals({ nativeFetch: true });
+  const build = (await import(pathToFileURL(`${buildDir}/index.js`).href)) as ServerBuild;
+  if (build.mode !== "production") {
+    refuse(
+      `npm start: ${buildName}/index.js is a ${build.mode} build (\`npm run dev\` makes those): run \`npm run build\` first.`,
+    );
+  }
+
+  const app = createApp({ root, getBuild: () => build, mode: "production" });
+  const server = await listen(app, env.PORT, env.HOST).catch((error: Error) =>
+    refuse(`npm start: ${error.message}`),
+  );
+  console.log(JSON.stringify({ ...startupSummary(), listening: addressOf(server) }));
+  stopOnSignals(server, { graceMs: SHUTDOWN_GRACE_MS });
+}

@@ -1,0 +1,116 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { parseEnv } from "~/lib/env.server";
+
+import { root } from "../support/server-process.mjs";
+
+/**
+ * A repository that stands alone (issue 18): README.md and docs/ link only to files that exist in
+ * the repository, and .env.example lists every variable the code reads, with its default.
+ */
+
+const markdownFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? markdownFiles(path) : path.endsWith(".md") ? [path] : [];
+  });
+
+const documents = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
+
+/** Link targets in a Markdown text: [text](target) and <a href="target">, outside code blocks. */
+export function linkTargets(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  const inline = [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
+  const html = [...prose.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+  return [...inline, ...html];
+}
+
+/** Relative paths written as code (`../x/y.md`) that climb out of the document's folder. */
+export function climbingPaths(markdown: string): string[] {
+  return [...markdown.matchAll(/(?:^|[\s`(])((?:\.\.\/)+[\w./-]+)/g)].map((m) => m[1]!);
+}
+
+function problemsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const name = relative(root, file);
+  const problems: string[] = [];
+  for (const target of linkTargets(text)) {
+    if (/^(https?:|mailto:|#)/.test(target)) continue;
+    if (/^file:|^\//.test(target)) {
+      problems.push(`${name}: ${target} is an absolute path, not a link within the repository`);
+      continue;
+    }
+    const path = resolve(dirname(file), decodeURI(target.split("#")[0]!));
+    if (relative(root, path).startsWith(".."))
+      problems.push(`${name}: ${target} points outside the repository`);
+    else if (!existsSync(path)) problems.push(`${name}: ${target} does not exist`);
+  }
+  for (const path of climbingPaths(text)) {
+    if (relative(root, resolve(dirname(file), path)).startsWith("..")) {
+      problems.push(`${name}: ${path} points outside the repository`);
+    }
+  }
+  return problems;
+}
+
+describe("links in README.md and docs/", () => {
+  it("finds documents and links to check", () => {
+    expect(documents.length).toBeGreaterThan(15);
+    expect(documents.flatMap((file) => linkTargets(readFileSync(file, "utf8"))).length).toBeGreaterThan(30);
+  });
+
+  it("every relative link resolves to a file of the repository; none points outside it", () => {
+    expect(documents.flatMap(problemsOf)).toEqual([]);
+  });
+
+  it("is a check that fails on a broken link and on a path outside the repository", () => {
+    const sample =
+      "See [spec](../shared/spec/site-spec.md), [gone](docs/nope.md) and `../shared/spec/decisions.md`.";
+    expect(linkTargets(sample)).toEqual(["../shared/spec/site-spec.md", "docs/nope.md"]);
+    expect(climbingPaths(sample)).toContain("../shared/spec/decisions.md");
+  });
+});
+
+describe(".env.example", () => {
+  const example = readFileSync(join(root, ".env.example"), "utf8");
+  const listed = new Map(
+    example
+      .split("\n")
+      .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)] as const),
+  );
+
+  it("lists every server variable with the default the server uses", () => {
+    const defaults = parseEnv({}) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(defaults)) {
+      expect(listed.has(name), `${name} is missing`).toBe(true);
+      expect(listed.get(name), name).toBe(value === undefined ? "" : String(value));
+    }
+  });
+
+  it("lists every variable the project's code reads", () => {
+    const walk = (dir: string): string[] => {
+      const path = join(root, dir);
+      if (!existsSync(path)) return [];
+      return readdirSync(path).flatMap((name) => {
+        const child = join(dir, name);
+        if (statSync(join(root, child)).isDirectory()) return name === "results" ? [] : walk(child);
+        return /\.(m?[jt]sx?)$/.test(name) ? [child] : [];
+      });
+    };
+    const sources = ["app", "server", "scripts", "bench", "cli", "mocks", "test"].flatMap(walk);
+    const read = new Set(
+      sources.flatMap((file) =>
+        [
+          ...readFileSync(join(root, file), "utf8").matchAll(/(?:process\.env|\benv)\.([A-Z][A-Z0-9_]+)/g),
+        ].map((m) => m[1]!),
+      ),
+    );
+    read.delete("PATH");
+    read.delete("HOME");
+    expect([...read].filter((name) => !listed.has(name)).sort()).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { serverBuildDir } from "../support/build-output";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import {
+  descendantsOf,
+  isAlive,
+  isListening,
+  type NpmRun,
+  runNpm,
+  waitFor,
+  waitForStatus,
+} from "../support/npm";
+import { freePort } from "../support/ports";
+import { root } from "../support/server-process.mjs";
+
+/**
+ * `npm start` as ops run it: npm's own PID is what a process manager, a container runtime or a
+ * terminal signals, and what must answer for the server (issue 18).
+ */
+
+const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+function npmStart(env: Record<string, string | undefined>): NpmRun {
+  return runNpm(["start"], {
+    env: {
+      REMIX_BUILD_DIR: serverBuildDir,
+      HOST: "127.0.0.1",
+      SUPABASE_URL: undefined,
+      SUPABASE_ANON_KEY: undefined,
+      METRICS_TOKEN: undefined,
+      CONTACT_INBOX_FILE: join(tmp("start-inbox-"), "inbox.jsonl"),
+      CONTACT_UNDELIVERED_FILE: join(tmp("start-undelivered-"), "undelivered.jsonl"),
+      ...env,
+    },
+  });
+}
+
+const form = () =>
+  new URLSearchParams({
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    message: "Please automate the engine's punch cards, thank you.",
+  });
+
+describe("npm start and signals sent to npm's PID", () => {
+  let run: NpmRun | undefined;
+  let fake: FakeFunction | undefined;
+  afterEach(async () => {
+    if (run && run.process.exitCode === null) {
+      for (const pid of descendantsOf(run.pid)) process.kill(pid, "SIGKILL");
+      run.process.kill("SIGKILL");
+    }
+    await fake?.close();
+    run = undefined;
+    fake = undefined;
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal}: a request in flight is answered, then npm exits 0, the port closes and no process is left`, async () => {
+      fake = await startFakeFunction();
+      const port = await freePort();
+      run = npmStart({ PORT: String(port), SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "signal-key" });
+      const url = `http://127.0.0.1:${port}`;
+      await waitForStatus(run, `${url}/healthz`);
+      const processes = descendantsOf(run.pid);
+      expect(processes.length).toBeGreaterThan(0);
+
+      fake.setMode({ kind: "slow", delayMs: 1_500 });
+      const inFlight = fetch(`${url}/?index`, { method: "POST", body: form() });
+      await waitFor("the function called", () => fake!.requests.length === 1);
+      process.kill(run.pid, signal);
+
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("Message Sent Successfully!");
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(await isListening(port)).toBe(false);
+      await waitFor(
+        "every process npm started to end",
+        () => processes.every((pid) => !isAlive(pid)),
+        10_000,
+      );
+      expect(run.output()).toContain(`"event":"shutdown","signal":"${signal}"`);
+    });
+  }
+});
+
+describe("npm start refuses to start, in words naming the cause", () => {
+  const refusal = async (run: NpmRun) => {
+    const { code } = await run.exited;
+    expect(code, run.output()).not.toBe(0);
+    return run.ownLines();
+  };
+
+  it("without a build: one line naming the missing file", async () => {
+    const lines = await refusal(
+      npmStart({ REMIX_BUILD_DIR: tmp("no-build-"), PORT: String(await freePort()) }),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^npm start: no production build \(.*index\.js is missing\): run `npm run build` first\.$/,
+    );
+  });
+
+  it("PORT=abc: names PORT, listens nowhere", async () => {
+    const lines = await refusal(npmStart({ PORT: "abc" }));
+    expect(lines.join("\n")).toContain("Invalid server configuration:");
+    expect(lines.join("\n")).toContain("PORT: must be a port number (1-65535)");
+    expect(await isListening(3000)).toBe(false);
+  });
+
+  it("HOST with spaces: names HOST", async () => {
+    const lines = await refusal(npmStart({ PORT: String(await freePort()), HOST: "not a host" }));
+    expect(lines.join("\n")).toContain("HOST: must be an IP address or a host name");
+  });
+
+  it("CONTACT_INBOX_FILE=/proc/nope/inbox.jsonl: names the variable and the directory (no endless mkdir)", async () => {
+    const lines = await refusal(
+      npmStart({ PORT: String(await freePort()), CONTACT_INBOX_FILE: "/proc/nope/inbox.jsonl" }),
+    );
+    expect(lines.join("\n")).toContain(
+      "CONTACT_INBOX_FILE: cannot create the directory /proc/nope of /proc/nope/inbox.jsonl",
+    );
+  });
+
+  it("CONTACT_UNDELIVERED_FILE under /proc with Supabase configured: names that variable", async () => {
+    const lines = await refusal(
+      npmStart({
+        PORT: String(await freePort()),
+        SUPABASE_URL: "http://127.0.0.1:9",
+        SUPABASE_ANON_KEY: "k",
+        CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
+      }),
+    );
+    expect(lines.join("\n")).toContain("CONTACT_UNDELIVERED_FILE: cannot create the directory /proc/nope");
+  });
+
+  it("an inbox directory the server's user cannot write: names the variable and the directory", async () => {
+    const dir = tmp("unwritable-");
+    const inboxDir = join(dir, "inbox");
+    mkdirSync(inboxDir);
+    chmodSync(inboxDir, 0o555);
+    chmodSync(dir, 0o755);
+    // root may write anywhere: run the server as `nobody` then, as a service account would be.
+    const asRoot = process.getuid?.() === 0;
+    const child = spawn(process.execPath, [join(root, "scripts/start.mjs")], {
+      cwd: root,
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        REMIX_BUILD_DIR: serverBuildDir,
+        PORT: String(await freePort()),
+        HOST: "127.0.0.1",
+        CONTACT_INBOX_FILE: join(inboxDir, "inbox.jsonl"),
+        CONTACT_UNDELIVERED_FILE: join(tmp("undelivered-"), "undelivered.jsonl"),
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let log = "";
+    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, log).toBe(1);
+    expect(log).toContain(
+      `CONTACT_INBOX_FILE: the directory ${inboxDir} of ${join(inboxDir, "inbox.jsonl")} is not writable (EACCES)`,
+    );
+  });
+});

@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
+
+import { root } from "./server-process.mjs";
+
+export interface NpmRun {
+  process: ChildProcess;
+  /** npm's own PID: what a process manager or a terminal signals. */
+  pid: number;
+  output(): string;
+  /** What the command itself printed, without npm's banner and npm's own warn/error lines. */
+  ownLines(): string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `npm <args>` as a shell user would (`npm start`, `npm run dev`), in `cwd`. */
+export function runNpm(
+  args: string[],
+  { cwd = root, env = {} }: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): NpmRun {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+  const child = spawn("npm", args, {
+    cwd,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    process: child,
+    pid: child.pid!,
+    output: () => log,
+    ownLines: () =>
+      log
+        .split("\n")
+        .filter(
+          (line) => line.trim() !== "" && !/^npm (warn|error|notice)\b/.test(line) && !/^> /.test(line),
+        ),
+    exited,
+  };
+}
+
+/** The PIDs whose parent is `pid`, read from /proc (Linux). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return ppid === pid ? [Number(name)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Every descendant of `pid`. */
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie has exited; only its parent has not read its status yet.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Polls until `check` holds, or throws with `what` after `timeoutMs`. */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until `url` answers with `status`, or the npm run ends (then throws with its output). */
+export async function waitForStatus(
+  run: NpmRun,
+  url: string,
+  status = 200,
+  timeoutMs = 90_000,
+): Promise<void> {
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  await waitFor(
+    `${url} answering ${status}`,
+    async () => {
+      if (ended) throw new Error(`npm ended before ${url} answered:\n${run.output()}`);
+      try {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        return res.status === status;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+  );
+}
+
+/** The local addresses (hex, as in /proc/net/tcp*) of sockets listening on `port`. */
+export function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) => {
+    let text = "";
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return [];
+    }
+    return text
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[3] === "0A" && fields[1]?.endsWith(`:${hexPort}`))
+      .map((fields) => fields[1]!.split(":")[0]!);
+  });
+}
