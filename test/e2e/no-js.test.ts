@@ -47,6 +47,22 @@ describeBrowser("without JavaScript", () => {
     return response;
   }
 
+  /** Submits, and says so plainly when the browser kept the form from being sent at all. */
+  async function submitOrExplain(page: Page): Promise<Response> {
+    const answered = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
+      { timeout: 10_000 },
+    );
+    await submitButton(page).click();
+    const response = await answered.catch(() => {
+      throw new Error(
+        "no POST was sent: the browser's own validation blocked the form (novalidate missing?)",
+      );
+    });
+    await page.waitForLoadState("domcontentloaded");
+    return response;
+  }
+
   it("contact: a valid submission shows the success notice (role=status) with empty fields", async () => {
     const page = await open();
     await fillContact(page, VALID_CONTACT);
@@ -81,6 +97,42 @@ describeBrowser("without JavaScript", () => {
       expect(stack.fake.requests).toHaveLength(0);
     });
   }
+
+  it("contact: the browser's own bubbles never block the form (novalidate): each rule is answered by the server's notice, in the spec's order", async () => {
+    const page = await open(PHONE);
+    expect(
+      await page.evaluate(() => document.querySelector<HTMLFormElement>("#contact form")?.noValidate),
+    ).toBe(true);
+    // Every rule broken at once; then fixed one by one, each answer names the next rule in the order
+    // of the spec's section 5 (name, email, website, message), and the values come back as typed.
+    let values: ContactValues = {
+      ...VALID_CONTACT,
+      name: "",
+      email: "jane@",
+      website: "acme-test",
+      message: "Too short",
+    };
+    const steps: [string, Partial<ContactValues>][] = [
+      [VALIDATION.name, { name: VALID_CONTACT.name }],
+      [VALIDATION.email, { email: VALID_CONTACT.email }],
+      [VALIDATION.website, { website: VALID_CONTACT.website }],
+      [VALIDATION.message, { message: VALID_CONTACT.message }],
+    ];
+    await fillContact(page, values);
+    for (const [message, fix] of steps) {
+      const response = await submitOrExplain(page);
+      expect(response.status(), message).toBe(400);
+      const notice = serverNotice(page, "alert", VALIDATION_TITLE);
+      expect(await notice.innerText(), message).toContain(message);
+      expect(await contactValues(page)).toEqual(values);
+      values = { ...values, ...fix };
+      await fillContact(page, fix);
+    }
+    // The answer to a success may be the page itself or a redirect to it: what counts is the notice.
+    await submitOrExplain(page);
+    expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+    expect(stack.fake.requests.map((request) => request.json)).toEqual([VALID_CONTACT]);
+  });
 
   it("contact: a failing function (500) shows the error notice (role=alert) and keeps every value", async () => {
     stack.fake.setMode({ kind: "status", status: 500 });
