@@ -193,6 +193,32 @@ describeBrowser("without JavaScript", () => {
     await expectLandedOn(page, "#testimonials");
   });
 
+  it("FAQ: one item open at most without JavaScript (opening one closes the other, View More's too)", async () => {
+    const page = await open(PHONE);
+    const faq = page.locator("#faq");
+    const item = (index: number) =>
+      faq.locator("details[data-faq-item]").filter({ hasText: faqs[index]!.question });
+    const openItems = () =>
+      faq
+        .locator("details[data-faq-item]")
+        .evaluateAll((items) =>
+          items.flatMap((el, index) => ((el as HTMLDetailsElement).open ? [index] : [])),
+        );
+    await item(0).locator("summary").click();
+    expect(await openItems()).toEqual([0]);
+    await item(1).locator("summary").click();
+    expect(await openItems()).toEqual([1]);
+    expect(await faq.getByText(faqs[0]!.answer).isVisible()).toBe(false);
+    expect(await faq.getByText(faqs[1]!.answer).isVisible()).toBe(true);
+
+    await faq.getByText("View More Questions").click();
+    await item(5).locator("summary").click();
+    expect(await openItems()).toEqual([5]);
+    // Collapsible: the open one closes when chosen again.
+    await item(5).locator("summary").click();
+    expect(await openItems()).toEqual([]);
+  });
+
   it("header links, testimonials and all 8 FAQ answers work without JavaScript", async () => {
     const page = await open(DESKTOP);
     await page.locator("header").first().getByRole("link", { name: "Insiders", exact: true }).click();
