@@ -179,18 +179,50 @@ describeBrowser("without JavaScript", () => {
     });
   }
 
-  it("phone: the menu opens without JavaScript and its links work", async () => {
+  const menuToggle = (page: Page) =>
+    page
+      .locator("header")
+      .locator('[aria-controls="mobile-menu"], summary')
+      .filter({ visible: true })
+      .first();
+
+  it("phone: the menu opens without JavaScript; choosing a section closes it and lands on the section below the header; one tap opens it again", async () => {
     const page = await open(PHONE);
     const menu = page.locator("#mobile-menu");
     expect(await menu.isVisible()).toBe(false);
-    await page
-      .locator('[aria-controls="mobile-menu"], #mobile-menu-toggle, summary')
-      .filter({ visible: true })
-      .first()
-      .click();
+    const choices = [
+      ["Reviews", "#testimonials"],
+      ["Solutions", "#services"],
+      ["Solutions", "#services"],
+      ["Get Started", "#contact"],
+    ] as const;
+    for (const [label, target] of choices) {
+      await menuToggle(page).click();
+      expect(await menu.isVisible(), `one tap opens the menu (before choosing ${label})`).toBe(true);
+      await menu.getByRole("link", { name: label, exact: true }).click();
+      await expectLandedOn(page, target);
+      expect(await menu.isVisible(), `the menu closed after choosing ${label}`).toBe(false);
+    }
+    // The toggle closes it too, without moving the page.
+    await menuToggle(page).click();
     expect(await menu.isVisible()).toBe(true);
-    await menu.getByRole("link", { name: "Reviews", exact: true }).click();
-    await expectLandedOn(page, "#testimonials");
+    const y = await page.evaluate(() => window.scrollY);
+    await menuToggle(page).click();
+    expect(await menu.isVisible()).toBe(false);
+    expect(await page.evaluate(() => window.scrollY)).toBe(y);
+  });
+
+  it("phone: on the page a form answer lands on (#contact-form), the menu opens with one tap and closes on a choice", async () => {
+    const page = await open(PHONE);
+    await fillContact(page, { ...VALID_CONTACT, email: "jane@localhost" });
+    await submit(page);
+    expect(new URL(page.url()).hash).toBe("#contact-form");
+    const menu = page.locator("#mobile-menu");
+    await menuToggle(page).click();
+    expect(await menu.isVisible()).toBe(true);
+    await menu.getByRole("link", { name: "About", exact: true }).click();
+    await expectLandedOn(page, "#about");
+    expect(await menu.isVisible()).toBe(false);
   });
 
   it("FAQ: one item open at most without JavaScript (opening one closes the other, View More's too)", async () => {
