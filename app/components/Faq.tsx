@@ -1,8 +1,9 @@
-import { type MouseEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
 
 import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
 import type { Faq as FaqEntry } from "~/content/types";
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 
 import {
   faqAnswerClass,
@@ -21,9 +22,6 @@ type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | nul
 
 /** Server HTML's native items share one `name`: the browser keeps one open at most (exclusive accordion). */
 const NATIVE_GROUP = "faq";
-
-// Layout effects only mean something in the browser; on the server React would warn about them.
-const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 function focusedControl(section: HTMLElement | null): FocusedControl {
   const active = document.activeElement;

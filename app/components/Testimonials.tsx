@@ -1,7 +1,8 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 
 import { ratingLabel, ratingMax, testimonials, testimonialsIntro } from "~/content/testimonials";
 import type { Testimonial } from "~/content/types";
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { initials } from "~/lib/initials";
 
 import { Icon } from "./Icon";
@@ -9,9 +10,6 @@ import { SectionHeading } from "./SectionHeading";
 
 /** How long the skeletons show after the section first enters the viewport (spec: 1000 ms). */
 export const SKELETON_MS = 1000;
-
-// Layout effects only mean something in the browser; on the server React would warn about them.
-const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 function onScreen(element: Element): boolean {
   const box = element.getBoundingClientRect();
