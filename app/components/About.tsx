@@ -27,7 +27,8 @@ export function AboutContent() {
             ))}
           </ul>
         </div>
-        <ul className="grid grid-cols-1 gap-4 min-[400px]:grid-cols-2">
+        {/* Two tiles a row only from sm: at phone widths a 5xl figure or "implementations" is wider than half the screen. */}
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           {aboutMetrics.map((metric, index) => (
             <li key={metric.label}>
               <MetricFigure metric={metric} tone={index === 0 ? "accent" : index === 3 ? "dark" : "light"} />

@@ -37,11 +37,13 @@ export function AcademyContent() {
               </ExternalLink>
             </div>
           </div>
-          <ul className="grid grid-cols-2 gap-4">
+          {/* Side by side only where a tile is wide enough for "2,000+" (md, beside nothing); in the
+              narrow column next to the text from lg, and on phones, the tiles stack. */}
+          <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-1">
             {academyFigures.map((figure) => (
-              <li key={figure.label} className="rounded-3xl bg-ink-950 p-6 sm:p-8">
+              <li key={figure.label} className="rounded-3xl bg-ink-950 p-6 md:p-8">
                 <p>
-                  <span className="block text-4xl font-bold tracking-tight text-accent-400 sm:text-5xl">
+                  <span className="block text-4xl font-bold tracking-tight text-accent-400 md:text-5xl">
                     {figure.value}
                   </span>{" "}
                   <span className="mt-2 block font-semibold text-white">{figure.label}</span>

@@ -34,7 +34,9 @@ export function CommunityContent() {
           {communityStats.map((stat) => (
             <li key={stat.label} className="bg-ink-950 px-3 py-8 text-center sm:px-6">
               <p>
-                <span className="block text-3xl font-bold tracking-tight text-white sm:text-5xl">
+                {/* Sized to the tile, which is half the screen on a phone and a quarter of the row from lg:
+                    "$500K+" must fit at 320 px and at 1024 px. */}
+                <span className="block text-2xl font-bold tracking-tight text-white min-[360px]:text-3xl sm:text-5xl lg:text-4xl xl:text-5xl">
                   {stat.number}
                 </span>{" "}
                 <span className="mt-2 block text-sm font-medium text-ink-300">{stat.label}</span>

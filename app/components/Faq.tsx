@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
 
 import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
 import type { Faq as FaqEntry } from "~/content/types";
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 
 import {
   faqAnswerClass,
@@ -16,9 +17,24 @@ import { SectionHeading } from "./SectionHeading";
 
 type AccordionModule = typeof import("./faq-accordion");
 
+/** Which FAQ control had focus when the accordion replaced the native markup. */
+type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | null;
+
+/** Server HTML's native items share one `name`: the browser keeps one open at most (exclusive accordion). */
+const NATIVE_GROUP = "faq";
+
+function focusedControl(section: HTMLElement | null): FocusedControl {
+  const active = document.activeElement;
+  if (!section || !(active instanceof HTMLElement) || !section.contains(active)) return null;
+  const details = active.closest("summary")?.parentElement;
+  if (!(details instanceof HTMLDetailsElement)) return null;
+  if (details.dataset.faqItem !== undefined) return { kind: "item", index: details.dataset.faqItem };
+  return details.dataset.faqMore !== undefined ? { kind: "toggle" } : null;
+}
+
 function NativeItem({ faq, index }: { faq: FaqEntry; index: number }) {
   return (
-    <details data-faq-item={index} className={faqItemClass}>
+    <details name={NATIVE_GROUP} data-faq-item={index} className={faqItemClass}>
       <summary className={faqQuestionClass}>
         <h3>{faq.question}</h3>
         <span className={faqChevronClass}>
@@ -35,14 +51,18 @@ function NativeItem({ faq, index }: { faq: FaqEntry; index: number }) {
 /**
  * The FAQ. Server HTML is native `<details>`: every answer is reachable without JavaScript.
  * When the section approaches the viewport (or is pointed at or focused), Radix Accordion is
- * loaded and replaces it with the same classes and sizes, keeping whatever was open.
+ * loaded and replaces it with the same classes and sizes, keeping whatever was open and the
+ * control that had focus.
  */
 export function Faq() {
   const section = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
   const [accordion, setAccordion] = useState<AccordionModule | null>(null);
   const [showAll, setShowAll] = useState(false);
   const [openValue, setOpenValue] = useState<string | undefined>(undefined);
   const loading = useRef(false);
+  const refocus = useRef<FocusedControl>(null);
+  const toggleTop = useRef<number | null>(null);
 
   const load = () => {
     if (loading.current) return;
@@ -51,10 +71,40 @@ export function Faq() {
       const node = section.current;
       const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
       const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
+      // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
+      refocus.current = focusedControl(node);
       setShowAll(more?.open ?? false);
       setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
       setAccordion(mod);
     });
+  };
+
+  // Before the browser paints the accordion, put focus back where the visitor had it.
+  useBrowserLayoutEffect(() => {
+    const target = refocus.current;
+    refocus.current = null;
+    if (!accordion || !target) return;
+    const element =
+      target.kind === "toggle"
+        ? toggle.current
+        : section.current?.querySelector<HTMLElement>(`[data-faq-trigger="${target.index}"]`);
+    element?.focus({ preventScroll: true });
+  }, [accordion]);
+
+  // View More / View Less add or remove questions above the button: keep the button where the
+  // visitor's finger or eyes are, and in any case in view below the fixed header.
+  useBrowserLayoutEffect(() => {
+    const button = toggle.current;
+    const before = toggleTop.current;
+    toggleTop.current = null;
+    if (!button || before === null) return;
+    window.scrollBy({ top: button.getBoundingClientRect().top - before, behavior: "instant" });
+    button.scrollIntoView({ block: "nearest", behavior: "instant" });
+  }, [showAll]);
+
+  const onToggle = (event: MouseEvent<HTMLButtonElement>) => {
+    toggleTop.current = event.currentTarget.getBoundingClientRect().top;
+    setShowAll((value) => !value);
   };
 
   useEffect(() => {
@@ -91,9 +141,10 @@ export function Faq() {
             <>
               <accordion.FaqAccordion items={showAll ? faqs : first} defaultValue={openValue} />
               <button
+                ref={toggle}
                 type="button"
                 aria-expanded={showAll}
-                onClick={() => setShowAll((value) => !value)}
+                onClick={onToggle}
                 className={faqToggleClass}
               >
                 {showAll ? faqText.viewLess : faqText.viewMore}

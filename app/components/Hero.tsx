@@ -28,13 +28,19 @@ export function HeroContent() {
           <p className="mt-7 max-w-2xl text-lg leading-relaxed text-pretty text-ink-300 sm:text-xl">
             {hero.lead}
           </p>
-          <div className="mt-10 flex flex-col gap-4 sm:flex-row">
+          {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
+              screen without the decorative arrow; from sm the buttons sit side by side and the second
+              one moves to a row of its own rather than squeezing the first. */}
+          <div className="mt-10 flex flex-col gap-4 sm:flex-row sm:flex-wrap">
             <a
               href={hero.primaryCta.href}
-              className="group inline-flex min-h-14 items-center justify-center gap-2 rounded-full bg-accent-400 px-7 text-base font-semibold text-ink-950 shadow-[0_0_40px_-8px] shadow-accent-400/60 transition hover:bg-accent-300"
+              className="group inline-flex min-h-14 items-center justify-center gap-2 rounded-full bg-accent-400 px-4 text-center text-base font-semibold text-balance text-ink-950 shadow-[0_0_40px_-8px] shadow-accent-400/60 transition hover:bg-accent-300 sm:px-7"
             >
               {hero.primaryCta.label}
-              <Icon name="arrow-right" className="size-5 transition-transform group-hover:translate-x-0.5" />
+              <Icon
+                name="arrow-right"
+                className="hidden size-5 shrink-0 transition-transform group-hover:translate-x-0.5 sm:block"
+              />
             </a>
             <a
               href={hero.secondaryCta.href}

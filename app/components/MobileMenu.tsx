@@ -7,8 +7,14 @@ import { Tooltip, TooltipGroup } from "./Tooltip";
 
 const panelClass =
   "absolute inset-x-0 top-full max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-white/10 bg-ink-950 px-4 pb-6 pt-2 shadow-2xl shadow-black/40 sm:px-6";
-const toggleClass =
-  "inline-flex size-11 items-center justify-center rounded-full text-white ring-1 ring-white/15 transition-colors hover:bg-white/10 hover:ring-white/30";
+/** The toggle's look, without its display (each version decides when it shows). */
+const toggleShape =
+  "size-11 items-center justify-center rounded-full text-white ring-1 ring-white/15 transition-colors hover:bg-white/10 hover:ring-white/30";
+
+// Fragments of the menu before JavaScript: opening targets the panel, closing targets the open
+// toggle (both inside the fixed header, so neither moves the page).
+const PANEL_ID = "mobile-menu";
+const OPEN_TOGGLE_ID = "menu-toggle";
 
 function MenuLinks({ onChoose }: { onChoose?: () => void }) {
   return (
@@ -39,21 +45,29 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
 }
 
 /**
- * The menu below the `lg` breakpoint. The server sends a native `<details>` disclosure, so it
- * opens without JavaScript; once hydrated it becomes a button with `aria-expanded` that closes
- * on Escape (focus back on the toggle), on choosing a link and on a click outside.
+ * The menu below the `lg` breakpoint. Before JavaScript (and without it) the panel is open while it
+ * is the URL's target (`#mobile-menu`): a link opens it, another closes it, and choosing a section
+ * moves the target to that section, which closes the menu as the page lands there (decision 029).
+ * Once hydrated it becomes a button with `aria-expanded` that closes on Escape (focus back on the
+ * toggle), on choosing a link and on a click outside.
  */
 export function MobileMenu() {
   const [enhanced, setEnhanced] = useState(false);
   const [open, setOpen] = useState(false);
-  const details = useRef<HTMLDetailsElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    // Keep what the visitor did before hydration finished.
-    setOpen(details.current?.open ?? false);
+    // Keep what the visitor did before hydration finished, and drop the menu's own fragment from
+    // the address: from now on the button holds the state, and a reload should not reopen it.
+    setOpen(panel.current?.matches(":target") ?? false);
     setEnhanced(true);
+    const hash = window.location.hash;
+    if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`) {
+      const { pathname, search } = window.location;
+      window.history.replaceState(window.history.state, "", `${pathname}${search}`);
+    }
   }, []);
 
   useEffect(() => {
@@ -77,16 +91,28 @@ export function MobileMenu() {
 
   if (!enhanced) {
     return (
-      <details ref={details} className="group lg:hidden">
-        <summary className={toggleClass}>
+      <div className="group/menu lg:hidden">
+        <a
+          id={OPEN_TOGGLE_ID}
+          href={`#${PANEL_ID}`}
+          aria-controls={PANEL_ID}
+          className={`inline-flex group-has-[#mobile-menu:target]/menu:hidden ${toggleShape}`}
+        >
           <span className="sr-only">{navigationText.menuToggle}</span>
-          <Icon name="menu" className="size-6 group-open:hidden" />
-          <Icon name="close" className="hidden size-6 group-open:block" />
-        </summary>
-        <div id="mobile-menu" className={panelClass}>
+          <Icon name="menu" className="size-6" />
+        </a>
+        <a
+          href={`#${OPEN_TOGGLE_ID}`}
+          aria-controls={PANEL_ID}
+          className={`hidden group-has-[#mobile-menu:target]/menu:inline-flex ${toggleShape}`}
+        >
+          <span className="sr-only">{navigationText.menuClose}</span>
+          <Icon name="close" className="size-6" />
+        </a>
+        <div ref={panel} id={PANEL_ID} className={`hidden target:block ${panelClass}`}>
           <MenuLinks />
         </div>
-      </details>
+      </div>
     );
   }
 
@@ -99,16 +125,16 @@ export function MobileMenu() {
             type="button"
             data-tooltip-trigger
             aria-expanded={open}
-            aria-controls="mobile-menu"
+            aria-controls={PANEL_ID}
             onClick={() => setOpen((value) => !value)}
-            className={toggleClass}
+            className={`inline-flex ${toggleShape}`}
           >
             <span className="sr-only">{navigationText.menuToggle}</span>
             <Icon name={open ? "close" : "menu"} className="size-6" />
           </button>
         </Tooltip>
       </TooltipGroup>
-      <div id="mobile-menu" hidden={!open} className={panelClass}>
+      <div id={PANEL_ID} hidden={!open} className={panelClass}>
         <MenuLinks onChoose={() => setOpen(false)} />
       </div>
     </div>

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 
 import { ratingLabel, ratingMax, testimonials, testimonialsIntro } from "~/content/testimonials";
 import type { Testimonial } from "~/content/types";
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { initials } from "~/lib/initials";
 
 import { Icon } from "./Icon";
@@ -10,27 +11,38 @@ import { SectionHeading } from "./SectionHeading";
 /** How long the skeletons show after the section first enters the viewport (spec: 1000 ms). */
 export const SKELETON_MS = 1000;
 
-type Phase = "waiting" | "skeleton" | "shown";
+function onScreen(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+}
 
 /**
- * Server HTML carries the real testimonials (crawlers, no-JS visitors). With JavaScript, the
- * first time the section enters the viewport each card shows a skeleton for SKELETON_MS. The
- * skeleton is overlaid on the real card, whose content is only made invisible, so the boxes
- * never change size: no layout shift.
+ * Server HTML carries the real testimonials (crawlers, no-JS visitors: the cards at once). With
+ * JavaScript, the cards the visitor has not seen yet wait under skeletons from hydration on, and
+ * show 1 s after the section first enters the viewport (decision 029):
+ * - covered before the browser paints again (a layout effect), so no card can flash before its
+ *   skeleton when the section scrolls into view;
+ * - a card already on screen when JavaScript takes over was seen: it is never covered;
+ * - the skeleton is laid over the card, which keeps its size and its text for assistive technology,
+ *   so nothing shifts and nothing is hidden from a screen reader.
  */
 export function Testimonials() {
   const section = useRef<HTMLElement>(null);
-  const [phase, setPhase] = useState<Phase>("waiting");
+  // Per card: covered by its skeleton. The server and the first render cover nothing.
+  const [covered, setCovered] = useState<boolean[]>(() => testimonials.map(() => false));
 
-  useEffect(() => {
+  useBrowserLayoutEffect(() => {
     const node = section.current;
     if (!node || typeof IntersectionObserver === "undefined") return;
+    const cards = Array.from(node.querySelectorAll("[data-testimonial]"));
+    const waiting = cards.map((card) => !onScreen(card));
+    if (!waiting.some(Boolean)) return;
+    setCovered(waiting);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver((entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return;
       observer.disconnect();
-      setPhase("skeleton");
-      timer = setTimeout(() => setPhase("shown"), SKELETON_MS);
+      timer = setTimeout(() => setCovered(testimonials.map(() => false)), SKELETON_MS);
     });
     observer.observe(node);
     return () => {
@@ -39,22 +51,20 @@ export function Testimonials() {
     };
   }, []);
 
-  const loading = phase === "skeleton";
   return (
     <section
       ref={section}
       id="testimonials"
       aria-labelledby="testimonials-heading"
-      aria-busy={loading || undefined}
       className="bg-paper py-24 sm:py-32"
     >
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading intro={testimonialsIntro} id="testimonials-heading" align="center" />
         <ul className="mt-16 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {testimonials.map((testimonial) => (
+          {testimonials.map((testimonial, index) => (
             <li key={testimonial.name} className="relative">
-              <TestimonialCard testimonial={testimonial} hidden={loading} />
-              {loading ? <TestimonialSkeleton /> : null}
+              <TestimonialCard testimonial={testimonial} />
+              {covered[index] ? <TestimonialSkeleton /> : null}
             </li>
           ))}
         </ul>
@@ -75,11 +85,11 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function TestimonialCard({ testimonial, hidden }: { testimonial: Testimonial; hidden: boolean }) {
+function TestimonialCard({ testimonial }: { testimonial: Testimonial }) {
   return (
     <article
       data-testimonial
-      className={`flex h-full flex-col rounded-3xl border border-ink-200/80 bg-white p-8 shadow-sm transition-shadow duration-300 hover:shadow-xl hover:shadow-ink-900/10 ${hidden ? "[&>*]:invisible" : ""}`}
+      className="flex h-full flex-col rounded-3xl border border-ink-200/80 bg-white p-8 shadow-sm transition-shadow duration-300 hover:shadow-xl hover:shadow-ink-900/10"
     >
       <Stars rating={testimonial.rating} />
       <blockquote className="mt-5 flex-1 text-base leading-relaxed text-ink-800">
@@ -101,7 +111,7 @@ function TestimonialCard({ testimonial, hidden }: { testimonial: Testimonial; hi
   );
 }
 
-/** Placeholder shapes laid over a card of the same size; decorative only. */
+/** Placeholder shapes laid over a card of the same size, opaque so the card cannot show through; decorative only. */
 function TestimonialSkeleton() {
   return (
     <div

@@ -19,7 +19,7 @@ export function FaqAccordion({ items, defaultValue }: FaqAccordionProps) {
         <Accordion.Item key={faq.question} value={`faq-${index}`} className={faqItemClass}>
           <Accordion.Header asChild>
             <h3>
-              <Accordion.Trigger className={faqQuestionClass}>
+              <Accordion.Trigger data-faq-trigger={index} className={faqQuestionClass}>
                 {faq.question}
                 <span className={faqChevronClass}>
                   <Icon name="close" className="size-4 rotate-45" />

@@ -15,6 +15,8 @@ export const navigationText = {
   skipLink: "Skip to main content",
   /** Accessible name of the mobile menu toggle (also its tooltip). */
   menuToggle: "Menu",
+  /** Accessible name of the control that closes the menu before JavaScript has loaded. */
+  menuClose: "Close menu",
   primaryNavLabel: "Primary",
   mobileNavLabel: "Mobile",
   homeLabel: "home",

@@ -161,4 +161,36 @@ describeBrowser("keyboard", () => {
     expect(unreached, "every interactive element is reachable with Tab").toEqual([]);
     expect(withoutRing, "every focused element shows a focus ring").toEqual([]);
   });
+
+  for (const options of [PHONE, DESKTOP]) {
+    const name = options === DESKTOP ? "desktop" : "phone";
+    it(`${name}: Shift+Tab back up the page never leaves the focused control under the fixed header`, async () => {
+      const page = await open(options);
+      await scrollThrough(page, faqs[0]!.question);
+      // From the end of the page, walk back: each control the browser scrolls to comes from above.
+      await page.evaluate(() => {
+        window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
+        const last = Array.from(document.querySelectorAll<HTMLElement>("footer a[href]")).at(-1);
+        last?.focus();
+      });
+      const hidden: string[] = [];
+      for (let i = 0; i < 60; i += 1) {
+        await page.keyboard.press("Shift+Tab");
+        const place = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || !el.closest("main, footer")) return null;
+          const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+          const box = el.getBoundingClientRect();
+          return {
+            label: `${el.tagName.toLowerCase()} "${(el.innerText || el.getAttribute("aria-label") || "").trim().slice(0, 30)}"`,
+            top: box.top,
+            header,
+          };
+        });
+        if (place && place.top < place.header - 1)
+          hidden.push(`${place.label} at ${Math.round(place.top)} px`);
+      }
+      expect(hidden, "focused controls hidden under the header").toEqual([]);
+    });
+  }
 });

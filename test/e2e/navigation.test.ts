@@ -129,6 +129,21 @@ describeBrowser("navigation", () => {
     }
   });
 
+  it("phone: a menu opened before JavaScript took over (#mobile-menu) stays open after hydration, and the address drops the menu's fragment", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    await page.goto("/#mobile-menu");
+    await waitForHydration(page);
+    const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true });
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.locator("#mobile-menu").isVisible()).toBe(true);
+    expect(new URL(page.url()).hash).toBe("");
+    await page.locator("#mobile-menu").getByRole("link", { name: "Insiders", exact: true }).click();
+    await expect.poll(() => page.locator("#mobile-menu").isVisible()).toBe(false);
+    await expectLandedOn(page, "#community");
+  });
+
   it("phone: the menu works with the keyboard; Escape closes it and focus returns to the toggle", async () => {
     const page = await open(PHONE);
     const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();

@@ -48,6 +48,22 @@ describeBrowser("without JavaScript", () => {
     return response;
   }
 
+  /** Submits, and says so plainly when the browser kept the form from being sent at all. */
+  async function submitOrExplain(page: Page): Promise<Response> {
+    const answered = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
+      { timeout: 10_000 },
+    );
+    await submitButton(page).click();
+    const response = await answered.catch(() => {
+      throw new Error(
+        "no POST was sent: the browser's own validation blocked the form (novalidate missing?)",
+      );
+    });
+    await page.waitForLoadState("domcontentloaded");
+    return response;
+  }
+
   it("contact: a valid submission is redirected (303) to the success notice (role=status) with empty fields", async () => {
     const page = await open();
     const values = uniqueContact();
@@ -85,6 +101,43 @@ describeBrowser("without JavaScript", () => {
       expect(stack.fake.requests).toHaveLength(0);
     });
   }
+
+  it("contact: the browser's own bubbles never block the form (novalidate): each rule is answered by the server's notice, in the spec's order", async () => {
+    const page = await open(PHONE);
+    expect(
+      await page.evaluate(() => document.querySelector<HTMLFormElement>("#contact form")?.noValidate),
+    ).toBe(true);
+    // Every rule broken at once; then fixed one by one, each answer names the next rule in the order
+    // of the spec's section 5 (name, email, website, message), and the values come back as typed.
+    let values: ContactValues = {
+      ...VALID_CONTACT,
+      name: "",
+      email: "jane@",
+      website: "acme-test",
+      message: "Too short",
+    };
+    const steps: [string, Partial<ContactValues>][] = [
+      [VALIDATION.name, { name: VALID_CONTACT.name }],
+      [VALIDATION.email, { email: VALID_CONTACT.email }],
+      [VALIDATION.website, { website: VALID_CONTACT.website }],
+      // A message no other test sent (an identical delivered request is not sent again).
+      [VALIDATION.message, { message: uniqueContact().message }],
+    ];
+    await fillContact(page, values);
+    for (const [message, fix] of steps) {
+      const response = await submitOrExplain(page);
+      expect(response.status(), message).toBe(400);
+      const notice = serverNotice(page, "alert", VALIDATION_TITLE);
+      expect(await notice.innerText(), message).toContain(message);
+      expect(await contactValues(page)).toEqual(values);
+      values = { ...values, ...fix };
+      await fillContact(page, fix);
+    }
+    // The answer to a success is a redirect to the page with the notice.
+    await submitOrExplain(page);
+    await expect.poll(() => serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+    expect(stack.fake.requests.map((request) => request.json)).toEqual([values]);
+  });
 
   it("contact: a failing function (500) shows the error notice (role=alert) and keeps every value", async () => {
     stack.fake.setMode({ kind: "status", status: 500 });
@@ -133,18 +186,76 @@ describeBrowser("without JavaScript", () => {
     });
   }
 
-  it("phone: the menu opens without JavaScript and its links work", async () => {
+  const menuToggle = (page: Page) =>
+    page
+      .locator("header")
+      .locator('[aria-controls="mobile-menu"], summary')
+      .filter({ visible: true })
+      .first();
+
+  it("phone: the menu opens without JavaScript; choosing a section closes it and lands on the section below the header; one tap opens it again", async () => {
     const page = await open(PHONE);
     const menu = page.locator("#mobile-menu");
     expect(await menu.isVisible()).toBe(false);
-    await page
-      .locator('[aria-controls="mobile-menu"], #mobile-menu-toggle, summary')
-      .filter({ visible: true })
-      .first()
-      .click();
+    const choices = [
+      ["Reviews", "#testimonials"],
+      ["Solutions", "#services"],
+      ["Solutions", "#services"],
+      ["Get Started", "#contact"],
+    ] as const;
+    for (const [label, target] of choices) {
+      await menuToggle(page).click();
+      expect(await menu.isVisible(), `one tap opens the menu (before choosing ${label})`).toBe(true);
+      await menu.getByRole("link", { name: label, exact: true }).click();
+      await expectLandedOn(page, target);
+      expect(await menu.isVisible(), `the menu closed after choosing ${label}`).toBe(false);
+    }
+    // The toggle closes it too, without moving the page.
+    await menuToggle(page).click();
     expect(await menu.isVisible()).toBe(true);
-    await menu.getByRole("link", { name: "Reviews", exact: true }).click();
-    await expectLandedOn(page, "#testimonials");
+    const y = await page.evaluate(() => window.scrollY);
+    await menuToggle(page).click();
+    expect(await menu.isVisible()).toBe(false);
+    expect(await page.evaluate(() => window.scrollY)).toBe(y);
+  });
+
+  it("phone: on the page a form answer lands on (#contact-form), the menu opens with one tap and closes on a choice", async () => {
+    const page = await open(PHONE);
+    await fillContact(page, { ...VALID_CONTACT, email: "jane@localhost" });
+    await submit(page);
+    expect(new URL(page.url()).hash).toBe("#contact-form");
+    const menu = page.locator("#mobile-menu");
+    await menuToggle(page).click();
+    expect(await menu.isVisible()).toBe(true);
+    await menu.getByRole("link", { name: "About", exact: true }).click();
+    await expectLandedOn(page, "#about");
+    expect(await menu.isVisible()).toBe(false);
+  });
+
+  it("FAQ: one item open at most without JavaScript (opening one closes the other, View More's too)", async () => {
+    const page = await open(PHONE);
+    const faq = page.locator("#faq");
+    const item = (index: number) =>
+      faq.locator("details[data-faq-item]").filter({ hasText: faqs[index]!.question });
+    const openItems = () =>
+      faq
+        .locator("details[data-faq-item]")
+        .evaluateAll((items) =>
+          items.flatMap((el, index) => ((el as HTMLDetailsElement).open ? [index] : [])),
+        );
+    await item(0).locator("summary").click();
+    expect(await openItems()).toEqual([0]);
+    await item(1).locator("summary").click();
+    expect(await openItems()).toEqual([1]);
+    expect(await faq.getByText(faqs[0]!.answer).isVisible()).toBe(false);
+    expect(await faq.getByText(faqs[1]!.answer).isVisible()).toBe(true);
+
+    await faq.getByText("View More Questions").click();
+    await item(5).locator("summary").click();
+    expect(await openItems()).toEqual([5]);
+    // Collapsible: the open one closes when chosen again.
+    await item(5).locator("summary").click();
+    expect(await openItems()).toEqual([]);
   });
 
   it("header links, testimonials and all 8 FAQ answers work without JavaScript", async () => {

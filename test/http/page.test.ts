@@ -110,12 +110,15 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     for (const [, href] of expected) expect(doc.getElementById(href.slice(1))).not.toBeNull();
   });
 
-  it("ships a mobile menu that opens without JavaScript (native disclosure) named Menu", () => {
+  it("ships a mobile menu that opens and closes without JavaScript (links to and away from its panel) named Menu", () => {
     const menu = doc.getElementById("mobile-menu");
     expect(menu).not.toBeNull();
-    const details = menu!.closest("details");
-    expect(details).not.toBeNull();
-    expect(squash(details!.querySelector("summary")?.textContent)).toBe("Menu");
+    const header = doc.querySelector("header")!;
+    const opener = header.querySelector('a[href="#mobile-menu"]');
+    expect(squash(opener?.textContent)).toBe("Menu");
+    expect(opener?.getAttribute("aria-controls")).toBe("mobile-menu");
+    const closer = header.querySelector(`a[href="#${opener?.id}"]`);
+    expect(squash(closer?.textContent)).toBe("Close menu");
     const labels = Array.from(menu!.querySelectorAll("a")).map((a) => squash(a.textContent));
     expect(labels).toEqual(["Solutions", "Insiders", "About", "Reviews", "Contact", "Get Started"]);
   });

@@ -146,11 +146,6 @@ export function ContactForm() {
   const noticeShown = Boolean(documentResult && !enhanced);
 
   useEffect(() => {
-    // With JavaScript the schema's notices replace the browser's own validation bubbles.
-    if (formRef.current) formRef.current.noValidate = true;
-  }, []);
-
-  useEffect(() => {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
 
@@ -223,6 +218,10 @@ export function ContactForm() {
         // first child. (#contact would put the notice below the fold on a phone.)
         action={`${ACTION}#${CONTACT_FORM_ID}`}
         encType={ENC_TYPE}
+        // The spec's notices, not the browser's bubbles, answer every rule, with JavaScript (the
+        // shared validator) as without (the server's notice). `required` and the input types stay
+        // for what they still give: announced as required, the right keyboard, autofill.
+        noValidate
         onSubmit={onSubmit}
         onFocus={wantToast}
         aria-busy={submitting}

@@ -93,7 +93,7 @@ export function field(page: Page, name: keyof ContactValues): Locator {
   return contactForm(page).locator(`[name="${name}"]`);
 }
 
-export async function fillContact(page: Page, values: ContactValues): Promise<void> {
+export async function fillContact(page: Page, values: Partial<ContactValues>): Promise<void> {
   for (const [name, value] of Object.entries(values) as [keyof ContactValues, string][]) {
     const input = field(page, name);
     if (name === "companySize") await input.selectOption(value);

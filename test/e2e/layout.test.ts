@@ -1,0 +1,76 @@
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { expect, it } from "vitest";
+
+import { faqs } from "~/content/faq";
+
+import { describeBrowser, useStack } from "./support/browser";
+import { findHorizontalOverflow, linkTextLines } from "./support/layout";
+import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
+
+/** Common phone widths (the narrowest a page must serve, then the usual ones), then tablets and desktops. */
+const PHONE_WIDTHS = [320, 360, 375, 390, 430];
+const WIDER = [640, 768, 1024, 1280, 1440];
+
+function viewportOf(width: number): BrowserContextOptions {
+  const phone = width < 640;
+  return {
+    viewport: { width, height: phone ? 844 : 900 },
+    deviceScaleFactor: 1,
+    isMobile: phone,
+    hasTouch: phone,
+  };
+}
+
+/** The hero's main button, as the spec names it. */
+const HERO_PRIMARY = "Transform Your Business with AI";
+
+describeBrowser("layout at every width: nothing spills out of its box", () => {
+  const stack = useStack();
+
+  async function open(width: number, javaScriptEnabled: boolean): Promise<Page> {
+    const context = await stack.context({ ...viewportOf(width), javaScriptEnabled });
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    await page.goto("/");
+    return page;
+  }
+
+  for (const width of [...PHONE_WIDTHS, ...WIDER]) {
+    it(`${width} px: no element overflows its box or the viewport horizontally, without JavaScript`, async () => {
+      const page = await open(width, false);
+      const problems = await page.evaluate(findHorizontalOverflow);
+      expect(problems, problems.join("\n")).toEqual([]);
+    });
+
+    it(`${width} px: no element overflows its box or the viewport horizontally, with JavaScript (all sections revealed, 8 FAQ questions, menu open)`, async () => {
+      const page = await open(width, true);
+      await waitForHydration(page);
+      await scrollThrough(page, faqs[0]!.question);
+      await page.locator("#faq").getByRole("button", { name: "View More Questions" }).click();
+      await page.locator("#faq").getByRole("button", { name: "View Less" }).waitFor();
+      const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true });
+      if ((await toggle.count()) > 0) {
+        await toggle.click();
+        await page.locator("#mobile-menu").waitFor({ state: "visible" });
+      }
+      const problems = await page.evaluate(findHorizontalOverflow);
+      expect(problems, problems.join("\n")).toEqual([]);
+    });
+  }
+
+  for (const width of [...PHONE_WIDTHS.filter((w) => w >= 360), ...WIDER]) {
+    it(`${width} px: the hero's main button "${HERO_PRIMARY}" reads on one line`, async () => {
+      const page = await open(width, false);
+      const label = await page.evaluate(linkTextLines, HERO_PRIMARY);
+      expect(label.lines, JSON.stringify(label)).toBe(1);
+    });
+  }
+
+  it(`320 px: the hero's main button fits the screen (it may wrap there, onto two lines at most)`, async () => {
+    const page = await open(320, false);
+    const label = await page.evaluate(linkTextLines, HERO_PRIMARY);
+    expect(label.lines, JSON.stringify(label)).toBeGreaterThanOrEqual(1);
+    expect(label.lines, JSON.stringify(label)).toBeLessThanOrEqual(2);
+    expect(label.box).toBeLessThanOrEqual(320);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Layout checks that run inside the page (pass them to `page.evaluate`): they read what Chromium
+ * laid out, so they see the fonts, widths and line breaks a visitor gets at that viewport.
+ */
+
+/**
+ * Everything on the page that spills out of its box horizontally, as readable lines (empty: none).
+ * - A text container (an element with text, not inline, `overflow: visible`) whose content is wider
+ *   than its box (`scrollWidth > clientWidth`): a figure or a long word sticking out of its tile.
+ * - Text whose line boxes reach outside the viewport, or outside an ancestor that clips it
+ *   (`overflow` other than visible): text cut off. `body` clips horizontally (`overflow-x: clip`), so
+ *   the page never scrolls sideways and `documentElement.scrollWidth` alone cannot see this.
+ * - Any other visible element (a button, an input, an icon) that reaches outside the viewport where
+ *   no ancestor clips it.
+ * Elements that are not rendered (closed `<details>`, `hidden`, `display: none`) and visually hidden
+ * text (`sr-only`) are not looked at.
+ */
+export function findHorizontalOverflow(): string[] {
+  const viewport = document.documentElement.clientWidth;
+  const problems = new Set<string>();
+  const name = (el: Element) => {
+    const classes = String(el.getAttribute("class") ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 3)
+      .join(".");
+    const text = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+    return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${classes ? `.${classes}` : ""}> "${text}"`;
+  };
+  const visible = (el: Element) =>
+    el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
+  /** Visually hidden on purpose (the sr-only pattern: an absolute 1 px box that clips). */
+  const srOnly = (el: Element) => {
+    for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.clip !== "auto" || (style.clipPath !== "none" && style.position === "absolute")) return true;
+      if (style.position === "absolute" && node.clientWidth <= 1 && style.overflowX !== "visible")
+        return true;
+    }
+    return false;
+  };
+  /** The ancestors that clip horizontally (body's `overflow-x: clip` is the page's own edge). */
+  const clippers = (el: Element) => {
+    const result: Element[] = [];
+    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      if (getComputedStyle(node).overflowX !== "visible") result.push(node);
+    }
+    return result;
+  };
+
+  for (const el of Array.from(document.body.querySelectorAll("*"))) {
+    if (!visible(el) || srOnly(el) || el.closest("script, style, template, noscript")) continue;
+    const style = getComputedStyle(el);
+    const hasText = (el.textContent ?? "").trim() !== "";
+    const inline = style.display === "inline" || style.display === "contents";
+    if (hasText && !inline && style.overflowX === "visible" && el.clientWidth > 0) {
+      if (el.scrollWidth > el.clientWidth + 1)
+        problems.add(
+          `${name(el)}: content ${el.scrollWidth} px wide in a box of ${el.clientWidth} px (${el.scrollWidth - el.clientWidth} px out)`,
+        );
+    }
+    if (!hasText && style.position !== "fixed") {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      let left = box.left;
+      let right = box.right;
+      for (const clipper of clippers(el)) {
+        const clip = clipper.getBoundingClientRect();
+        left = Math.max(left, clip.left);
+        right = Math.min(right, clip.right);
+      }
+      if (right > left && (left < -1 || right > viewport + 1))
+        problems.add(
+          `${name(el)}: reaches ${Math.round(left)}..${Math.round(right)} px, outside the ${viewport} px viewport`,
+        );
+    }
+  }
+
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = (node.textContent ?? "").trim();
+    const parent = node.parentElement;
+    if (!text || !parent || parent.closest("script, style, template, noscript")) continue;
+    if (!visible(parent) || srOnly(parent)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const lines = Array.from(range.getClientRects()).filter((rect) => rect.width > 0);
+    const clipping = clippers(parent);
+    for (const line of lines) {
+      if (line.left < -1 || line.right > viewport + 1)
+        problems.add(
+          `"${text.slice(0, 40)}": text at ${Math.round(line.left)}..${Math.round(line.right)} px, outside the ${viewport} px viewport`,
+        );
+      for (const clipper of clipping) {
+        const clip = clipper.getBoundingClientRect();
+        if (line.left < clip.left - 1 || line.right > clip.right + 1)
+          problems.add(`"${text.slice(0, 40)}": text cut off by ${name(clipper)}`);
+      }
+    }
+  }
+  return Array.from(problems);
+}
+
+/** How many lines the text of the link with exactly this label takes (0: no such link). */
+export function linkTextLines(label: string): { lines: number; width: number; box: number } {
+  const link = Array.from(document.querySelectorAll("a")).find(
+    (a) => (a.textContent ?? "").trim().replace(/\s+/g, " ") === label,
+  );
+  if (!link) return { lines: 0, width: 0, box: 0 };
+  const tops: number[] = [];
+  let width = 0;
+  for (const child of Array.from(link.childNodes)) {
+    if (child.nodeType !== Node.TEXT_NODE || !(child.textContent ?? "").trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(child);
+    for (const rect of Array.from(range.getClientRects())) {
+      if (rect.width === 0) continue;
+      width += rect.width;
+      if (!tops.some((top) => Math.abs(top - rect.top) < 2)) tops.push(rect.top);
+    }
+  }
+  return {
+    lines: tops.length,
+    width: Math.round(width),
+    box: Math.round(link.getBoundingClientRect().width),
+  };
+}
