@@ -28,6 +28,8 @@ import { root } from "../support/server-process.mjs";
 
 const SOURCES = [
   "app",
+  // `npm run build` bundles the leads CLI too.
+  "cli",
   "mocks",
   "public",
   "scripts",
