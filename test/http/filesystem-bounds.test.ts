@@ -60,7 +60,7 @@ describe("a disk that does not answer", () => {
       possiblyDelivered: true,
       request: { name: "Grace Hopper", email: "grace@example.com" },
     });
-    await expect.poll(() => server.output()).toContain("inbox write failed: ETIMEDOUT");
+    await expect.poll(() => server!.output()).toContain("inbox write failed: ETIMEDOUT");
   });
 
   it("the undelivered file: the visitor gets the error notice and the lead is logged in full (last resort)", async () => {
