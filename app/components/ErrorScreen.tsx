@@ -13,7 +13,7 @@ export function ErrorScreen({ message }: ErrorScreenProps) {
     >
       <div className="mx-auto w-full max-w-2xl">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{errorText.heading}</h1>
-        <p className="mt-6 rounded-2xl border border-white/10 bg-white/5 p-5 font-mono text-base break-words text-ink-200">
+        <p className="mt-6 rounded-md border border-white/10 bg-white/5 p-5 font-mono text-base break-words text-ink-200">
           {message}
         </p>
       </div>

@@ -5,13 +5,6 @@ import { site } from "~/content/site";
 import type { Faq as FaqEntry } from "~/content/types";
 import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 
-import {
-  faqAnswerClass,
-  faqChevronClass,
-  faqItemClass,
-  faqQuestionClass,
-  faqToggleClass,
-} from "./faq-styles";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
@@ -19,6 +12,9 @@ type AccordionModule = typeof import("./faq-accordion");
 
 /** Which FAQ control had focus when the accordion replaced the native markup. */
 type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | null;
+
+/** View More Questions / View Less, the same in both versions of the list. */
+const TOGGLE_CLASS = "btn btn-line mt-6 w-fit cursor-pointer text-ink-950";
 
 /** Server HTML's native items share one `name`: the browser keeps one open at most (exclusive accordion). */
 const NATIVE_GROUP = "faq";
@@ -34,14 +30,14 @@ function focusedControl(section: HTMLElement | null): FocusedControl {
 
 function NativeItem({ faq, index }: { faq: FaqEntry; index: number }) {
   return (
-    <details name={NATIVE_GROUP} data-faq-item={index} className={faqItemClass}>
-      <summary className={faqQuestionClass}>
+    <details name={NATIVE_GROUP} data-faq-item={index} className="faq-item">
+      <summary className="faq-question">
         <h3>{faq.question}</h3>
-        <span className={faqChevronClass}>
+        <span className="faq-chevron">
           <Icon name="close" className="size-4 rotate-45" />
         </span>
       </summary>
-      <div className={faqAnswerClass}>
+      <div className="faq-answer">
         <p>{faq.answer}</p>
       </div>
     </details>
@@ -132,11 +128,12 @@ export function Faq() {
       aria-labelledby="faq-heading"
       onPointerOver={load}
       onFocus={load}
-      className="bg-white py-24 sm:py-32"
+      className="band band-rule bg-paper"
     >
-      <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading intro={faqIntro} id="faq-heading" align="center" />
-        <div className="mt-14">
+      {/* From lg the heading and the e-mail invitation sit beside the questions. */}
+      <div className="shell grid gap-8 lg:grid-cols-[0.8fr_1.2fr] lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-6">
+        <SectionHeading intro={faqIntro} id="faq-heading" />
+        <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
           {accordion ? (
             <>
               <accordion.FaqAccordion items={showAll ? faqs : first} defaultValue={openValue} />
@@ -145,7 +142,7 @@ export function Faq() {
                 type="button"
                 aria-expanded={showAll}
                 onClick={onToggle}
-                className={faqToggleClass}
+                className={TOGGLE_CLASS}
               >
                 {showAll ? faqText.viewLess : faqText.viewMore}
               </button>
@@ -158,11 +155,11 @@ export function Faq() {
                 ))}
               </div>
               <details data-faq-more className="group/more">
-                <summary className={faqToggleClass}>
+                <summary className={TOGGLE_CLASS}>
                   <span className="group-open/more:hidden">{faqText.viewMore}</span>
                   <span className="hidden group-open/more:inline">{faqText.viewLess}</span>
                 </summary>
-                <div className="mt-8 space-y-3">
+                <div className="mt-6 space-y-3">
                   {rest.map((faq, index) => (
                     <NativeItem key={faq.question} faq={faq} index={index + faqInitialCount} />
                   ))}
@@ -171,12 +168,9 @@ export function Faq() {
             </div>
           )}
         </div>
-        <p className="mt-12 text-center text-ink-600">
+        <p className="text-ink-600">
           {faqText.moreQuestions}{" "}
-          <a
-            href={`mailto:${site.email}`}
-            className="font-semibold text-ink-950 underline decoration-accent-500 decoration-2 underline-offset-4 hover:decoration-ink-950"
-          >
+          <a href={`mailto:${site.email}`} className="link text-ink-950">
             {faqText.emailUs}
           </a>
         </p>

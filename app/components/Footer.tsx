@@ -21,22 +21,20 @@ const linkClass = "text-ink-300 transition-colors hover:text-white";
 export function Footer() {
   return (
     <footer className="on-ink bg-ink-950 text-white">
-      <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:px-8">
-        <div>
+      {/* Two columns from the smallest phone: the links beside the contact details, not under them. */}
+      <div className="shell grid grid-cols-2 gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:py-16">
+        <div className="col-span-2 lg:col-span-1">
           <p className="flex items-center gap-3">
             <BrandMark />
             <span className="text-lg font-bold tracking-tight">{site.brandName}</span>
           </p>
-          <p className="mt-5 max-w-sm leading-relaxed text-ink-300">{footerTagline}</p>
+          <p className="mt-4 max-w-sm leading-relaxed text-ink-300">{footerTagline}</p>
         </div>
-        <nav aria-labelledby="footer-nav-heading">
-          <h2
-            id="footer-nav-heading"
-            className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase"
-          >
+        <nav aria-labelledby="footer-nav-heading" className="row-span-2 lg:row-span-1">
+          <h2 id="footer-nav-heading" className="eyebrow">
             {footerNavHeading}
           </h2>
-          <ul className="mt-5 space-y-3">
+          <ul className="mt-4 space-y-3">
             {footerLinks.map((link) => (
               <li key={link.href}>
                 <a href={link.href} className={linkClass}>
@@ -47,10 +45,8 @@ export function Footer() {
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">
-            {footerContactHeading}
-          </h2>
-          <ul className="mt-5 space-y-3">
+          <h2 className="eyebrow">{footerContactHeading}</h2>
+          <ul className="mt-4 space-y-3">
             <li>
               <a href={`mailto:${contactDetails.email}`} className={linkClass}>
                 {contactDetails.email}
@@ -60,10 +56,8 @@ export function Footer() {
           </ul>
         </div>
         <div>
-          <h2 className="text-sm font-semibold tracking-[0.14em] text-accent-400 uppercase">
-            {footerSocialHeading}
-          </h2>
-          <TooltipGroup as="ul" className="mt-5 flex gap-3" preloadMargin="1200px">
+          <h2 className="eyebrow">{footerSocialHeading}</h2>
+          <TooltipGroup as="ul" className="mt-4 flex gap-3" preloadMargin="1200px">
             {footerSocialLinks.map((link) => (
               <li key={link.label}>
                 <Tooltip label={link.label}>
@@ -73,7 +67,7 @@ export function Footer() {
                     rel="noopener noreferrer"
                     aria-label={`${link.label} ${newTabHint}`}
                     data-tooltip-trigger
-                    className="flex size-11 items-center justify-center rounded-full text-white ring-1 ring-white/20 transition-colors hover:bg-accent-400 hover:text-ink-950 hover:ring-accent-400"
+                    className="disc size-11 border border-white/20 text-white transition-colors hover:border-accent-400 hover:bg-accent-400 hover:text-ink-950"
                   >
                     <Icon name={link.icon} className="size-5" />
                   </a>
@@ -84,7 +78,7 @@ export function Footer() {
         </div>
       </div>
       <div className="border-t border-white/10">
-        <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-8 text-sm text-ink-300 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
+        <div className="shell flex flex-col gap-4 py-6 text-sm text-ink-300 md:flex-row md:items-center md:justify-between">
           <p>{copyright}</p>
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
             {legalLinks.map((link) => (

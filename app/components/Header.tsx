@@ -4,14 +4,20 @@ import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 import { BrandMark } from "./BrandMark";
 import { MobileMenu } from "./MobileMenu";
 
-/** The fixed header: brand, section links (desktop), Get Started and the mobile menu. */
+/**
+ * The fixed header: brand, section links (desktop), Get Started and the mobile menu. Get Started
+ * stays in the bar at every width, so the form is one tap away wherever the visitor has scrolled;
+ * below 430 px the brand name gives way to it (still read out as the home link's name).
+ */
 export function Header() {
   return (
     <header className="on-ink fixed inset-x-0 top-0 z-50 h-(--header-height) border-b border-white/10 bg-ink-950/95">
-      <div className="mx-auto flex h-full max-w-7xl items-center justify-between gap-6 px-4 sm:px-6 lg:px-8">
+      <div className="shell flex h-full items-center justify-between gap-4">
         <a href="/" className="flex items-center gap-3 text-white">
           <BrandMark />
-          <span className="text-base font-bold tracking-tight sm:text-lg">{site.brandName}</span>
+          <span className="text-base font-bold tracking-tight max-[430px]:sr-only sm:text-lg">
+            {site.brandName}
+          </span>
           <span className="sr-only">{navigationText.homeLabel}</span>
         </a>
         <nav aria-label={navigationText.primaryNavLabel} className="hidden lg:block">
@@ -29,10 +35,7 @@ export function Header() {
           </ul>
         </nav>
         <div className="flex items-center gap-3">
-          <a
-            href={headerCta.href}
-            className="hidden min-h-11 items-center rounded-full bg-accent-400 px-5 text-sm font-semibold text-ink-950 transition-colors hover:bg-accent-300 sm:inline-flex"
-          >
+          <a href={headerCta.href} className="btn btn-accent min-h-11 px-5 text-sm">
             {headerCta.label}
           </a>
           <MobileMenu />

@@ -13,43 +13,36 @@ export function HeroContent() {
         <div className="hero-grid absolute inset-0 opacity-40" />
       </div>
 
-      <div className="mx-auto grid max-w-7xl items-center gap-14 px-4 pt-16 pb-20 sm:px-6 sm:pt-24 sm:pb-28 lg:grid-cols-[1.15fr_0.85fr] lg:gap-16 lg:px-8 lg:pt-28 lg:pb-32">
+      <div className="shell grid items-center gap-12 pt-10 pb-14 sm:pt-16 sm:pb-20 lg:grid-cols-[1.25fr_0.75fr] lg:gap-14 lg:pt-14 lg:pb-20">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-4 py-1.5 text-sm font-medium text-ink-200">
             <span aria-hidden="true" className="size-2 rounded-full bg-accent-400" />
             {hero.eyebrow}
           </p>
+          {/* At most four lines beside the pipeline at 1280 px, so the main button is above the fold. */}
           <h1
             id="hero-heading"
-            className="mt-7 text-[2.5rem] leading-[1.05] font-bold tracking-tight text-balance sm:text-6xl lg:text-7xl"
+            className="mt-6 text-[2.5rem] leading-[1.04] font-bold tracking-tight sm:text-6xl lg:text-[3.75rem]"
           >
             {hero.heading} <span className="text-accent-400">{hero.headingAccent}</span>
           </h1>
-          <p className="mt-7 max-w-2xl text-lg leading-relaxed text-pretty text-ink-300 sm:text-xl">
-            {hero.lead}
-          </p>
+          <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">{hero.lead}</p>
           {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
               screen without the decorative arrow; from sm the buttons sit side by side and the second
               one moves to a row of its own rather than squeezing the first. */}
-          <div className="mt-10 flex flex-col gap-4 sm:flex-row sm:flex-wrap">
-            <a
-              href={hero.primaryCta.href}
-              className="group inline-flex min-h-14 items-center justify-center gap-2 rounded-full bg-accent-400 px-4 text-center text-base font-semibold text-balance text-ink-950 shadow-[0_0_40px_-8px] shadow-accent-400/60 transition hover:bg-accent-300 sm:px-7"
-            >
+          <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+            <a href={hero.primaryCta.href} className="group btn btn-xl btn-accent px-4 text-balance sm:px-7">
               {hero.primaryCta.label}
               <Icon
                 name="arrow-right"
                 className="hidden size-5 shrink-0 transition-transform group-hover:translate-x-0.5 sm:block"
               />
             </a>
-            <a
-              href={hero.secondaryCta.href}
-              className="inline-flex min-h-14 items-center justify-center rounded-full px-7 text-base font-semibold text-white ring-1 ring-white/25 transition hover:bg-white/10 hover:ring-white/40"
-            >
+            <a href={hero.secondaryCta.href} className="btn btn-xl btn-line">
               {hero.secondaryCta.label}
             </a>
           </div>
-          <ul className="mt-10 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium text-ink-200">
+          <ul className="mt-8 grid gap-2 text-sm font-medium text-ink-200 sm:flex sm:flex-wrap sm:gap-x-6">
             {hero.highlights.map((highlight) => (
               <li key={highlight} className="flex items-center gap-2">
                 <Icon name="check" className="size-5 text-accent-400" />
@@ -59,46 +52,63 @@ export function HeroContent() {
           </ul>
         </div>
 
-        <HeroPanel />
+        <HeroPipeline />
       </div>
     </>
   );
 }
 
-function HeroPanel() {
+/**
+ * The automation the headline promises, drawn as a product would show it: one line through the
+ * steps, an icon for each, the steps done and the one running now.
+ */
+function HeroPipeline() {
   const { panel } = hero;
   return (
-    <div className="relative mx-auto w-full max-w-md lg:max-w-none">
-      <div className="rounded-3xl border border-white/10 bg-white/[0.04] p-6 shadow-2xl shadow-black/40 sm:p-8">
-        <div className="flex items-center justify-between gap-4">
-          <p className="text-base font-semibold text-white">{panel.title}</p>
-          <p className="inline-flex shrink-0 items-center gap-2 rounded-full bg-accent-400/10 px-3 py-1 text-xs font-semibold text-accent-300">
-            {/* A still halo, not an endless ping: constant motion distracts (WCAG 2.2.2) and made the
-                browser render a frame every few milliseconds while the page was loading. */}
-            <span
-              aria-hidden="true"
-              className="inline-flex size-2 rounded-full bg-accent-400 ring-4 ring-accent-400/25"
-            />
-            {panel.status}
-          </p>
-        </div>
-        <ol className="mt-7 space-y-3">
-          {panel.steps.map((step, index) => (
-            <li key={step.title} className="flex gap-4 rounded-2xl border border-white/10 bg-ink-900/80 p-4">
+    <div className="relative mx-auto w-full max-w-md rounded-lg border border-white/10 bg-ink-900/70 p-5 shadow-lift sm:p-7 lg:max-w-none">
+      <div className="flex items-center justify-between gap-4">
+        <p className="font-semibold text-white">{panel.title}</p>
+        <p className="inline-flex shrink-0 items-center gap-2 rounded-full bg-accent-400/10 px-3 py-1 text-xs font-semibold text-accent-300">
+          {/* A still halo, not an endless ping: constant motion distracts (WCAG 2.2.2). */}
+          <span
+            aria-hidden="true"
+            className="size-2 rounded-full bg-accent-400 outline-4 outline-accent-400/25"
+          />
+          {panel.status}
+        </p>
+      </div>
+      <ol className="pipeline mt-6">
+        {panel.steps.map((step) => {
+          const done = step.state === "done";
+          return (
+            <li key={step.title} className="relative flex gap-4">
               <span
                 aria-hidden="true"
-                className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-accent-400 text-sm font-bold text-ink-950"
+                className={`disc size-10 ${
+                  done
+                    ? "bg-accent-400 text-ink-950"
+                    : "border-2 border-accent-400 bg-ink-950 text-accent-400 outline-4 outline-accent-400/20"
+                }`}
               >
-                {index + 1}
+                <Icon name={step.icon} className="size-5" />
               </span>
-              <span>
-                <span className="block text-sm font-semibold text-white">{step.title}</span>
+              <span className="min-w-0 flex-1">
+                <span className="flex items-baseline justify-between gap-3">
+                  <span className="text-sm font-semibold text-white">{step.title}</span>
+                  <span
+                    className={`shrink-0 font-mono text-[0.7rem] font-semibold tracking-wider uppercase ${
+                      done ? "text-ink-400" : "text-accent-400"
+                    }`}
+                  >
+                    {panel.stateLabels[step.state]}
+                  </span>
+                </span>
                 <span className="mt-0.5 block text-sm text-ink-300">{step.detail}</span>
               </span>
             </li>
-          ))}
-        </ol>
-      </div>
+          );
+        })}
+      </ol>
     </div>
   );
 }

@@ -30,6 +30,7 @@ const paths: Record<IconName, string> = {
   pin: "M12 21s-6.5-6-6.5-11a6.5 6.5 0 0 1 13 0c0 5-6.5 11-6.5 11zM12 12.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z",
   book: "M4 5.5A1.5 1.5 0 0 1 5.5 4H11v16H5.5A1.5 1.5 0 0 1 4 18.5zM20 5.5A1.5 1.5 0 0 0 18.5 4H13v16h5.5a1.5 1.5 0 0 0 1.5-1.5z",
   "arrow-right": "M5 12h14M13 6l6 6-6 6",
+  "chevron-down": "M6 9l6 6 6-6",
   star: "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.8-5.2 2.8 1-5.8-4.3-4.1 5.9-.9z",
   menu: "M4 7h16M4 12h16M4 17h16",
   close: "M6 6l12 12M18 6 6 18",
@@ -43,19 +44,16 @@ interface IconProps {
   filled?: boolean;
 }
 
-/** A decorative inline SVG icon: hidden from assistive technology; the control around it carries the label. */
+/**
+ * A decorative inline SVG icon: hidden from assistive technology; the control around it carries
+ * the label. Its stroke is styled by the stylesheet's `.icon`, not repeated on every icon.
+ */
 export function Icon({ name, className = "size-6", filled = false }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"
-      className={className}
-      fill={filled ? "currentColor" : "none"}
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      className={`icon ${filled ? "fill-current " : ""}${className}`}
       aria-hidden="true"
-      focusable="false"
     >
       <path d={paths[name]} />
     </svg>

@@ -6,10 +6,10 @@ import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
 const panelClass =
-  "absolute inset-x-0 top-full max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-white/10 bg-ink-950 px-4 pb-6 pt-2 shadow-2xl shadow-black/40 sm:px-6";
+  "absolute inset-x-0 top-full max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-white/10 bg-ink-950 px-4 pb-6 pt-2 shadow-lift sm:px-6";
 /** The toggle's look, without its display (each version decides when it shows). */
 const toggleShape =
-  "size-11 items-center justify-center rounded-full text-white ring-1 ring-white/15 transition-colors hover:bg-white/10 hover:ring-white/30";
+  "size-11 items-center justify-center rounded-full border border-white/15 text-white transition-colors hover:border-white/30 hover:bg-white/10";
 
 // Fragments of the menu before JavaScript: opening targets the panel, closing targets the open
 // toggle (both inside the fixed header, so neither moves the page).
@@ -33,11 +33,7 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
           </li>
         ))}
       </ul>
-      <a
-        href={headerCta.href}
-        onClick={onChoose}
-        className="mt-4 flex min-h-12 items-center justify-center rounded-full bg-accent-400 px-6 font-semibold text-ink-950 transition-colors hover:bg-accent-300"
-      >
+      <a href={headerCta.href} onClick={onChoose} className="btn btn-accent mt-4 flex">
         {headerCta.label}
       </a>
     </nav>

@@ -3,41 +3,37 @@ import { processFootnote, processIntro, processSteps } from "~/content/process";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/** How an engagement runs, step by step (a section the spec leaves open). */
+/**
+ * How an engagement runs, step by step (a section the spec leaves open), as a timeline: one line
+ * through the three steps, down the page on a phone and across it from lg, ending on when most
+ * clients start.
+ */
 export function ProcessContent() {
   return (
-    <>
-      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading intro={processIntro} id="process-heading" align="center" />
-        <ol className="relative mt-16 grid gap-6 lg:grid-cols-3">
-          {processSteps.map((step, index) => (
-            <li
-              key={step.title}
-              className="group relative rounded-3xl border border-ink-200/80 bg-paper p-8 transition duration-300 hover:-translate-y-1 hover:border-ink-300 hover:shadow-xl hover:shadow-ink-900/10"
-            >
-              <div className="flex items-center justify-between">
-                <span className="flex size-12 items-center justify-center rounded-2xl bg-ink-950 text-accent-400">
-                  <Icon name={step.icon} className="size-6" />
-                </span>
-                <span aria-hidden="true" className="text-4xl font-bold text-ink-500 tabular-nums">
-                  0{index + 1}
-                </span>
-              </div>
-              <h3 className="mt-8">
-                <span className="block text-xl font-bold tracking-tight text-ink-950">{step.title}</span>{" "}
-                <span className="mt-2 inline-flex rounded-full bg-accent-400 px-3 py-1 text-sm font-bold text-ink-950">
+    <div className="shell">
+      <SectionHeading intro={processIntro} id="process-heading" align="split" />
+      <ol className="mt-10 grid gap-8 lg:mt-14 lg:grid-cols-3 lg:gap-10">
+        {processSteps.map((step) => (
+          <li key={step.title} className="timeline-step">
+            <span className="disc size-12 bg-accent-400 text-ink-950">
+              <Icon name={step.icon} className="size-6" />
+            </span>
+            <div className="lg:mt-6">
+              <h3 className="text-xl font-bold tracking-tight">
+                <span className="block font-mono text-sm font-semibold tracking-[0.12em] text-accent-400 uppercase">
                   {step.duration}
-                </span>
+                </span>{" "}
+                <span className="mt-1 block">{step.title}</span>
               </h3>
-              <p className="mt-4 leading-relaxed text-ink-600">{step.description}</p>
-            </li>
-          ))}
-        </ol>
-        <p className="mt-12 flex items-center justify-center gap-3 text-center text-lg font-semibold text-ink-900">
-          <Icon name="calendar" className="size-6 text-accent-800" />
-          {processFootnote}
-        </p>
-      </div>
-    </>
+              <p className="mt-2 leading-relaxed text-ink-300">{step.description}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-10 inline-flex items-center gap-3 rounded-md border border-accent-400/40 bg-accent-400/10 px-5 py-3 font-semibold text-white lg:mt-14">
+        <Icon name="calendar" className="size-5 shrink-0 text-accent-400" />
+        {processFootnote}
+      </p>
+    </div>
   );
 }

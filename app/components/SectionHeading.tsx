@@ -4,29 +4,34 @@ interface SectionHeadingProps {
   intro: SectionIntro;
   /** id of the heading, referenced by the section's aria-labelledby. */
   id: string;
-  tone?: "light" | "dark";
-  align?: "left" | "center";
+  /**
+   * left: stacked; center: stacked and centred; split: from lg the lead sits beside the heading
+   * (a section that needs its height for what follows).
+   */
+  align?: "left" | "center" | "split";
+  className?: string;
 }
 
-/** Eyebrow, heading and lead shared by every section, in the site's type scale. */
-export function SectionHeading({ intro, id, tone = "light", align = "left" }: SectionHeadingProps) {
-  const dark = tone === "dark";
+const layouts = {
+  left: "max-w-3xl",
+  center: "mx-auto max-w-3xl text-center",
+  split: "grid gap-5 lg:grid-cols-[1.1fr_0.9fr] lg:items-end lg:gap-16",
+} as const;
+
+/**
+ * Eyebrow, heading and lead shared by every section, in the site's type scale. Colours come from
+ * the section: `.on-ink` turns them for a dark one.
+ */
+export function SectionHeading({ intro, id, align = "left", className = "" }: SectionHeadingProps) {
   return (
-    <div className={align === "center" ? "mx-auto max-w-3xl text-center" : "max-w-3xl"}>
-      <p
-        className={`text-sm font-semibold tracking-[0.14em] uppercase ${dark ? "text-accent-400" : "text-accent-800"}`}
-      >
-        {intro.eyebrow}
-      </p>
-      <h2
-        id={id}
-        className={`mt-3 text-3xl font-bold tracking-tight text-balance sm:text-4xl lg:text-5xl ${dark ? "text-white" : "text-ink-950"}`}
-      >
-        {intro.heading}
-      </h2>
-      <p className={`mt-5 text-lg leading-relaxed text-pretty ${dark ? "text-ink-300" : "text-ink-600"}`}>
-        {intro.lead}
-      </p>
+    <div className={`${layouts[align]} ${className}`}>
+      <div>
+        <p className="eyebrow">{intro.eyebrow}</p>
+        <h2 id={id} className="heading mt-3">
+          {intro.heading}
+        </h2>
+      </div>
+      <p className={`lead ${align === "split" ? "" : "mt-4"}`}>{intro.lead}</p>
     </div>
   );
 }

@@ -1,37 +1,133 @@
-import { services, servicesIntro } from "~/content/services";
+import { chatbotFlow, services, servicesIntro } from "~/content/services";
+import type { Service } from "~/content/types";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/** The inside of the section (its <section> frame is `sectionFrames.services`): static HTML, never hydrated. */
+/**
+ * The inside of the section (its <section> frame is `sectionFrames.services`): static HTML, never
+ * hydrated. A bento, not a uniform grid: the first service is a wide dark card with its flow drawn
+ * out, the last a full-width band; the four between share a row.
+ */
 export function ServicesContent() {
+  const [first, ...rest] = services;
+  const last = rest.pop();
+  if (!first || !last) return null;
   return (
-    <>
-      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading intro={servicesIntro} id="services-heading" />
-        <ul className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {services.map((service) => (
-            <li
-              key={service.title}
-              className="group relative flex flex-col rounded-3xl border border-ink-200/80 bg-white p-8 shadow-sm transition duration-300 hover:-translate-y-1 hover:border-ink-300 hover:shadow-xl hover:shadow-ink-900/10"
-            >
-              <span className="flex size-12 items-center justify-center rounded-2xl bg-ink-950 text-accent-400 transition-colors group-hover:bg-accent-400 group-hover:text-ink-950">
-                <Icon name={service.icon} className="size-6" />
-              </span>
-              <h3 className="mt-6 text-xl font-bold tracking-tight text-ink-950">{service.title}</h3>
-              <p className="mt-3 leading-relaxed text-ink-600">{service.description}</p>
-              <ul className="mt-6 space-y-2.5 border-t border-ink-100 pt-6">
-                {service.features.map((feature) => (
-                  <li key={feature} className="flex items-start gap-3 text-sm font-medium text-ink-800">
-                    <Icon name="check" className="mt-0.5 size-4 shrink-0 text-accent-800" />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+    <div className="shell">
+      <SectionHeading intro={servicesIntro} id="services-heading" align="split" />
+      <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:mt-14 lg:grid-cols-3 lg:gap-5">
+        <li className="on-ink grid items-center gap-6 rounded-md bg-ink-950 p-6 text-white sm:col-span-2 md:grid-cols-[1fr_1.1fr] lg:p-8">
+          <ServiceText service={first} />
+          <FlowDiagram />
+        </li>
+        {rest.map((service) => (
+          <li key={service.title} className="card p-6 lg:p-7">
+            <ServiceText service={service} />
+          </li>
+        ))}
+        <li className="card grid p-6 sm:col-span-2 lg:col-span-3 lg:grid-cols-[1fr_1fr] lg:items-center lg:gap-6 lg:p-7">
+          <ServiceText service={last} wide />
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function ServiceText({ service, wide = false }: { service: Service; wide?: boolean }) {
+  const intro = (
+    <div>
+      <div className="flex items-center gap-3">
+        <span className="icon-tile in-[.on-ink]:bg-accent-400 in-[.on-ink]:text-ink-950">
+          <Icon name={service.icon} className="size-5" />
+        </span>
+        <h3 className="text-lg leading-snug font-bold tracking-tight">{service.title}</h3>
       </div>
+      <p className="mt-3 leading-relaxed text-ink-600 in-[.on-ink]:text-ink-300">{service.description}</p>
+    </div>
+  );
+  const features = (
+    <ul
+      className={`features ${
+        wide
+          ? "lg:mt-0 lg:grid lg:grid-cols-3 lg:gap-4 lg:space-y-0 lg:border-t-0 lg:border-l lg:pt-0 lg:pl-6"
+          : ""
+      }`}
+    >
+      {service.features.map((feature) => (
+        <li key={feature} className="flex items-start gap-2.5">
+          <Icon
+            name="check"
+            className="mt-0.5 size-4 shrink-0 text-accent-800 in-[.on-ink]:text-accent-400"
+          />
+          {feature}
+        </li>
+      ))}
+    </ul>
+  );
+  return wide ? (
+    <>
+      {intro}
+      {features}
     </>
+  ) : (
+    <div>
+      {intro}
+      {features}
+    </div>
+  );
+}
+
+const FLOW_ROWS = [28, 75, 122];
+
+/** Three pills in a column at `x`, one per label (fill, stroke and text styles come from the group). */
+function Pills({ x, labels, className }: { x: number; labels: readonly string[]; className: string }) {
+  return (
+    <g className={className} textAnchor="middle">
+      {labels.map((label, index) => (
+        <g key={label} transform={`translate(${x} ${(FLOW_ROWS[index] ?? 0) - 14})`}>
+          <rect width="74" height="28" rx="14" />
+          <text x="37" y="18" stroke="none">
+            {label}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** Conversations in, the assistant in the middle, outcomes out: decorative, the card's text says it. */
+function FlowDiagram() {
+  const curves = (from: number, to: number, mirrored: boolean) =>
+    FLOW_ROWS.map((y) =>
+      mirrored
+        ? `M${from} 75C${from + 22} 75 ${from + 24} ${y} ${to} ${y}`
+        : `M${from} ${y}C${from + 36} ${y} ${from + 38} 75 ${to} 75`,
+    ).join("");
+  return (
+    <svg
+      viewBox="0 0 320 150"
+      aria-hidden="true"
+      className="w-full max-w-md justify-self-center text-[11px] font-semibold"
+      fill="none"
+      strokeWidth="1.5"
+    >
+      <path d={curves(74, 134, false)} className="stroke-white/25" />
+      <path d={curves(186, 246, true)} className="stroke-accent-400/70" />
+      <Pills
+        x={0}
+        labels={chatbotFlow.inputs}
+        className="fill-white/5 stroke-white/25 [&_text]:fill-ink-200"
+      />
+      <circle cx="160" cy="75" r="30" strokeWidth="8" className="fill-accent-400 stroke-accent-400/30" />
+      <text x="160" y="80" textAnchor="middle" className="fill-ink-950 text-[15px] font-bold">
+        {chatbotFlow.hub}
+      </text>
+      <Pills
+        x={246}
+        labels={chatbotFlow.outputs}
+        className="fill-accent-400/10 stroke-accent-400/60 [&_text]:fill-accent-200"
+      />
+    </svg>
   );
 }

@@ -1,15 +1,30 @@
 import { useRef, useState } from "react";
 
-import { ratingLabel, ratingMax, testimonials, testimonialsIntro } from "~/content/testimonials";
+import {
+  ratingLabel,
+  ratingMax,
+  testimonials,
+  testimonialsIntro,
+  testimonialsRowLabel,
+} from "~/content/testimonials";
 import type { Testimonial } from "~/content/types";
 import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { initials } from "~/lib/initials";
 
-import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
 /** How long the skeletons show after the section first enters the viewport (spec: 1000 ms). */
 export const SKELETON_MS = 1000;
+
+/** Avatar colours, in turn: six initials in one colour read as a placeholder. */
+const AVATAR_TONES = [
+  "bg-accent-400 text-ink-950",
+  "bg-ink-950 text-accent-400",
+  "bg-ink-200 text-ink-900",
+  "bg-accent-200 text-ink-900",
+  "bg-ink-700 text-white",
+  "bg-ink-100 text-ink-800",
+];
 
 function onScreen(element: Element): boolean {
   const box = element.getBoundingClientRect();
@@ -17,6 +32,10 @@ function onScreen(element: Element): boolean {
 }
 
 /**
+ * One featured quote, then the other five: in one row of five on wide screens, and on narrower
+ * ones a row that scrolls sideways (swipe, or Tab to it and use the arrow keys), its cards aligned
+ * row by row with subgrid so stars, quotes and authors line up.
+ *
  * Server HTML carries the real testimonials (crawlers, no-JS visitors: the cards at once). With
  * JavaScript, the cards the visitor has not seen yet wait under skeletons from hydration on, and
  * show 1 s after the section first enters the viewport (decision 029):
@@ -51,90 +70,125 @@ export function Testimonials() {
     };
   }, []);
 
+  const [featured, ...others] = testimonials;
   return (
-    <section
-      ref={section}
-      id="testimonials"
-      aria-labelledby="testimonials-heading"
-      className="bg-paper py-24 sm:py-32"
-    >
-      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading intro={testimonialsIntro} id="testimonials-heading" align="center" />
-        <ul className="mt-16 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {testimonials.map((testimonial, index) => (
-            <li key={testimonial.name} className="relative">
-              <TestimonialCard testimonial={testimonial} />
-              {covered[index] ? <TestimonialSkeleton /> : null}
+    <section ref={section} id="testimonials" aria-labelledby="testimonials-heading" className="band bg-paper">
+      <div className="shell">
+        <SectionHeading intro={testimonialsIntro} id="testimonials-heading" align="split" />
+        {featured ? (
+          <ul className="mt-10 lg:mt-14">
+            <li className="relative">
+              <FeaturedCard testimonial={featured} />
+              {covered[0] ? <Skeleton featured /> : null}
             </li>
-          ))}
-        </ul>
+          </ul>
+        ) : null}
+        {/* Scrolls sideways below xl: focusable, so a keyboard reaches every card with the arrow keys. */}
+        <div
+          role="region"
+          aria-label={testimonialsRowLabel}
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take focus to be scrolled by keyboard (WCAG 2.1.1)
+          tabIndex={0}
+          className="swipe-row mt-4"
+        >
+          <ul className="swipe-track">
+            {others.map((testimonial, index) => (
+              <li key={testimonial.name} className="relative row-span-3 grid snap-start grid-rows-subgrid">
+                <Card testimonial={testimonial} tone={AVATAR_TONES[(index + 1) % AVATAR_TONES.length]!} />
+                {covered[index + 1] ? <Skeleton /> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
       </div>
     </section>
   );
 }
 
-function Stars({ rating }: { rating: number }) {
+/** A star's outline from its top point (relative moves), so that one path can draw a row of them. */
+const STAR = "l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.8-5.2 2.8 1-5.8-4.3-4.1 5.9-.9z";
+const stars = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, index) => `M${12 + (from + index) * 24} 3.5${STAR}`).join("");
+
+/** The rating as one row of stars (one SVG, not one per star), with its text for screen readers. */
+function Stars({ rating, className }: { rating: number; className: string }) {
   const label = ratingLabel.replace("{rating}", String(rating)).replace("{max}", String(ratingMax));
   return (
-    <p className="flex gap-1 text-amber-500">
-      {Array.from({ length: ratingMax }, (_, index) => (
-        <Icon key={index} name="star" filled className={`size-5 ${index < rating ? "" : "text-ink-200"}`} />
-      ))}
+    <p className={className}>
+      <svg viewBox={`0 0 ${ratingMax * 24} 24`} aria-hidden="true" className="h-4 fill-current">
+        <path d={stars(0, rating)} />
+        {rating < ratingMax ? <path d={stars(rating, ratingMax)} className="opacity-30" /> : null}
+      </svg>
       <span className="sr-only">{label}</span>
     </p>
   );
 }
 
-function TestimonialCard({ testimonial }: { testimonial: Testimonial }) {
+function Author({ testimonial, tone }: { testimonial: Testimonial; tone: string }) {
+  return (
+    <footer className="flex items-center gap-3">
+      <span aria-hidden="true" className={`disc size-11 text-sm font-bold tracking-wide ${tone}`}>
+        {initials(testimonial.name)}
+      </span>
+      <span className="min-w-0">
+        <span className="block font-semibold">{testimonial.name}</span>
+        <span className="block text-sm text-ink-600 in-[.on-ink]:text-ink-300">{testimonial.role}</span>
+      </span>
+    </footer>
+  );
+}
+
+function FeaturedCard({ testimonial }: { testimonial: Testimonial }) {
   return (
     <article
       data-testimonial
-      className="flex h-full flex-col rounded-3xl border border-ink-200/80 bg-white p-8 shadow-sm transition-shadow duration-300 hover:shadow-xl hover:shadow-ink-900/10"
+      className="on-ink grid gap-6 rounded-lg bg-ink-950 p-6 text-white sm:p-10 lg:grid-cols-[1fr_auto] lg:items-end lg:gap-12 lg:p-12"
     >
-      <Stars rating={testimonial.rating} />
-      <blockquote className="mt-5 flex-1 text-base leading-relaxed text-ink-800">
-        <p>&ldquo;{testimonial.content}&rdquo;</p>
+      <div>
+        <Stars rating={testimonial.rating} className="text-accent-400" />
+        <blockquote className="mt-4 text-xl leading-snug font-medium tracking-tight sm:text-2xl lg:text-3xl">
+          <p>{`\u201c${testimonial.content}\u201d`}</p>
+        </blockquote>
+      </div>
+      <Author testimonial={testimonial} tone={AVATAR_TONES[0]!} />
+    </article>
+  );
+}
+
+function Card({ testimonial, tone }: { testimonial: Testimonial; tone: string }) {
+  return (
+    <article data-testimonial className="card row-span-3 grid grid-rows-subgrid gap-4 p-5">
+      <Stars rating={testimonial.rating} className="text-accent-700" />
+      <blockquote className="text-[0.95rem] leading-relaxed text-ink-800">
+        <p>{`\u201c${testimonial.content}\u201d`}</p>
       </blockquote>
-      <footer className="mt-8 flex items-center gap-4 border-t border-ink-100 pt-6">
-        <span
-          aria-hidden="true"
-          className="flex size-12 shrink-0 items-center justify-center rounded-full bg-ink-950 text-sm font-bold tracking-wide text-accent-400"
-        >
-          {initials(testimonial.name)}
-        </span>
-        <span>
-          <span className="block font-semibold text-ink-950">{testimonial.name}</span>
-          <span className="block text-sm text-ink-600">{testimonial.role}</span>
-        </span>
-      </footer>
+      <Author testimonial={testimonial} tone={tone} />
     </article>
   );
 }
 
 /** Placeholder shapes laid over a card of the same size, opaque so the card cannot show through; decorative only. */
-function TestimonialSkeleton() {
+function Skeleton({ featured = false }: { featured?: boolean }) {
+  const bar = `animate-skeleton rounded-full ${featured ? "bg-white/10" : "bg-ink-100"}`;
   return (
     <div
       data-skeleton
       aria-hidden="true"
-      className="absolute inset-0 flex flex-col rounded-3xl border border-ink-200/80 bg-white p-8"
+      className={`absolute inset-0 flex flex-col ${
+        featured ? "rounded-lg bg-ink-950 p-6 sm:p-10 lg:p-12" : "card p-5"
+      }`}
     >
-      <div className="flex gap-1">
-        {Array.from({ length: ratingMax }, (_, index) => (
-          <div key={index} className="size-5 animate-skeleton rounded bg-ink-100" />
-        ))}
+      <div className={`h-4 w-24 ${bar}`} />
+      <div className="mt-5 flex-1 space-y-3">
+        <div className={`h-4 w-full ${bar}`} />
+        <div className={`h-4 w-11/12 ${bar}`} />
+        <div className={`h-4 w-4/5 ${bar}`} />
       </div>
-      <div className="mt-6 flex-1 space-y-3">
-        <div className="h-4 w-full animate-skeleton rounded bg-ink-100" />
-        <div className="h-4 w-11/12 animate-skeleton rounded bg-ink-100" />
-        <div className="h-4 w-4/5 animate-skeleton rounded bg-ink-100" />
-        <div className="h-4 w-2/3 animate-skeleton rounded bg-ink-100" />
-      </div>
-      <div className="mt-8 flex items-center gap-4 border-t border-ink-100 pt-6">
-        <div className="size-12 shrink-0 animate-skeleton rounded-full bg-ink-100" />
+      <div className="mt-5 flex items-center gap-3">
+        <div className={`size-11 shrink-0 ${bar}`} />
         <div className="flex-1 space-y-2">
-          <div className="h-4 w-1/2 animate-skeleton rounded bg-ink-100" />
-          <div className="h-3 w-3/4 animate-skeleton rounded bg-ink-100" />
+          <div className={`h-4 w-1/2 ${bar}`} />
+          <div className={`h-3 w-3/4 ${bar}`} />
         </div>
       </div>
     </div>

@@ -2,7 +2,6 @@ import * as Accordion from "@radix-ui/react-accordion";
 
 import type { Faq } from "~/content/types";
 
-import { faqAnswerClass, faqChevronClass, faqItemClass, faqQuestionClass } from "./faq-styles";
 import { Icon } from "./Icon";
 
 interface FaqAccordionProps {
@@ -16,18 +15,18 @@ export function FaqAccordion({ items, defaultValue }: FaqAccordionProps) {
   return (
     <Accordion.Root type="single" collapsible defaultValue={defaultValue} className="space-y-3">
       {items.map((faq, index) => (
-        <Accordion.Item key={faq.question} value={`faq-${index}`} className={faqItemClass}>
+        <Accordion.Item key={faq.question} value={`faq-${index}`} className="faq-item">
           <Accordion.Header asChild>
             <h3>
-              <Accordion.Trigger data-faq-trigger={index} className={faqQuestionClass}>
+              <Accordion.Trigger data-faq-trigger={index} className="faq-question">
                 {faq.question}
-                <span className={faqChevronClass}>
+                <span className="faq-chevron">
                   <Icon name="close" className="size-4 rotate-45" />
                 </span>
               </Accordion.Trigger>
             </h3>
           </Accordion.Header>
-          <Accordion.Content className={faqAnswerClass}>
+          <Accordion.Content className="faq-answer">
             <p>{faq.answer}</p>
           </Accordion.Content>
         </Accordion.Item>

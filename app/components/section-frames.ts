@@ -14,24 +14,24 @@ export const sectionFrames = {
     "aria-labelledby": "hero-heading",
     className: "on-ink relative isolate overflow-hidden bg-ink-950 text-white",
   },
-  services: { id: "services", "aria-labelledby": "services-heading", className: "bg-paper py-24 sm:py-32" },
-  about: { id: "about", "aria-labelledby": "about-heading", className: "bg-white py-24 sm:py-32" },
+  services: { id: "services", "aria-labelledby": "services-heading", className: "band bg-paper" },
+  about: { id: "about", "aria-labelledby": "about-heading", className: "band band-rule bg-paper" },
   community: {
     id: "community",
     "aria-labelledby": "community-heading",
-    className: "on-ink relative isolate overflow-hidden bg-ink-950 py-24 sm:py-32",
+    className: "on-ink band relative isolate overflow-hidden bg-ink-950 text-white",
   },
   results: {
     id: "results",
     "aria-labelledby": "results-heading",
-    className: "on-ink bg-ink-950 py-24 sm:py-32",
+    className: "on-ink band bg-ink-950 text-white",
   },
-  process: { id: "process", "aria-labelledby": "process-heading", className: "bg-white py-24 sm:py-32" },
-  academy: {
-    id: "academy",
-    "aria-labelledby": "academy-heading",
-    className: "bg-paper px-4 py-24 sm:px-6 sm:py-32 lg:px-8",
+  process: {
+    id: "process",
+    "aria-labelledby": "process-heading",
+    className: "on-ink band bg-ink-950 text-white",
   },
+  academy: { id: "academy", "aria-labelledby": "academy-heading", className: "band bg-paper" },
 } satisfies Record<string, SectionFrame>;
 
 export type StaticSectionName = keyof typeof sectionFrames;

@@ -22,7 +22,7 @@ export function TooltipRoot({ label, children }: { label: string; children: Reac
       <RadixTooltip.Portal>
         <RadixTooltip.Content
           sideOffset={8}
-          className="z-[60] rounded-lg bg-ink-950 px-3 py-1.5 text-sm font-medium text-white shadow-lg ring-1 ring-white/10"
+          className="z-[60] rounded-sm border border-white/10 bg-ink-950 px-3 py-1.5 text-sm font-medium text-white shadow-lift"
         >
           {label}
           <RadixTooltip.Arrow className="fill-ink-950" />

@@ -1,5 +1,8 @@
 import { claims } from "./claims";
-import type { NavLink } from "./types";
+import type { IconName, NavLink } from "./types";
+
+/** Where a step of the hero's pipeline stands: finished, or running now. */
+export type PipelineState = "done" | "active";
 
 export const hero = {
   eyebrow: "AI automation agency · Cincinnati, OH",
@@ -9,14 +12,31 @@ export const hero = {
   primaryCta: { label: "Transform Your Business with AI", href: "#contact" } satisfies NavLink,
   secondaryCta: { label: "Join the Community", href: "#community" } satisfies NavLink,
   highlights: [claims.lessManualWork, claims.roi, claims.startIn],
+  /** An automation at work, drawn as the pipeline a client would see in their own dashboard. */
   panel: {
     title: "A new lead, handled while you sleep",
     status: "Running 24/7",
+    stateLabels: { done: "Done", active: "In progress" } satisfies Record<PipelineState, string>,
     steps: [
-      { title: "Enquiry arrives", detail: "Website chat, 11:42 pm" },
-      { title: "AI qualifies the lead", detail: "Budget, timeline and needs captured" },
-      { title: "CRM updated", detail: "Contact, notes and deal stage created" },
-      { title: "Reply and booking sent", detail: "Personal answer plus a calendar link" },
-    ],
+      { title: "Enquiry arrives", detail: "Website chat, 11:42 pm", icon: "chat", state: "done" },
+      {
+        title: "AI qualifies the lead",
+        detail: "Budget, timeline and needs captured",
+        icon: "spark",
+        state: "done",
+      },
+      {
+        title: "CRM updated",
+        detail: "Contact, notes and deal stage created",
+        icon: "workflow",
+        state: "done",
+      },
+      {
+        title: "Reply and booking sent",
+        detail: "Personal answer plus a calendar link",
+        icon: "calendar",
+        state: "active",
+      },
+    ] satisfies { title: string; detail: string; icon: IconName; state: PipelineState }[],
   },
 } as const;

@@ -7,31 +7,47 @@ export const resultsIntro: SectionIntro = {
   lead: "We scope every project around outcomes you can measure on your own books, not vanity metrics.",
 };
 
-export const resultsMetrics: Metric[] = [
+/**
+ * How a figure is drawn as a bar: a share of the whole (`share`, in percent), or a stretch of the
+ * first year (`from`–`to`, in months). Decorative: the figure's words carry the claim.
+ */
+export type MetricBar = { kind: "share"; percent: 80 | 60 } | { kind: "year"; from: number; to: number };
+
+export const resultsMetrics: (Metric & { bar: MetricBar })[] = [
   {
     prefix: "Up to",
     value: "80%",
     label: "less manual work",
     detail: "Repetitive data entry, follow-ups and reporting handled by AI.",
+    bar: { kind: "share", percent: 80 },
   },
   {
     prefix: "Up to",
     value: "60%",
     label: "cost reduction",
     detail: "Lower operating costs on the processes we automate.",
+    bar: { kind: "share", percent: 60 },
   },
   {
     prefix: "ROI in",
     value: "3-6",
     label: "months",
     detail: "Most projects pay for themselves within two quarters.",
+    bar: { kind: "year", from: 3, to: 6 },
   },
   {
     prefix: "Start in",
     value: "2",
     label: "weeks",
     detail: "From first call to your first automation in production.",
+    bar: { kind: "year", from: 0, to: 0.5 },
   },
 ];
+
+/** The ends of the scale under each kind of bar. */
+export const resultsScales = {
+  share: { start: "0%", end: "100%" },
+  year: { start: "Month 0", end: "Month 12" },
+} as const;
 
 export const resultsCta = { label: "Get your free AI assessment", href: "#contact" } as const;

@@ -58,3 +58,13 @@ export const services: Service[] = [
     icon: "spark",
   },
 ];
+
+/**
+ * The first service, drawn as the flow it runs (the same shape as the hero's pipeline): where
+ * conversations come from, the assistant, and what it hands on. Labels only; the card's text says it.
+ */
+export const chatbotFlow = {
+  inputs: ["Website", "SMS", "Social"],
+  hub: "AI",
+  outputs: ["Qualified", "Booked", "Human"],
+} as const;

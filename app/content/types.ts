@@ -24,6 +24,7 @@ export type IconName =
   | "pin"
   | "book"
   | "arrow-right"
+  | "chevron-down"
   | "star"
   | "menu"
   | "close"

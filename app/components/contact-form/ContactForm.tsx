@@ -14,6 +14,7 @@ import { formDataToRecord, messageLength } from "~/lib/contact/form-data";
 import type { ContactValidation, ContactValues } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
 
+import { Icon } from "../Icon";
 import { CONTACT_NOTICE_ID, ContactNotice } from "./ContactNotice";
 import type { ToastNotice } from "./ContactToast";
 import { Honeypot } from "./Honeypot";
@@ -30,13 +31,6 @@ const ACTION = "/?index";
 // Multipart sends text as raw UTF-8: 2000 characters of Chinese or Japanese stay near 6 KB, where
 // URL encoding (9 bytes a character) would pass the server's 16 KB limit and lose the lead.
 const ENC_TYPE = "multipart/form-data";
-
-const inputClass =
-  "block w-full rounded-xl border border-ink-200 bg-white px-4 py-3 text-base text-ink-950 shadow-xs " +
-  "placeholder:text-ink-400 transition-colors hover:border-ink-300 " +
-  "focus:border-accent-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-accent-300/70 " +
-  "aria-invalid:border-red-700";
-const labelClass = "mb-2 block text-sm font-semibold text-ink-900";
 
 interface FieldProps {
   id: keyof typeof text.fields;
@@ -73,7 +67,7 @@ function Field(props: FieldProps) {
   const field = text.fields[id];
   return (
     <div className={className}>
-      <label htmlFor={`contact-${id}`} className={labelClass}>
+      <label htmlFor={`contact-${id}`} className="field-label">
         {field.label}
         {required ? (
           <span aria-hidden="true" className="text-accent-700">
@@ -94,7 +88,7 @@ function Field(props: FieldProps) {
         autoComplete={field.autoComplete}
         placeholder={field.placeholder}
         defaultValue={defaultValue}
-        className={inputClass}
+        className="field"
         {...invalidProps(invalid, noticeShown)}
       />
     </div>
@@ -225,7 +219,7 @@ export function ContactForm() {
         onSubmit={onSubmit}
         onFocus={wantToast}
         aria-busy={submitting}
-        className="relative grid gap-5 sm:grid-cols-2"
+        className="relative grid gap-4 sm:grid-cols-2"
       >
         {documentResult && noticeShown ? <ContactNotice notice={documentResult.notice} /> : null}
         <Field
@@ -268,24 +262,32 @@ export function ContactForm() {
           noticeShown={noticeShown}
         />
         <div>
-          <label htmlFor="contact-companySize" className={labelClass}>
+          <label htmlFor="contact-companySize" className="field-label">
             {text.fields.companySize.label} <span className="font-normal text-ink-500">{text.optional}</span>
           </label>
-          <select
-            id="contact-companySize"
-            name="companySize"
-            defaultValue={serverValues.companySize ?? ""}
-            className={inputClass}
-            {...invalidProps(invalidField === "companySize", noticeShown)}
-          >
-            <option value="">{text.fields.companySize.placeholder}</option>
-            {companySizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-                {text.companySizeOptionSuffix}
-              </option>
-            ))}
-          </select>
+          {/* Drawn like the inputs (height, padding, border), with a chevron of its own and the
+              placeholder's colour until a size is chosen (`.select-field` in the stylesheet). */}
+          <div className="relative">
+            <select
+              id="contact-companySize"
+              name="companySize"
+              defaultValue={serverValues.companySize ?? ""}
+              className="select-field field appearance-none pr-11"
+              {...invalidProps(invalidField === "companySize", noticeShown)}
+            >
+              <option value="">{text.fields.companySize.placeholder}</option>
+              {companySizes.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                  {text.companySizeOptionSuffix}
+                </option>
+              ))}
+            </select>
+            <Icon
+              name="chevron-down"
+              className="pointer-events-none absolute top-1/2 right-4 size-5 -translate-y-1/2 text-ink-600"
+            />
+          </div>
         </div>
         <Field
           id="industry"
@@ -295,7 +297,7 @@ export function ContactForm() {
           noticeShown={noticeShown}
         />
         <div className="sm:col-span-2">
-          <label htmlFor="contact-message" className={labelClass}>
+          <label htmlFor="contact-message" className="field-label">
             {text.fields.message.label}
             <span aria-hidden="true" className="text-accent-700">
               {" "}
@@ -306,7 +308,7 @@ export function ContactForm() {
             id="contact-message"
             name="message"
             required
-            rows={6}
+            rows={5}
             maxLength={contactFormLimits.messageMax}
             placeholder={text.fields.message.placeholder}
             defaultValue={serverValues.message}
@@ -317,7 +319,7 @@ export function ContactForm() {
             }
             aria-invalid={invalidField === "message" ? true : undefined}
             onInput={(event) => setCount(messageLength(event.currentTarget.value))}
-            className={`${inputClass} resize-y`}
+            className="field resize-y"
           />
           <p id="contact-message-counter" className="mt-2 text-right text-sm tabular-nums text-ink-600">
             <span data-testid="contact-message-count">
@@ -327,7 +329,7 @@ export function ContactForm() {
           </p>
         </div>
         <Honeypot />
-        <div className="flex flex-col gap-4 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+        <div className="grid gap-3 sm:col-span-2">
           <p className="text-sm text-ink-600">{text.requiredNote}</p>
           <SubmitButton submitting={submitting} />
         </div>

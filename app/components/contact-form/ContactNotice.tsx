@@ -10,7 +10,7 @@ export function ContactNotice({ notice }: { notice: Notice }) {
       id={CONTACT_NOTICE_ID}
       role={error ? "alert" : "status"}
       className={
-        "rounded-xl border px-4 py-3 sm:col-span-2 " +
+        "rounded-sm border px-4 py-3 sm:col-span-2 " +
         (error ? "border-red-300 bg-red-50 text-red-900" : "border-accent-700/40 bg-accent-200 text-ink-950")
       }
     >

@@ -33,7 +33,7 @@ export default function ContactToast({ notice, onClose }: ContactToastProps) {
           }}
           data-kind={notice.kind}
           className={
-            "pointer-events-auto relative flex w-full items-start gap-3 rounded-2xl border p-4 pr-12 shadow-lg " +
+            "pointer-events-auto relative flex w-full items-start gap-3 rounded-md border p-4 pr-12 shadow-lift " +
             (error ? "border-red-700 bg-red-700 text-white" : "border-ink-200 bg-white text-ink-950")
           }
         >
@@ -46,10 +46,8 @@ export default function ContactToast({ notice, onClose }: ContactToastProps) {
           <Toast.Close
             aria-label={contactNotices.dismiss}
             className={
-              "absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-full focus-visible:outline-none focus-visible:ring-4 " +
-              (error
-                ? "hover:bg-red-800 focus-visible:ring-white"
-                : "hover:bg-ink-100 focus-visible:ring-accent-400")
+              "absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-full focus-visible:outline-offset-0 " +
+              (error ? "hover:bg-red-800 focus-visible:outline-white" : "hover:bg-ink-100")
             }
           >
             <svg

@@ -1,12 +1,15 @@
 import { contactFormText as text } from "~/content/contact-form";
 
-/** The submit button; while sending it is disabled and shows a spinner with "Sending Message...". */
+/**
+ * The submit button, the page's most important action: the accent, full width, at least as large as
+ * any other link to the form. While sending it is disabled and shows a spinner with "Sending Message...".
+ */
 export function SubmitButton({ submitting }: { submitting: boolean }) {
   return (
     <button
       type="submit"
       disabled={submitting}
-      className="inline-flex min-h-12 items-center justify-center gap-2 rounded-full bg-ink-950 px-8 py-3 text-base font-semibold text-white transition hover:bg-ink-800 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-accent-400 disabled:cursor-wait disabled:bg-ink-700"
+      className="btn btn-xl btn-accent w-full disabled:cursor-wait disabled:bg-accent-300"
     >
       {submitting ? (
         <svg
