@@ -29,12 +29,9 @@ export function AcademyContent() {
               </ExternalLink>
             </div>
           </div>
-          <ul className="grid grid-cols-2 border-y border-ink-950/25 lg:grid-cols-1">
-            {academyFigures.map((figure, index) => (
-              <li
-                key={figure.label}
-                className={`py-5 ${index === 0 ? "pr-4 lg:pr-0" : "border-l border-ink-950/25 pl-5 lg:border-t lg:border-l-0 lg:pl-0"}`}
-              >
+          <ul className="figure-pair">
+            {academyFigures.map((figure) => (
+              <li key={figure.label}>
                 <p>
                   <span className="block text-3xl font-bold tracking-tight tabular-nums sm:text-5xl">
                     {figure.value}

@@ -19,53 +19,48 @@ import { SectionHeading } from "./SectionHeading";
  */
 export function CommunityContent() {
   return (
-    <>
-      <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-        <div className="absolute top-1/3 left-1/2 h-[40rem] w-[70rem] -translate-x-1/2 glow-indigo-500 opacity-10" />
-      </div>
-      <div className="shell">
-        <SectionHeading intro={communityIntro} id="community-heading" align="center" />
+    <div className="shell">
+      <SectionHeading intro={communityIntro} id="community-heading" align="center" />
 
-        <ul className="mt-10 grid gap-4 lg:mt-14 lg:grid-cols-3 lg:items-stretch lg:gap-5">
-          {tiers.map((tier) => (
-            <li key={tier.name}>
-              <TierCard tier={tier} />
-            </li>
-          ))}
-        </ul>
+      <ul className="mt-10 grid gap-4 lg:mt-14 lg:grid-cols-3 lg:items-stretch lg:gap-5">
+        {tiers.map((tier) => (
+          <li key={tier.name}>
+            <TierCard tier={tier} />
+          </li>
+        ))}
+      </ul>
 
-        <ul className="mt-10 grid grid-cols-2 border-y border-white/10 lg:mt-14 lg:grid-cols-4">
-          {communityStats.map((stat, index) => (
-            <li
-              key={stat.label}
-              className={`px-2 py-5 text-center sm:py-7 ${index % 2 === 1 ? "border-l border-white/10" : ""} ${
-                index > 1 ? "border-t border-white/10 lg:border-t-0" : ""
-              } ${index === 2 ? "lg:border-l" : ""}`}
-            >
-              <p>
-                {/* Sized to the cell, half the screen on a phone and a quarter of the row from lg:
+      <ul className="mt-10 grid grid-cols-2 border-y border-white/10 lg:mt-14 lg:grid-cols-4">
+        {communityStats.map((stat, index) => (
+          <li
+            key={stat.label}
+            className={`px-2 py-5 text-center sm:py-7 ${index % 2 === 1 ? "border-l border-white/10" : ""} ${
+              index > 1 ? "border-t border-white/10 lg:border-t-0" : ""
+            } ${index === 2 ? "lg:border-l" : ""}`}
+          >
+            <p>
+              {/* Sized to the cell, half the screen on a phone and a quarter of the row from lg:
                     "$500K+" must fit at 320 px and at 1024 px. */}
-                <span className="block text-3xl font-bold tracking-tight text-white tabular-nums sm:text-5xl lg:text-4xl xl:text-5xl">
-                  {stat.number}
-                </span>{" "}
-                <span className="mt-1 block text-sm font-medium text-ink-300">{stat.label}</span>
-              </p>
+              <span className="block text-3xl font-bold tracking-tight text-white tabular-nums sm:text-5xl lg:text-4xl xl:text-5xl">
+                {stat.number}
+              </span>{" "}
+              <span className="mt-1 block text-sm font-medium text-ink-300">{stat.label}</span>
+            </p>
+          </li>
+        ))}
+      </ul>
+
+      <div className="mt-10 grid gap-5 lg:mt-14 lg:grid-cols-[0.7fr_2fr] lg:items-center lg:gap-10">
+        <h3 className="text-2xl font-bold tracking-tight text-white">{communityTilesHeading}</h3>
+        <ul className="grid gap-px overflow-hidden rounded-md border border-white/10 bg-white/10 sm:grid-cols-2">
+          {communityTiles.map((tile) => (
+            <li key={tile.title} className="bg-ink-950">
+              <Tile tile={tile} />
             </li>
           ))}
         </ul>
-
-        <div className="mt-10 grid gap-5 lg:mt-14 lg:grid-cols-[0.7fr_2fr] lg:items-center lg:gap-10">
-          <h3 className="text-2xl font-bold tracking-tight text-white">{communityTilesHeading}</h3>
-          <ul className="grid gap-px overflow-hidden rounded-md border border-white/10 bg-white/10 sm:grid-cols-2">
-            {communityTiles.map((tile) => (
-              <li key={tile.title} className="bg-ink-950">
-                <Tile tile={tile} />
-              </li>
-            ))}
-          </ul>
-        </div>
       </div>
-    </>
+    </div>
   );
 }
 

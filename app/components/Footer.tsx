@@ -21,8 +21,9 @@ const linkClass = "text-ink-300 transition-colors hover:text-white";
 export function Footer() {
   return (
     <footer className="on-ink bg-ink-950 text-white">
-      {/* Two columns from the smallest phone: the links beside the contact details, not under them. */}
-      <div className="shell grid grid-cols-2 gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:py-16">
+      {/* Two columns from the smallest phone: the links beside the contact details, not under them;
+          the links take the width they need and the e-mail address the rest. */}
+      <div className="shell grid grid-cols-[auto_1fr] gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:py-16">
         <div className="col-span-2 lg:col-span-1">
           <p className="flex items-center gap-3">
             <BrandMark />
@@ -48,7 +49,7 @@ export function Footer() {
           <h2 className="eyebrow">{footerContactHeading}</h2>
           <ul className="mt-4 space-y-3">
             <li>
-              <a href={`mailto:${contactDetails.email}`} className={linkClass}>
+              <a href={`mailto:${contactDetails.email}`} className={`${linkClass} [overflow-wrap:anywhere]`}>
                 {contactDetails.email}
               </a>
             </li>

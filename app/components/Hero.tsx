@@ -5,56 +5,47 @@ import { Icon } from "./Icon";
 /** The opening section. Its heading is the page's LCP element: it is never hidden or animated in. */
 export function HeroContent() {
   return (
-    <>
-      {/* Decorative backdrop: a soft accent glow and a fine grid, pure CSS. */}
-      <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-        <div className="absolute -top-40 left-1/2 h-[36rem] w-[60rem] -translate-x-1/2 glow-accent-400 opacity-15" />
-        <div className="absolute right-[-10rem] bottom-[-12rem] h-[28rem] w-[28rem] glow-indigo-500 opacity-20" />
-        <div className="hero-grid absolute inset-0 opacity-40" />
-      </div>
-
-      <div className="shell grid items-center gap-12 pt-10 pb-14 sm:pt-16 sm:pb-20 lg:grid-cols-[1.25fr_0.75fr] lg:gap-14 lg:pt-14 lg:pb-20">
-        <div>
-          <p className="inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-4 py-1.5 text-sm font-medium text-ink-200">
-            <span aria-hidden="true" className="size-2 rounded-full bg-accent-400" />
-            {hero.eyebrow}
-          </p>
-          {/* At most four lines beside the pipeline at 1280 px, so the main button is above the fold. */}
-          <h1
-            id="hero-heading"
-            className="mt-6 text-[2.5rem] leading-[1.04] font-bold tracking-tight sm:text-6xl lg:text-[3.75rem]"
-          >
-            {hero.heading} <span className="text-accent-400">{hero.headingAccent}</span>
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">{hero.lead}</p>
-          {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
+    <div className="shell grid items-center gap-12 pt-10 pb-14 sm:pt-16 sm:pb-20 lg:grid-cols-[1.25fr_0.75fr] lg:gap-14 lg:pt-14 lg:pb-20">
+      <div>
+        <p className="inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-4 py-1.5 text-sm font-medium text-ink-200">
+          <span aria-hidden="true" className="size-2 rounded-full bg-accent-400" />
+          {hero.eyebrow}
+        </p>
+        {/* At most four lines beside the pipeline at 1280 px, so the main button is above the fold. */}
+        <h1
+          id="hero-heading"
+          className="mt-6 text-[2.5rem] leading-[1.04] font-bold tracking-tight sm:text-6xl lg:text-[3.75rem]"
+        >
+          {hero.heading} <span className="text-accent-400">{hero.headingAccent}</span>
+        </h1>
+        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">{hero.lead}</p>
+        {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
               screen without the decorative arrow; from sm the buttons sit side by side and the second
               one moves to a row of its own rather than squeezing the first. */}
-          <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-            <a href={hero.primaryCta.href} className="group btn btn-xl btn-accent px-4 text-balance sm:px-7">
-              {hero.primaryCta.label}
-              <Icon
-                name="arrow-right"
-                className="hidden size-5 shrink-0 transition-transform group-hover:translate-x-0.5 sm:block"
-              />
-            </a>
-            <a href={hero.secondaryCta.href} className="btn btn-xl btn-line">
-              {hero.secondaryCta.label}
-            </a>
-          </div>
-          <ul className="mt-8 grid gap-2 text-sm font-medium text-ink-200 sm:flex sm:flex-wrap sm:gap-x-6">
-            {hero.highlights.map((highlight) => (
-              <li key={highlight} className="flex items-center gap-2">
-                <Icon name="check" className="size-5 text-accent-400" />
-                {highlight}
-              </li>
-            ))}
-          </ul>
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+          <a href={hero.primaryCta.href} className="group btn btn-xl btn-accent px-4 text-balance sm:px-7">
+            {hero.primaryCta.label}
+            <Icon
+              name="arrow-right"
+              className="hidden size-5 shrink-0 transition-transform group-hover:translate-x-0.5 sm:block"
+            />
+          </a>
+          <a href={hero.secondaryCta.href} className="btn btn-xl btn-line">
+            {hero.secondaryCta.label}
+          </a>
         </div>
-
-        <HeroPipeline />
+        <ul className="mt-8 grid gap-2 text-sm font-medium text-ink-200 sm:flex sm:flex-wrap sm:gap-x-6">
+          {hero.highlights.map((highlight) => (
+            <li key={highlight} className="flex items-center gap-2">
+              <Icon name="check" className="size-5 text-accent-400" />
+              {highlight}
+            </li>
+          ))}
+        </ul>
       </div>
-    </>
+
+      <HeroPipeline />
+    </div>
   );
 }
 

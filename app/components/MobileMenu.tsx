@@ -5,12 +5,6 @@ import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
-const panelClass =
-  "absolute inset-x-0 top-full max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-white/10 bg-ink-950 px-4 pb-6 pt-2 shadow-lift sm:px-6";
-/** The toggle's look, without its display (each version decides when it shows). */
-const toggleShape =
-  "size-11 items-center justify-center rounded-full border border-white/15 text-white transition-colors hover:border-white/30 hover:bg-white/10";
-
 // Fragments of the menu before JavaScript: opening targets the panel, closing targets the open
 // toggle (both inside the fixed header, so neither moves the page).
 const PANEL_ID = "mobile-menu";
@@ -92,7 +86,7 @@ export function MobileMenu() {
           id={OPEN_TOGGLE_ID}
           href={`#${PANEL_ID}`}
           aria-controls={PANEL_ID}
-          className={`inline-flex group-has-[#mobile-menu:target]/menu:hidden ${toggleShape}`}
+          className="menu-toggle inline-flex group-has-[#mobile-menu:target]/menu:hidden"
         >
           <span className="sr-only">{navigationText.menuToggle}</span>
           <Icon name="menu" className="size-6" />
@@ -100,12 +94,12 @@ export function MobileMenu() {
         <a
           href={`#${OPEN_TOGGLE_ID}`}
           aria-controls={PANEL_ID}
-          className={`hidden group-has-[#mobile-menu:target]/menu:inline-flex ${toggleShape}`}
+          className="menu-toggle hidden group-has-[#mobile-menu:target]/menu:inline-flex"
         >
           <span className="sr-only">{navigationText.menuClose}</span>
           <Icon name="close" className="size-6" />
         </a>
-        <div ref={panel} id={PANEL_ID} className={`hidden target:block ${panelClass}`}>
+        <div ref={panel} id={PANEL_ID} className="menu-panel hidden target:block">
           <MenuLinks />
         </div>
       </div>
@@ -123,14 +117,14 @@ export function MobileMenu() {
             aria-expanded={open}
             aria-controls={PANEL_ID}
             onClick={() => setOpen((value) => !value)}
-            className={`inline-flex ${toggleShape}`}
+            className="menu-toggle inline-flex"
           >
             <span className="sr-only">{navigationText.menuToggle}</span>
             <Icon name={open ? "close" : "menu"} className="size-6" />
           </button>
         </Tooltip>
       </TooltipGroup>
-      <div id={PANEL_ID} hidden={!open} className={panelClass}>
+      <div id={PANEL_ID} hidden={!open} className="menu-panel">
         <MenuLinks onChoose={() => setOpen(false)} />
       </div>
     </div>

@@ -20,10 +20,10 @@ export function ProcessContent() {
             </span>
             <div className="lg:mt-6">
               <h3 className="text-xl font-bold tracking-tight">
-                <span className="block font-mono text-sm font-semibold tracking-[0.12em] text-accent-400 uppercase">
+                {step.title}{" "}
+                <span className="mt-1 block font-mono text-sm font-semibold tracking-[0.12em] text-accent-400 uppercase">
                   {step.duration}
-                </span>{" "}
-                <span className="mt-1 block">{step.title}</span>
+                </span>
               </h3>
               <p className="mt-2 leading-relaxed text-ink-300">{step.description}</p>
             </div>

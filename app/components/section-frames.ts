@@ -12,14 +12,14 @@ export interface SectionFrame {
 export const sectionFrames = {
   hero: {
     "aria-labelledby": "hero-heading",
-    className: "on-ink relative isolate overflow-hidden bg-ink-950 text-white",
+    className: "on-ink backdrop-hero relative isolate overflow-hidden bg-ink-950 text-white",
   },
   services: { id: "services", "aria-labelledby": "services-heading", className: "band bg-paper" },
   about: { id: "about", "aria-labelledby": "about-heading", className: "band band-rule bg-paper" },
   community: {
     id: "community",
     "aria-labelledby": "community-heading",
-    className: "on-ink band relative isolate overflow-hidden bg-ink-950 text-white",
+    className: "on-ink band backdrop-community relative isolate overflow-hidden bg-ink-950 text-white",
   },
   results: {
     id: "results",

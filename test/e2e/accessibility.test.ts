@@ -57,7 +57,9 @@ async function setTextHidden(page: Page, hidden: boolean | "done"): Promise<void
       for (const node of Array.from(document.querySelectorAll<HTMLElement | SVGElement>("body *"))) {
         if (hidden === "done") node.style.removeProperty("transition");
         else node.style.setProperty("transition", "none", "important");
-        for (const [name, value] of Object.entries(properties)) {
+        // An SVG text is painted with its fill, not its colour (the services flow diagram).
+        const painted = node instanceof SVGTextContentElement ? { ...properties, fill: "transparent" } : properties;
+        for (const [name, value] of Object.entries(painted)) {
           if (hidden === true) node.style.setProperty(name, value, "important");
           else node.style.removeProperty(name);
         }
@@ -90,7 +92,7 @@ async function measureContrast(
       const x = Math.max(0, rect.x);
       const y = Math.max(0, rect.y);
       return {
-        color: style.color,
+        color: element instanceof SVGTextContentElement ? style.fill : style.color,
         large: size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700),
         clip: {
           x,

@@ -81,10 +81,13 @@ describeBrowser("testimonials and layout stability", () => {
               let cardsShown = 0;
               for (const li of items) {
                 const box = li.getBoundingClientRect();
-                const y = Math.min(Math.max(box.top + box.height / 2, 80), window.innerHeight - 2);
+                // In view below the header, and across: the row of reviews scrolls sideways on phones.
                 if (box.bottom < 80 || box.top > window.innerHeight - 2) continue;
+                if (box.right < 2 || box.left > window.innerWidth - 2) continue;
                 inView += 1;
-                const top = document.elementFromPoint(box.left + box.width / 2, y);
+                const y = Math.min(Math.max(box.top + box.height / 2, 80), window.innerHeight - 2);
+                const x = (Math.max(box.left, 0) + Math.min(box.right, window.innerWidth)) / 2;
+                const top = document.elementFromPoint(x, y);
                 if (top?.closest("[data-skeleton]")) covered += 1;
                 else if (top?.closest("article[data-testimonial]")) cardsShown += 1;
               }
@@ -163,7 +166,8 @@ describeBrowser("testimonials and layout stability", () => {
                 : Array.from(node.querySelectorAll("[data-skeleton]"));
               for (const skeleton of skeletons) {
                 const box = skeleton.parentElement!.getBoundingClientRect();
-                if (box.bottom > 0 && box.top < window.innerHeight)
+                const across = box.right > 0 && box.left < window.innerWidth;
+                if (box.bottom > 0 && box.top < window.innerHeight && across)
                   flashes.push(
                     `${skeleton.parentElement!.textContent?.slice(0, 30)} at ${Math.round(box.top)}`,
                   );
@@ -192,7 +196,9 @@ describeBrowser("testimonials and layout stability", () => {
         () =>
           Array.from(document.querySelectorAll("#testimonials article[data-testimonial]")).filter((card) => {
             const box = card.getBoundingClientRect();
-            return box.bottom > 0 && box.top < window.innerHeight;
+            return (
+              box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth
+            );
           }).length,
       );
       expect(onScreen, "the premise: some cards are on screen").toBeGreaterThan(0);

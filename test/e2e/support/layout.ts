@@ -12,6 +12,9 @@
  *   the page never scrolls sideways and `documentElement.scrollWidth` alone cannot see this.
  * - Any other visible element (a button, an input, an icon) that reaches outside the viewport where
  *   no ancestor clips it.
+ * - Inside a scroll container (`overflow-x: auto | scroll`, the row of reviews on a phone) text and
+ *   boxes may lie beyond the viewport: the visitor scrolls to them. They are checked against the
+ *   container's scrollable area instead, and the container itself must fit the viewport.
  * Elements that are not rendered (closed `<details>`, `hidden`, `display: none`) and visually hidden
  * text (`sr-only`) are not looked at.
  */
@@ -39,6 +42,7 @@ export function findHorizontalOverflow(): string[] {
     }
     return false;
   };
+  const scrolls = (el: Element) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
   /** The ancestors that clip horizontally (body's `overflow-x: clip` is the page's own edge). */
   const clippers = (el: Element) => {
     const result: Element[] = [];
@@ -46,6 +50,17 @@ export function findHorizontalOverflow(): string[] {
       if (getComputedStyle(node).overflowX !== "visible") result.push(node);
     }
     return result;
+  };
+  /**
+   * The horizontal range a visitor can bring into view: the viewport, or the scrollable area of the
+   * nearest ancestor that scrolls sideways.
+   */
+  const reachable = (el: Element): { left: number; right: number; within: string } => {
+    const scroller = clippers(el).find(scrolls);
+    if (!scroller) return { left: 0, right: viewport, within: `the ${viewport} px viewport` };
+    const box = scroller.getBoundingClientRect();
+    const left = box.left + scroller.clientLeft - scroller.scrollLeft;
+    return { left, right: left + scroller.scrollWidth, within: `the scrollable area of ${name(scroller)}` };
   };
 
   for (const el of Array.from(document.body.querySelectorAll("*"))) {
@@ -59,19 +74,22 @@ export function findHorizontalOverflow(): string[] {
           `${name(el)}: content ${el.scrollWidth} px wide in a box of ${el.clientWidth} px (${el.scrollWidth - el.clientWidth} px out)`,
         );
     }
-    if (!hasText && style.position !== "fixed") {
+    if ((!hasText || scrolls(el)) && style.position !== "fixed") {
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
       let left = box.left;
       let right = box.right;
+      const area = reachable(el);
+      // Clipped by the ancestors up to the one that scrolls (what lies beyond that one is reachable).
       for (const clipper of clippers(el)) {
+        if (scrolls(clipper)) break;
         const clip = clipper.getBoundingClientRect();
         left = Math.max(left, clip.left);
         right = Math.min(right, clip.right);
       }
-      if (right > left && (left < -1 || right > viewport + 1))
+      if (right > left && (left < area.left - 1 || right > area.right + 1))
         problems.add(
-          `${name(el)}: reaches ${Math.round(left)}..${Math.round(right)} px, outside the ${viewport} px viewport`,
+          `${name(el)}: reaches ${Math.round(left)}..${Math.round(right)} px, outside ${area.within}`,
         );
     }
   }
@@ -85,11 +103,15 @@ export function findHorizontalOverflow(): string[] {
     const range = document.createRange();
     range.selectNodeContents(node);
     const lines = Array.from(range.getClientRects()).filter((rect) => rect.width > 0);
-    const clipping = clippers(parent);
+    const ancestors = clippers(parent);
+    const nearestScroller = ancestors.findIndex(scrolls);
+    // Cut off only by the ancestors inside the one that scrolls: past it, the visitor scrolls.
+    const clipping = nearestScroller < 0 ? ancestors : ancestors.slice(0, nearestScroller);
+    const area = reachable(parent);
     for (const line of lines) {
-      if (line.left < -1 || line.right > viewport + 1)
+      if (line.left < area.left - 1 || line.right > area.right + 1)
         problems.add(
-          `"${text.slice(0, 40)}": text at ${Math.round(line.left)}..${Math.round(line.right)} px, outside the ${viewport} px viewport`,
+          `"${text.slice(0, 40)}": text at ${Math.round(line.left)}..${Math.round(line.right)} px, outside ${area.within}`,
         );
       for (const clipper of clipping) {
         const clip = clipper.getBoundingClientRect();

@@ -1,0 +1,197 @@
+/**
+ * Design checks that run inside the page: `page.evaluate(designFacts)` reads what Chromium laid out
+ * and painted, at the viewport the test chose. One function, because `page.evaluate` sends only the
+ * function's own source: its helpers must live inside it.
+ */
+
+export interface ShapeSystem {
+  /** Distinct corner radii of boxes with a background or a border, pills and circles left out. */
+  radii: string[];
+  /** Distinct box-shadow values in use. */
+  shadows: string[];
+  /** Where each radius and shadow was seen first, for the failure message. */
+  examples: Record<string, string>;
+}
+
+export interface StarContrast {
+  card: string;
+  star: [number, number, number];
+  background: [number, number, number];
+}
+
+export interface LoneWord {
+  text: string;
+  lines: number;
+  lastWord: string;
+}
+
+export interface DesignFacts {
+  shapes: ShapeSystem;
+  stars: StarContrast[];
+  loneWords: LoneWord[];
+}
+
+/** WCAG contrast ratio of two opaque sRGB colours. */
+export function contrastRatio(a: [number, number, number], b: [number, number, number]): number {
+  const luminance = ([r, g, b]: [number, number, number]) => {
+    const channel = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Everything the design tests read from the page (run it with `page.evaluate(designFacts)`). */
+export function designFacts(): DesignFacts {
+  /** Whether an element is rendered and not visually hidden on purpose (sr-only, hidden, closed). */
+  function rendered(el: Element): boolean {
+    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
+    for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.clip !== "auto" || (style.position === "absolute" && node.clientWidth <= 1)) return false;
+    }
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  }
+
+  /** `rgb(…)`/`rgba(…)` → [r, g, b, a]. */
+  function parseColor(value: string): [number, number, number, number] {
+    const parts = value.match(/[\d.]+/g)?.map(Number) ?? [];
+    const [r = 0, g = 0, b = 0, a = 1] = parts;
+    return [r, g, b, value.startsWith("rgba") ? a : 1];
+  }
+
+  /**
+   * The corner radii and shadows the page paints. A box counts when it has a background (colour or
+   * image) or a border: a radius on an invisible box draws nothing. A radius of half the box's
+   * shorter side or more draws a pill or a circle and is not counted.
+   */
+  function shapeSystem(): ShapeSystem {
+    const radii = new Set<string>();
+    const shadows = new Set<string>();
+    const examples: Record<string, string> = {};
+    const describe = (el: Element) =>
+      `<${el.tagName.toLowerCase()} class="${String(el.getAttribute("class") ?? "").slice(0, 80)}">`;
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
+      if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
+      if (!rendered(el)) continue;
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      if (style.boxShadow !== "none") {
+        shadows.add(style.boxShadow);
+        examples[style.boxShadow] ??= describe(el);
+      }
+      const painted =
+        parseColor(style.backgroundColor)[3] > 0 ||
+        style.backgroundImage !== "none" ||
+        ["Top", "Right", "Bottom", "Left"].some(
+          (side) => parseFloat(style.getPropertyValue(`border-${side.toLowerCase()}-width`)) > 0,
+        );
+      if (!painted) continue;
+      const half = Math.min(box.width, box.height) / 2;
+      for (const corner of ["top-left", "top-right", "bottom-right", "bottom-left"]) {
+        const value = style.getPropertyValue(`border-${corner}-radius`);
+        const px = value.endsWith("%")
+          ? (parseFloat(value) / 100) * Math.min(box.width, box.height)
+          : parseFloat(value);
+        if (!px || px >= half - 0.5) continue;
+        radii.add(value);
+        examples[value] ??= describe(el);
+      }
+    }
+    return { radii: [...radii].sort(), shadows: [...shadows].sort(), examples };
+  }
+
+  /**
+   * The colour of each testimonial's stars and of the card they sit on (the nearest ancestor with
+   * an opaque background). The ratio is computed by the test with `contrastRatio`.
+   */
+  function starColours(): StarContrast[] {
+    return Array.from(document.querySelectorAll("#testimonials article[data-testimonial]")).map((card) => {
+      const svg = card.querySelector("svg");
+      if (!svg) throw new Error("a testimonial without its stars");
+      const [r, g, b] = parseColor(getComputedStyle(svg).fill);
+      let node: Element | null = svg;
+      let background: [number, number, number] | null = null;
+      while (node && !background) {
+        const [br, bg, bb, ba] = parseColor(getComputedStyle(node).backgroundColor);
+        if (ba >= 0.99) background = [br, bg, bb];
+        node = node.parentElement;
+      }
+      return {
+        card: (card.textContent ?? "").trim().slice(0, 40),
+        star: [r, g, b],
+        background: background ?? [255, 255, 255],
+      };
+    });
+  }
+
+  /**
+   * Text blocks whose last line holds a single word (an orphan: "faster." alone under a paragraph).
+   * A block is an element that lays out text itself (paragraphs, headings, list items, quotes,
+   * labels, links and buttons with text); blocks of one line, or of one word, cannot have one.
+   */
+  function loneWords(): LoneWord[] {
+    const blocks = Array.from(
+      document.body.querySelectorAll("p, h1, h2, h3, li, blockquote, dd, label, summary, a, button"),
+    ).filter((el) => {
+      if (!rendered(el) || el.closest("svg, [aria-hidden='true']")) return false;
+      const display = getComputedStyle(el).display;
+      if (display === "inline" || display === "contents") return false;
+      // Only blocks whose own text (not a nested block's) is laid out here.
+      return Array.from(el.childNodes).some(
+        (node) =>
+          (node.nodeType === Node.TEXT_NODE && (node.textContent ?? "").trim() !== "") ||
+          (node instanceof HTMLElement &&
+            ["inline", "inline-block"].includes(getComputedStyle(node).display) &&
+            (node.textContent ?? "").trim() !== ""),
+      );
+    });
+    const found: LoneWord[] = [];
+    for (const block of blocks) {
+      const words: { word: string; tops: number[] }[] = [];
+      const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || !rendered(parent)) continue;
+        // Text in a nested block is that block's own business.
+        let nested = false;
+        for (let el: Element | null = parent; el && el !== block; el = el.parentElement) {
+          const display = getComputedStyle(el).display;
+          if (!["inline", "inline-block", "contents"].includes(display)) nested = true;
+        }
+        if (nested) continue;
+        const text = node.textContent ?? "";
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = Array.from(range.getClientRects())
+            .filter((rect) => rect.width > 0)
+            .map((rect) => Math.round(rect.top + rect.height / 2));
+          if (tops.length > 0) words.push({ word: match[0], tops });
+        }
+      }
+      if (words.length < 2) continue;
+      const lines: number[] = [];
+      for (const { tops } of words)
+        for (const top of tops) if (!lines.some((line) => Math.abs(line - top) < 4)) lines.push(top);
+      if (lines.length < 2) continue;
+      const last = Math.max(...lines);
+      const onLast = words.filter(({ tops }) => tops.some((top) => Math.abs(top - last) < 4));
+      // One word on the last line, and no earlier part of it on a line before (a word broken at its hyphen is two parts).
+      if (onLast.length === 1 && onLast[0]!.tops.every((top) => Math.abs(top - last) < 4))
+        found.push({
+          text: (block.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 70),
+          lines: lines.length,
+          lastWord: onLast[0]!.word,
+        });
+    }
+    return found;
+  }
+
+  return { shapes: shapeSystem(), stars: starColours(), loneWords: loneWords() };
+}
