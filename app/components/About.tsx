@@ -1,4 +1,5 @@
 import { aboutIntro, aboutMetrics, aboutParagraphs, aboutPrinciples } from "~/content/about";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -24,7 +25,7 @@ export function AboutContent() {
               <span className="disc mt-0.5 size-6 bg-accent-400 text-ink-950">
                 <Icon name="check" className="size-4" />
               </span>
-              {principle}
+              {withoutLoneLastWord(principle)}
             </li>
           ))}
         </ul>
@@ -37,10 +38,10 @@ export function AboutContent() {
                 {metric.value}
               </span>{" "}
               <span className="mt-2 block text-sm font-semibold text-ink-900 sm:text-base">
-                {metric.label}
+                {withoutLoneLastWord(metric.label)}
               </span>
             </p>
-            <p className="mt-1 text-sm leading-snug text-ink-600">{metric.detail}</p>
+            <p className="mt-1 text-sm leading-snug text-ink-600">{withoutLoneLastWord(metric.detail)}</p>
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 import { academyCtas, academyFigures, academyIntro } from "~/content/academy";
+import { HEADING_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
@@ -16,9 +17,11 @@ export function AcademyContent() {
           <div>
             <p className="eyebrow text-ink-800">{academyIntro.eyebrow}</p>
             <h2 id="academy-heading" className="heading mt-3">
-              {academyIntro.heading}
+              {withoutLoneLastWord(academyIntro.heading, HEADING_PAIR)}
             </h2>
-            <p className="mt-4 max-w-2xl text-lg leading-relaxed text-ink-800">{academyIntro.lead}</p>
+            <p className="mt-4 max-w-2xl text-lg leading-relaxed text-ink-800">
+              {withoutLoneLastWord(academyIntro.lead)}
+            </p>
             <div className="mt-7 flex flex-col gap-3 sm:flex-row">
               <a href={academyCtas.primary.href} className="btn btn-ink">
                 <Icon name="book" className="size-5 text-accent-400" />

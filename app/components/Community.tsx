@@ -7,6 +7,7 @@ import {
   tiers,
 } from "~/content/community";
 import type { CommunityTile, MembershipTier } from "~/content/types";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
@@ -44,7 +45,9 @@ export function CommunityContent() {
               <span className="block text-3xl font-bold tracking-tight text-white tabular-nums sm:text-5xl lg:text-4xl xl:text-5xl">
                 {stat.number}
               </span>{" "}
-              <span className="mt-1 block text-sm font-medium text-ink-300">{stat.label}</span>
+              <span className="mt-1 block text-sm font-medium text-ink-300">
+                {withoutLoneLastWord(stat.label)}
+              </span>
             </p>
           </li>
         ))}
@@ -89,7 +92,7 @@ function TierCard({ tier }: { tier: MembershipTier }) {
         <span className={popular ? "text-ink-600" : "text-ink-300"}>{tier.period}</span>
       </p>
       <p className={`mt-3 leading-relaxed ${popular ? "text-ink-600" : "text-ink-300"}`}>
-        {tier.description}
+        {withoutLoneLastWord(tier.description)}
       </p>
       <ul className="mt-5 mb-7 space-y-2">
         {tier.features.map((feature) => (
@@ -98,7 +101,7 @@ function TierCard({ tier }: { tier: MembershipTier }) {
               name="check"
               className={`mt-0.5 size-4 shrink-0 ${popular ? "text-accent-800" : "text-accent-400"}`}
             />
-            {feature}
+            {withoutLoneLastWord(feature)}
           </li>
         ))}
       </ul>
@@ -123,7 +126,9 @@ function Tile({ tile }: { tile: CommunityTile }) {
       </span>
       <span className="min-w-0 flex-1">
         <span className="block font-bold">{tile.title}</span>
-        <span className="mt-0.5 block text-sm leading-snug text-ink-300">{tile.description}</span>
+        <span className="mt-0.5 block text-sm leading-snug text-ink-300">
+          {withoutLoneLastWord(tile.description)}
+        </span>
         <span className="mt-1.5 inline-flex items-center gap-1.5 text-sm font-semibold text-accent-400">
           {tile.cta}
           <Icon name="arrow-right" className="size-4 transition-transform group-hover:translate-x-0.5" />

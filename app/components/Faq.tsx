@@ -131,7 +131,7 @@ export function Faq() {
       className="band band-rule bg-paper"
     >
       {/* From lg the heading and the e-mail invitation sit beside the questions. */}
-      <div className="shell grid gap-8 lg:grid-cols-[0.8fr_1.2fr] lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-6">
+      <div className="shell grid gap-8 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-6">
         <SectionHeading intro={faqIntro} id="faq-heading" />
         <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
           {accordion ? (

@@ -1,7 +1,11 @@
 import { processFootnote, processIntro, processSteps } from "~/content/process";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
+
+/** A step's text runs 16 px wide in a column of 220 px or more at 320 px: a pair of 20 characters fits. */
+const STEP_PAIR = 20;
 
 /**
  * How an engagement runs, step by step (a section the spec leaves open), as a timeline: one line
@@ -12,7 +16,7 @@ export function ProcessContent() {
   return (
     <div className="shell">
       <SectionHeading intro={processIntro} id="process-heading" align="split" />
-      <ol className="mt-10 grid gap-8 lg:mt-14 lg:grid-cols-3 lg:gap-10">
+      <ol className="mt-10 grid gap-8 lg:mt-14 lg:grid-cols-3 lg:gap-0">
         {processSteps.map((step) => (
           <li key={step.title} className="timeline-step">
             <span className="disc size-12 bg-accent-400 text-ink-950">
@@ -25,7 +29,9 @@ export function ProcessContent() {
                   {step.duration}
                 </span>
               </h3>
-              <p className="mt-2 leading-relaxed text-ink-300">{step.description}</p>
+              <p className="mt-2 leading-relaxed text-ink-300">
+                {withoutLoneLastWord(step.description, STEP_PAIR)}
+              </p>
             </div>
           </li>
         ))}

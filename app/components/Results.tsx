@@ -1,4 +1,5 @@
 import { type MetricBar, resultsCta, resultsIntro, resultsMetrics, resultsScales } from "~/content/results";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -50,7 +51,9 @@ export function ResultsContent() {
               <span className="mt-1 block text-4xl font-bold tracking-tight text-accent-400 tabular-nums sm:text-5xl">
                 {metric.value}
               </span>{" "}
-              <span className="mt-1 block font-semibold text-white sm:text-lg">{metric.label}</span>
+              <span className="mt-1 block font-semibold text-white sm:text-lg">
+                {withoutLoneLastWord(metric.label)}
+              </span>
             </p>
             <div className="mt-4">
               <Bar bar={metric.bar} />
@@ -62,7 +65,7 @@ export function ResultsContent() {
                 <span>{resultsScales[metric.bar.kind].end}</span>
               </p>
             </div>
-            <p className="mt-3 text-sm leading-relaxed text-ink-300">{metric.detail}</p>
+            <p className="mt-3 text-sm leading-relaxed text-ink-300">{withoutLoneLastWord(metric.detail)}</p>
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 import type { SectionIntro } from "~/content/types";
+import { HEADING_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 interface SectionHeadingProps {
   intro: SectionIntro;
@@ -28,10 +29,10 @@ export function SectionHeading({ intro, id, align = "left", className = "" }: Se
       <div>
         <p className="eyebrow">{intro.eyebrow}</p>
         <h2 id={id} className="heading mt-3">
-          {intro.heading}
+          {withoutLoneLastWord(intro.heading, HEADING_PAIR)}
         </h2>
       </div>
-      <p className={`lead ${align === "split" ? "" : "mt-4"}`}>{intro.lead}</p>
+      <p className={`lead ${align === "split" ? "" : "mt-4"}`}>{withoutLoneLastWord(intro.lead)}</p>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { chatbotFlow, services, servicesIntro } from "~/content/services";
 import type { Service } from "~/content/types";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -37,12 +38,13 @@ export function ServicesContent() {
 function ServiceText({ service, wide = false }: { service: Service; wide?: boolean }) {
   const intro = (
     <div>
-      <div className="flex items-center gap-3">
-        <span className="icon-tile in-[.on-ink]:bg-accent-400 in-[.on-ink]:text-ink-950">
-          <Icon name={service.icon} className="size-5" />
-        </span>
-        <h3 className="text-lg leading-snug font-bold tracking-tight">{service.title}</h3>
-      </div>
+      {/* The icon above the title, so a title has the card's whole width ("Intelligent Process Automation" on one line). */}
+      <span className="icon-tile in-[.on-ink]:bg-accent-400 in-[.on-ink]:text-ink-950">
+        <Icon name={service.icon} className="size-5" />
+      </span>
+      <h3 className="mt-4 text-lg leading-snug font-bold tracking-tight">
+        {withoutLoneLastWord(service.title)}
+      </h3>
       <p className="mt-3 leading-relaxed text-ink-600 in-[.on-ink]:text-ink-300">{service.description}</p>
     </div>
   );
@@ -60,7 +62,7 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
             name="check"
             className="mt-0.5 size-4 shrink-0 text-accent-800 in-[.on-ink]:text-accent-400"
           />
-          {feature}
+          {withoutLoneLastWord(feature)}
         </li>
       ))}
     </ul>

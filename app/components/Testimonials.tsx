@@ -10,6 +10,7 @@ import {
 import type { Testimonial } from "~/content/types";
 import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { initials } from "~/lib/initials";
+import { withoutLoneLastWord } from "~/lib/typography";
 
 import { SectionHeading } from "./SectionHeading";
 
@@ -147,7 +148,7 @@ function FeaturedCard({ testimonial }: { testimonial: Testimonial }) {
       <div>
         <Stars rating={testimonial.rating} className="text-accent-400" />
         <blockquote className="mt-4 text-xl leading-snug font-medium tracking-tight sm:text-2xl lg:text-3xl">
-          <p>{`\u201c${testimonial.content}\u201d`}</p>
+          <p>{`\u201c${withoutLoneLastWord(testimonial.content)}\u201d`}</p>
         </blockquote>
       </div>
       <Author testimonial={testimonial} tone={AVATAR_TONES[0]!} />
@@ -160,7 +161,7 @@ function Card({ testimonial, tone }: { testimonial: Testimonial; tone: string })
     <article data-testimonial className="card row-span-3 grid grid-rows-subgrid gap-4 p-5">
       <Stars rating={testimonial.rating} className="text-accent-700" />
       <blockquote className="text-[0.95rem] leading-relaxed text-ink-800">
-        <p>{`\u201c${testimonial.content}\u201d`}</p>
+        <p>{`\u201c${withoutLoneLastWord(testimonial.content)}\u201d`}</p>
       </blockquote>
       <Author testimonial={testimonial} tone={tone} />
     </article>

@@ -4,7 +4,7 @@ import type { SectionIntro } from "./types";
 /** Third unshown section: the community's academy and a final call to action. Id `academy`. */
 export const academyIntro: SectionIntro = {
   eyebrow: "Insiders academy",
-  heading: "Rather build automations yourself?",
+  heading: "Rather build automations on your own?",
   lead: "The Insiders academy teaches you to design, sell and deliver AI automations, with templates from real client projects.",
 };
 

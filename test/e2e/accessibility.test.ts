@@ -58,7 +58,8 @@ async function setTextHidden(page: Page, hidden: boolean | "done"): Promise<void
         if (hidden === "done") node.style.removeProperty("transition");
         else node.style.setProperty("transition", "none", "important");
         // An SVG text is painted with its fill, not its colour (the services flow diagram).
-        const painted = node instanceof SVGTextContentElement ? { ...properties, fill: "transparent" } : properties;
+        const painted =
+          node instanceof SVGTextContentElement ? { ...properties, fill: "transparent" } : properties;
         for (const [name, value] of Object.entries(painted)) {
           if (hidden === true) node.style.setProperty(name, value, "important");
           else node.style.removeProperty(name);
@@ -80,6 +81,13 @@ async function measureContrast(
   selectors: string[],
 ): Promise<{ ratio: number; required: number }[]> {
   const results: { ratio: number; required: number }[] = [];
+  // Scrolling a text into view must not put it under the pointer, or it would turn to its hover
+  // colours between reading its colour and the screenshots: unless the pointer rests on something
+  // fixed (a toast it keeps open, the header), it moves to the fixed header.
+  const pointerOnFixed = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(":hover")).some((el) => getComputedStyle(el).position === "fixed"),
+  );
+  if (!pointerOnFixed) await page.mouse.move(1, 1);
   await setTextHidden(page, false);
   for (const selector of selectors) {
     const text = await page.evaluate((sel) => {

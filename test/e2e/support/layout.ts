@@ -12,6 +12,7 @@
  *   the page never scrolls sideways and `documentElement.scrollWidth` alone cannot see this.
  * - Any other visible element (a button, an input, an icon) that reaches outside the viewport where
  *   no ancestor clips it.
+ * - An SVG label drawn on a shape (a pill) that is narrower than the label.
  * - Inside a scroll container (`overflow-x: auto | scroll`, the row of reviews on a phone) text and
  *   boxes may lie beyond the viewport: the visitor scrolls to them. They are checked against the
  *   container's scrollable area instead, and the container itself must fit the viewport.
@@ -68,7 +69,9 @@ export function findHorizontalOverflow(): string[] {
     const style = getComputedStyle(el);
     const hasText = (el.textContent ?? "").trim() !== "";
     const inline = style.display === "inline" || style.display === "contents";
-    if (hasText && !inline && style.overflowX === "visible" && el.clientWidth > 0) {
+    // Inside an SVG there are no CSS boxes to spill out of: its labels are checked against their shapes below.
+    const inSvg = el instanceof SVGElement && !(el instanceof SVGSVGElement);
+    if (hasText && !inline && !inSvg && style.overflowX === "visible" && el.clientWidth > 0) {
       if (el.scrollWidth > el.clientWidth + 1)
         problems.add(
           `${name(el)}: content ${el.scrollWidth} px wide in a box of ${el.clientWidth} px (${el.scrollWidth - el.clientWidth} px out)`,
@@ -92,6 +95,18 @@ export function findHorizontalOverflow(): string[] {
           `${name(el)}: reaches ${Math.round(left)}..${Math.round(right)} px, outside ${area.within}`,
         );
     }
+  }
+
+  // An SVG label drawn on a shape of its own (a pill of the services diagram) stays inside that shape.
+  for (const label of Array.from(document.body.querySelectorAll("svg text"))) {
+    const shape = label.parentElement?.querySelector(":scope > rect, :scope > circle");
+    if (!shape || !visible(label)) continue;
+    const inner = label.getBoundingClientRect();
+    const outer = shape.getBoundingClientRect();
+    if (inner.left < outer.left - 1 || inner.right > outer.right + 1)
+      problems.add(
+        `<text> "${(label.textContent ?? "").trim()}": ${Math.round(inner.width)} px wide on a shape of ${Math.round(outer.width)} px`,
+      );
   }
 
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
