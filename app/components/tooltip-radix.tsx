@@ -1,5 +1,5 @@
 import * as RadixTooltip from "@radix-ui/react-tooltip";
-import type { ReactElement, ReactNode } from "react";
+import { type ReactElement, type ReactNode, useRef, useState } from "react";
 
 /**
  * The Radix half of the tooltip, loaded on demand by `Tooltip.tsx` so that it never weighs on
@@ -16,12 +16,30 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
 }
 
 export function TooltipRoot({ label, children }: { label: string; children: ReactElement }) {
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLElement>(null);
+  const escaped = useRef(false);
+
+  const onOpenChange = (next: boolean) => {
+    if (next) escaped.current = false;
+    // Radix closes on any scroll, and Tab onto an off-screen control scrolls the page one frame
+    // after the focus opened the tooltip: a keyboard visitor keeps the label while the control
+    // keeps keyboard focus, until Escape or blur.
+    else if (!escaped.current && trigger.current?.matches(":focus-visible")) return;
+    setOpen(next);
+  };
+
   return (
-    <RadixTooltip.Root>
-      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
+    <RadixTooltip.Root open={open} onOpenChange={onOpenChange}>
+      <RadixTooltip.Trigger asChild ref={trigger}>
+        {children}
+      </RadixTooltip.Trigger>
       <RadixTooltip.Portal>
         <RadixTooltip.Content
           sideOffset={8}
+          onEscapeKeyDown={() => {
+            escaped.current = true;
+          }}
           className="z-[60] rounded-sm border border-white/10 bg-ink-950 px-3 py-1.5 text-sm font-medium text-white shadow-lift"
         >
           {label}

@@ -110,6 +110,33 @@ describeBrowser("tooltips on icon-only controls", () => {
     await expect.poll(() => openTooltips(page)).toEqual([]);
   });
 
+  it("Tab onto an off-screen control shows its tooltip once Radix has loaded (the scroll that focus causes does not close it)", async () => {
+    const page = await open();
+    const { link, label } = await firstSocialLink(page);
+    // On a desktop Radix loads when the browser is idle: wait for it (its triggers carry data-state).
+    await expect
+      .poll(() => link.evaluate((el) => el.hasAttribute("data-state")), { timeout: 10_000 })
+      .toBe(true);
+    expect(
+      await link.evaluate((el) => el.getBoundingClientRect().top > window.innerHeight),
+      "the footer starts off-screen",
+    ).toBe(true);
+    await link.evaluate((el: Element) => {
+      const all = Array.from(
+        document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea"),
+      );
+      all[all.indexOf(el as HTMLElement) - 1]?.focus({ preventScroll: true });
+    });
+    await page.keyboard.press("Tab");
+    expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => openTooltips(page), { timeout: 2000 }).not.toEqual([]);
+    // Still open a few frames later, after the scroll events of the focus have been delivered.
+    await page.waitForTimeout(300);
+    const [shown] = await openTooltips(page);
+    expect(shown, "the tooltip stays open after the focus scrolled the control into view").toBeTruthy();
+    expect(label).toContain(shown);
+  });
+
   it("keyboard focus shows the tooltip; Escape hides it", async () => {
     const page = await open();
     const { link, label } = await firstSocialLink(page);
