@@ -31,7 +31,12 @@ export function TooltipRoot({ label, children }: { label: string; children: Reac
 
   return (
     <RadixTooltip.Root open={open} onOpenChange={onOpenChange}>
-      <RadixTooltip.Trigger asChild ref={trigger}>
+      <RadixTooltip.Trigger
+        asChild
+        ref={(node: HTMLElement | null) => {
+          trigger.current = node;
+        }}
+      >
         {children}
       </RadixTooltip.Trigger>
       <RadixTooltip.Portal>

@@ -1,0 +1,74 @@
+import { channel } from "node:diagnostics_channel";
+
+import type { SendFailure } from "~/lib/contact/sink.server";
+
+/**
+ * What the app tells whoever observes it: the contact action and the document step publish, the
+ * metrics subscribe (server/metrics.ts), and neither imports the other. Node's diagnostics
+ * channels are process-wide by name, so the server bundle hears what the Remix build publishes
+ * although each carries its own copy of this module. Publishing with no subscriber costs nothing.
+ * Payloads carry values from fixed sets only: never anything a visitor typed.
+ */
+
+/** The outcome of one contact submission, as ops read it (the `result` of its log line). */
+export const contactResults = [
+  "sent",
+  /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
+  "duplicate",
+  "honeypot",
+  "invalid",
+  "rate-limited",
+  "too-large",
+  "unsupported-type",
+  "malformed",
+  "method-not-allowed",
+  "send-failed",
+  "timeout",
+] as const;
+
+export type ContactResult = (typeof contactResults)[number];
+
+export interface ContactSubmitted {
+  result: ContactResult;
+}
+
+export interface FunctionCalled {
+  /** `ok`, or why the call failed. */
+  outcome: "ok" | SendFailure;
+  seconds: number;
+}
+
+export interface DocumentServed {
+  status: number;
+  /** From the render cache (the home document and its success variant), or rendered for the request. */
+  source: "cached" | "rendered";
+}
+
+const channels = {
+  contactSubmitted: channel("site:contact-submitted"),
+  functionCalled: channel("site:contact-function-called"),
+  documentServed: channel("site:document-served"),
+};
+
+interface EventPayloads {
+  contactSubmitted: ContactSubmitted;
+  functionCalled: FunctionCalled;
+  documentServed: DocumentServed;
+}
+
+export type EventName = keyof EventPayloads;
+
+export function publish<Name extends EventName>(name: Name, payload: EventPayloads[Name]): void {
+  const target = channels[name];
+  if (target.hasSubscribers) target.publish(payload);
+}
+
+/** Calls `listener` for every event of that name published in this process. Returns an unsubscribe. */
+export function subscribe<Name extends EventName>(
+  name: Name,
+  listener: (payload: EventPayloads[Name]) => void,
+): () => void {
+  const handler = (message: unknown) => listener(message as EventPayloads[Name]);
+  channels[name].subscribe(handler);
+  return () => channels[name].unsubscribe(handler);
+}
