@@ -17,7 +17,7 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
 
 export function TooltipRoot({ label, children }: { label: string; children: ReactElement }) {
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLElement>(null);
+  const trigger = useRef<HTMLElement | null>(null);
   const escaped = useRef(false);
 
   const onOpenChange = (next: boolean) => {
