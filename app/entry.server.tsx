@@ -1,47 +1,26 @@
-import type {
-  AppLoadContext,
-  EntryContext,
-  HandleDataRequestFunction,
-  HandleErrorFunction,
-} from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
 
-import { documentResponse, warmHomeDocument } from "~/lib/document/document.server";
-import { applyHeaders } from "~/lib/security/headers.server";
-import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
-
-warmHomeDocument();
+import { documentResponse } from "~/lib/document/document.server";
 
 /**
  * Every HTML document (the page, a form POST's answer, the 404, error pages) is answered here;
  * how it is rendered, finished, secured and compressed is in `~/lib/document/document.server`.
+ * Every other response (data, resource routes, redirects) gets its security and caching headers
+ * from the server (server/app.ts, `~/lib/security/headers.server`).
  */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   // The router refuses methods it does not know (OPTIONS, ...) with 405: say what is allowed.
   if (responseStatusCode === 405 && !responseHeaders.has("Allow"))
     responseHeaders.set("Allow", "GET, HEAD, POST");
-  return documentResponse(request, responseStatusCode, responseHeaders, remixContext);
+  return documentResponse(request, responseStatusCode, responseHeaders, remixContext, loadContext);
 }
-
-/** Single-fetch data (`*.data`) and redirects: never a document, so nothing may run in them. */
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  const headers = nonDocumentHeadersFor(request);
-  try {
-    applyHeaders(response.headers, headers);
-    return response;
-  } catch {
-    // A Response.redirect() has immutable headers: copy it.
-    const copy = new Response(response.body, response);
-    applyHeaders(copy.headers, headers);
-    return copy;
-  }
-};
 
 /**
  * What Remix reports from loaders, actions and rendering. A client error (a data request for a

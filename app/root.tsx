@@ -13,10 +13,8 @@ import type { ReactNode } from "react";
 import { Analytics } from "~/components/Analytics";
 import { DevReload } from "~/components/DevReload";
 import { ErrorScreen } from "~/components/ErrorScreen";
-import { paintFirstLoaderSource } from "~/lib/document/paint-first";
 import { env } from "~/lib/env.server";
 import { revalidateOnNavigationOnly } from "~/lib/revalidation";
-import { useNonce } from "~/lib/nonce";
 import { documentLinks, documentMeta } from "~/lib/seo";
 import stylesheet from "~/styles/app.css";
 
@@ -32,7 +30,6 @@ export function loader() {
 export const shouldRevalidate = revalidateOnNavigationOnly;
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
@@ -41,7 +38,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} nonce={nonce} /> : null}
+        {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} /> : null}
       </head>
       <body>
         {children}
@@ -49,15 +46,10 @@ export function Layout({ children }: { children: ReactNode }) {
             navigations, whose scroll the browser restores natively. Remix's version would run a
             parser-blocking script before the first paint that touches history and sessionStorage
             (a synchronous round trip to the browser process): 9-17 ms of waiting on this machine. */}
-        <Scripts nonce={nonce} />
-        {/* After <Scripts>: by the time it runs, the held preloads and module script exist. */}
-        <script
-          nonce={nonce}
-          suppressHydrationWarning
-          dangerouslySetInnerHTML={{ __html: paintFirstLoaderSource }}
-        />
+        {/* The server holds what this writes until the first paint (decision 022, markup.server.ts). */}
+        <Scripts />
         {/* A constant in both builds: the production bundles do not contain it. */}
-        {process.env.NODE_ENV === "development" ? <DevReload nonce={nonce} /> : null}
+        {process.env.NODE_ENV === "development" ? <DevReload /> : null}
       </body>
     </html>
   );

@@ -63,5 +63,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (result.status !== 0) process.exit(result.status ?? 1);
   console.log(`compile hints: ${addCompileHints()} first-visit scripts`);
   const programs = await bundleProductionPrograms(serverDir);
-  console.log(`server and leads CLI: ${programs.map((file) => file.slice(root.length)).join(", ")}`);
+  console.log(
+    `server, leads CLI, paint-first loader: ${programs.map((file) => file.slice(root.length)).join(", ")}`,
+  );
 }

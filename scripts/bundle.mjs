@@ -3,13 +3,14 @@
 // (server/production.ts for `npm start`, server/dev.ts for `npm run dev`, decision 027). Node 20
 // cannot run TypeScript. Packages stay imports from node_modules, as in the Remix server build, so
 // the CLI and the server use the very same supabase-js, express and Remix as the app.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { build } from "esbuild";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+// From a string, not `new URL`: under a DOM test environment `URL` is the DOM's, which node:url refuses.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The production build folder: REMIX_BUILD_DIR (relative to the checkout, or absolute), else build/. */
 export function productionBuildDir(buildDir = process.env.REMIX_BUILD_DIR) {
@@ -21,7 +22,7 @@ export const serverBundlePath = (buildDir = productionBuildDir()) => `${buildDir
 
 /** Every package the project declares stays an import (`~/` is the app, bundled). */
 function packages() {
-  const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8"));
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
   // esbuild's `packages: "external"` would take `~/` for a package.
   return names.flatMap((name) => [name, `${name}/*`]);
@@ -44,10 +45,46 @@ export async function bundle(entry, outfile) {
   return outfile;
 }
 
-/** The CLI and the production server, next to the server build in `buildDir`. */
+/** Where the compiled paint-first loader lies: next to the server build, which reads it at start. */
+export const paintFirstLoaderPath = (buildDir = productionBuildDir()) => `${buildDir}/paint-first.js`;
+
+/**
+ * The inline loader of decision 022 (app/lib/document/paint-first.inline.ts with its imports),
+ * compiled into one small classic script for the server to inline into every document. It is
+ * checked by lint and typecheck like any module, and tested as the code it is.
+ */
+export async function compilePaintFirstLoader() {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ["app/lib/document/paint-first.inline.ts"],
+    write: false,
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    legalComments: "none",
+    tsconfig: "tsconfig.json",
+    logLevel: "warning",
+  });
+  const text = result.outputFiles[0].text.trim();
+  // Inlined in a <script> element: nothing in it may end the element or open a comment.
+  if (/<\/script|<!--/i.test(text)) throw new Error("The paint-first loader cannot be inlined as it is.");
+  return text;
+}
+
+export async function bundlePaintFirstLoader(buildDir = productionBuildDir()) {
+  const outfile = paintFirstLoaderPath(buildDir);
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  writeFileSync(outfile, await compilePaintFirstLoader());
+  return outfile;
+}
+
+/** The CLI, the production server and the paint-first loader, next to the server build in `buildDir`. */
 export async function bundleProductionPrograms(buildDir = productionBuildDir()) {
   return [
     await bundle("cli/leads.ts", cliBundlePath(buildDir)),
     await bundle("server/production.ts", serverBundlePath(buildDir)),
+    await bundlePaintFirstLoader(buildDir),
   ];
 }

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { bundle } from "./bundle.mjs";
+import { bundle, bundlePaintFirstLoader } from "./bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const DEV_BUILD_DIR = ".builds/dev";
@@ -31,6 +31,7 @@ const { createFileWatchCache } = require("@remix-run/dev/dist/compiler/fileWatch
 const { logger } = require("@remix-run/dev/dist/tux/logger.js");
 
 const serverBundle = await bundle("server/dev.ts", `${buildDir}/server/dev.mjs`);
+await bundlePaintFirstLoader(buildDir);
 const { startDevServer } = await import(pathToFileURL(serverBundle).href);
 
 let server;

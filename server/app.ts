@@ -1,14 +1,19 @@
 // The Express application behind `npm start` (server/production.ts) and `npm run dev`
-// (server/dev.ts): compression, the build's assets and public/, the guard against URLs the app
-// cannot answer as a visitor would, then Remix. Decision 027 says why this replaced remix-serve.
+// (server/dev.ts): the headers of every response, the guard against URLs the app cannot answer as
+// a visitor would, compression, the build's assets and public/, /metrics, then Remix.
+// docs/architecture.md draws the paths; decision 027 says why this replaced remix-serve.
 import path from "node:path";
 
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import onHeaders from "on-headers";
 
-import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
+import { countPending } from "~/lib/contact/undelivered-store.server";
+import { env } from "~/lib/env.server";
+import { createMetrics, metricsAuthorized } from "~/lib/metrics.server";
+import { arrivedOverHttps, CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";
 
 export interface AppOptions {
   /** The checkout: `public/` and the build's relative asset folder are found from here. */
@@ -55,15 +60,27 @@ function isDecodable(path: string): boolean {
   }
 }
 
-/** Headers of a non-document answer, for the request as Express sees it (proxy headers included). */
-function nonDocumentHeaders(req: Request): Record<string, string> {
+/** The request's proxy headers as a Fetch request, for the rules that read them. */
+function forwardedRequest(req: Request): globalThis.Request {
   const headers = new Headers();
   for (const name of ["x-forwarded-proto", "x-forwarded-for"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  return nonDocumentHeadersFor(new Request("http://localhost/", { headers }));
+  return new globalThis.Request("http://localhost/", { headers });
 }
+
+/**
+ * Every response, whoever answers it, gets the site's security and caching headers when its
+ * headers are written, unless it set one itself (a document's own policy, a file's caching).
+ */
+const everyResponseHeaders: RequestHandler = (req, res, next) => {
+  const https = arrivedOverHttps(forwardedRequest(req));
+  onHeaders(res, function complete() {
+    completeHeaders(this, https);
+  });
+  next();
+};
 
 /**
  * URLs the app must not see as they are:
@@ -79,10 +96,7 @@ const guardUrls: RequestHandler = (req, res, next) => {
   const query = rest.join("?");
   if (query && new URLSearchParams(query).has("_data")) {
     logWhenAnswered(req, res);
-    res
-      .status(400)
-      .set({ ...nonDocumentHeaders(req), "Cache-Control": "no-store" })
-      .json({ error: "Bad Request" });
+    res.status(400).json({ error: "Bad Request" });
     return;
   }
   if (!isDecodable(path)) {
@@ -104,25 +118,44 @@ const lastResort: ErrorRequestHandler = (error, req, res, next) => {
   if (res.headersSent) return next(error);
   res
     .status(status)
-    .set({ ...nonDocumentHeaders(req), "Cache-Control": "no-store" })
     .type("text/plain")
     .send(status >= 500 ? "Internal Server Error" : "Bad Request");
 };
+
+/** Static files, with the caching of their kind; no access log line (nor had remix-serve one). */
+function staticFiles(dir: string, cacheControl: string): RequestHandler {
+  return express.static(dir, {
+    cacheControl: false,
+    setHeaders: (res) => res.setHeader("Cache-Control", cacheControl),
+  });
+}
+
+/**
+ * GET /metrics with `Authorization: Bearer <METRICS_TOKEN>`: the Prometheus text. Anything else
+ * goes on to the app, which answers it as it answers any path it does not know (the 404).
+ */
+function metricsEndpoint(): RequestHandler {
+  const metrics = createMetrics({ pendingLeads: () => countPending(env.CONTACT_UNDELIVERED_FILE) });
+  return (req, res, next) => {
+    if (req.method !== "GET" || !metricsAuthorized(req.headers.authorization, env.METRICS_TOKEN))
+      return next();
+    // setHeader, not res.type: Express would rewrite the exposition format's exact content type.
+    metrics.text().then((text) => res.setHeader("Content-Type", metrics.contentType).end(text), next);
+  };
+}
 
 export function createApp({ root, getBuild, mode, before }: AppOptions): express.Express {
   const build = getBuild();
   const app = express();
   app.disable("x-powered-by");
+  app.use(everyResponseHeaders);
   before?.(app);
   app.use(guardUrls);
   app.use(compression());
-  // Content-hashed file names: cached for a year. Static files are not logged (nor were they by remix-serve).
-  app.use(
-    build.publicPath,
-    express.static(path.resolve(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
-  );
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  app.use(build.publicPath, staticFiles(path.resolve(root, build.assetsBuildDirectory), CACHE_CONTROL.asset));
+  app.use(staticFiles(path.join(root, "public"), CACHE_CONTROL.file));
   app.use(accessLog);
+  app.use("/metrics", metricsEndpoint());
   const handlerFor = (current: ServerBuild) =>
     createRequestHandler({
       build: current,

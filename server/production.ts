@@ -11,6 +11,7 @@ import { startupSummary } from "~/lib/startup.server";
 
 import { createApp } from "./app";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+import { warmUp } from "./warm-up";
 
 /**
  * The longest a request may legitimately take: the function's timeout, then keeping the request
@@ -40,6 +41,10 @@ export async function startProduction({
   }
 
   const app = createApp({ root, getBuild: () => build, mode: "production" });
+  // /healthz answers 503 until the home document exists (and says why if it cannot).
+  warmUp(build, env.SITE_URL).catch((error: unknown) =>
+    console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) })),
+  );
   const server = await listen(app, env.PORT, env.HOST).catch((error: Error) =>
     refuse(`npm start: ${error.message}`),
   );

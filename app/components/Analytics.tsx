@@ -1,15 +1,14 @@
 interface AnalyticsProps {
   measurementId: string;
-  nonce: string | undefined;
 }
 
 /**
  * Google Analytics (gtag.js), rendered only when GA_MEASUREMENT_ID is configured. One inline
- * script sets gtag up and inserts gtag.js itself: a parser-inserted `<script src>` could only be
- * allowed by a nonce, and the cached home document has none (its policy lists script hashes);
- * under `'strict-dynamic'` a script inserted by an allowed script is allowed.
+ * script sets gtag up and inserts gtag.js itself: the document's policy lists the hashes of its
+ * inline scripts (a parser-inserted `<script src>` could not be allowed that way), and under
+ * `'strict-dynamic'` a script inserted by an allowed script is allowed.
  */
-export function Analytics({ measurementId, nonce }: AnalyticsProps) {
+export function Analytics({ measurementId }: AnalyticsProps) {
   const src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
   const init = [
     "window.dataLayer=window.dataLayer||[];",
@@ -20,5 +19,5 @@ export function Analytics({ measurementId, nonce }: AnalyticsProps) {
     `var s=document.createElement('script');s.async=true;s.src=${JSON.stringify(src)};`,
     "document.head.appendChild(s);",
   ].join("");
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: init }} />;
+  return <script dangerouslySetInnerHTML={{ __html: init }} />;
 }

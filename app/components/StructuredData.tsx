@@ -9,8 +9,8 @@ import * as serverOnly from "./structured-data.server";
 const jsonLd = serverOnly as Partial<typeof serverOnly>;
 
 /**
- * The home page's JSON-LD. A data block is not executed, so it needs no CSP
- * nonce; it is rendered from the page's own content modules, on the server only:
+ * The home page's JSON-LD. A data block is not executed, so the policy needs no
+ * hash for it; it is rendered from the page's own content modules, on the server only:
  * like a static section (021-static-islands) its HTML is kept, never hydrated.
  */
 export function StructuredData() {

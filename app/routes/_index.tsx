@@ -13,6 +13,7 @@ import { isContactSentUrl } from "~/lib/contact/answer";
 import { runContactServerAction } from "~/lib/contact/client-action";
 import { handleContactAction } from "~/lib/contact/contact.server";
 import { revalidateOnNavigationOnly } from "~/lib/revalidation";
+import { CACHE_CONTROL } from "~/lib/security/headers.server";
 import { homeMeta } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
 
@@ -34,8 +35,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   // Its other headers (Retry-After, Allow, X-Request-Id) travel with it.
   if (actionHeaders.get("Cache-Control")) return new Headers(actionHeaders);
   return {
-    "Cache-Control":
-      loaderHeaders.get("Cache-Control") ?? "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+    "Cache-Control": loaderHeaders.get("Cache-Control") ?? CACHE_CONTROL.page,
   };
 };
 

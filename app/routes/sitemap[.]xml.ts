@@ -1,15 +1,12 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-
 import { env } from "~/lib/env.server";
-import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
+import { CACHE_CONTROL } from "~/lib/security/headers.server";
 import { sitemapXml } from "~/lib/seo";
 
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader() {
   return new Response(sitemapXml(env.SITE_URL), {
     headers: {
       "Content-Type": "application/xml; charset=utf-8",
-      "Cache-Control": "public, max-age=3600",
-      ...nonDocumentHeadersFor(request),
+      "Cache-Control": CACHE_CONTROL.file,
     },
   });
 }

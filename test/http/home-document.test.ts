@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { contactNotices } from "~/content/contact-form";
 
-import { heldModuleSource, policyNonce, scriptsRefusedByPolicy } from "../security/html";
+import { heldModuleSource, policyHashes, policyNonce, scriptsRefusedByPolicy } from "../security/html";
 import { useAppWithFunction } from "../support/app-server";
 import { wire, type WireResponse } from "../support/wire";
 
@@ -207,11 +207,13 @@ describe("the home document, rendered once and served from memory", () => {
     expect(header(sent, "location")).toBe("/?contact=sent#contact-form");
 
     for (const { kind, res } of answers) {
-      // Each answer is its own render, with its own nonce, never the cached bytes.
+      // Each answer is its own render, with the hashes of its own scripts, never the cached bytes.
       const html = decoded(res);
+      const policy = header(res, "content-security-policy") ?? "";
       expect(header(res, "etag"), kind).toBeUndefined();
       expect(html, kind).not.toBe(decoded(first));
-      expect(policyNonce(header(res, "content-security-policy") ?? ""), kind).toBeDefined();
+      expect(policyNonce(policy), kind).toBeUndefined();
+      expect(policyHashes(policy), kind).not.toEqual(policyHashes(header(first, "content-security-policy")!));
       expect(scriptsRefusedByPolicy(html, header(res, "content-security-policy")!), kind).toEqual([]);
     }
     // The answers did carry the visitor's values: the checks below would see a leak.
@@ -245,7 +247,9 @@ describe("the home document, rendered once and served from memory", () => {
     const html = decoded(missing);
     expect(html).toContain("noindex");
     const policy = header(missing, "content-security-policy")!;
-    expect(policyNonce(policy)).toBeDefined();
+    // Hashed after its render, exactly like the cached page: no nonce anywhere.
+    expect(policyNonce(policy)).toBeUndefined();
+    expect(policyHashes(policy).length).toBeGreaterThan(0);
     expect(scriptsRefusedByPolicy(html, policy)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { fillContact, keepTrafficLocal, submitButton, toast, waitForHydration } 
 import { SUCCESS, uniqueContact } from "../e2e/support/spec-texts";
 
 /**
- * The enforced nonce policy must not block anything the site itself does:
+ * The enforced hash policy must not block anything the site itself does:
  * every violation (a blocked script, style, image, connection or frame) is
  * reported both as a `securitypolicyviolation` event and in the console.
  */
@@ -146,7 +146,7 @@ describeBrowser("Content-Security-Policy in Chromium (JavaScript on)", () => {
     await page.goto("/");
     await waitForHydration(page);
     const ran = await page.evaluate(() => {
-      // What an HTML injection would try: markup with an inline handler (it has no nonce).
+      // What an HTML injection would try: markup with an inline handler (no hash allows it).
       document.body.insertAdjacentHTML(
         "beforeend",
         '<img alt="" src="data:," onload="window.__injected=true">',

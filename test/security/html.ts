@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 
 export interface ScriptTag {
   attributes: string;
-  nonce: string | undefined;
   type: string | undefined;
 }
 
@@ -13,7 +12,7 @@ const attribute = (attributes: string, name: string) =>
 export function scriptTags(html: string): ScriptTag[] {
   return [...html.matchAll(/<script\b([^>]*)>/gi)].map((match) => {
     const attributes = match[1] ?? "";
-    return { attributes, nonce: attribute(attributes, "nonce"), type: attribute(attributes, "type") };
+    return { attributes, type: attribute(attributes, "type") };
   });
 }
 
@@ -26,31 +25,42 @@ export function heldModuleSource(html: string): string | undefined {
 }
 
 /**
- * Every script the document runs that its policy would refuse: an inline script is allowed by
- * its hash or by the policy's nonce, a `src` script only by the nonce, and the held bootstrap
- * (inserted by the loader with the loader's nonce) by its hash or, in a nonce document, the nonce.
+ * Every script the document runs that its policy would refuse: an inline script is allowed only
+ * by its hash, a parser-inserted `src` script never (only scripts that allowed scripts insert run,
+ * by 'strict-dynamic'), and the held bootstrap (inserted later by the loader) by its hash.
  */
 export function scriptsRefusedByPolicy(html: string, policy: string): string[] {
-  const nonce = policyNonce(policy);
   const hashAllowed = (text: string) =>
     policy.includes(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
   const refused: string[] = [];
   for (const [, attributes = "", text = ""] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     const type = attribute(attributes, "type");
     if (type && !JAVASCRIPT.test(type)) continue;
-    const byNonce = nonce !== undefined && attribute(attributes, "nonce") === nonce;
-    const allowed = /\ssrc=/.test(attributes) ? byNonce : byNonce || hashAllowed(text);
+    const allowed = !/\ssrc=/.test(attributes) && hashAllowed(text);
     if (!allowed) refused.push(`<script${attributes}>${text.slice(0, 80)}`);
   }
   const held = heldModuleSource(html);
-  if (held !== undefined && !hashAllowed(held) && nonce === undefined)
-    refused.push(`held bootstrap ${held.slice(0, 80)}`);
+  if (held !== undefined && !hashAllowed(held)) refused.push(`held bootstrap ${held.slice(0, 80)}`);
   return refused;
 }
 
-/** The nonce a Content-Security-Policy allows scripts by. */
-export function policyNonce(policy: string | null): string | undefined {
-  return /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
+/** The hash source of every script the document runs: its inline scripts and the held bootstrap. */
+export function hashesOfDocumentScripts(html: string): string[] {
+  const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+  const hashes: string[] = [];
+  for (const [, attributes = "", text = ""] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const type = attribute(attributes, "type");
+    if ((type && !JAVASCRIPT.test(type)) || /\ssrc=/.test(attributes)) continue;
+    hashes.push(hash(text));
+  }
+  const held = heldModuleSource(html);
+  if (held !== undefined) hashes.push(hash(held));
+  return [...new Set(hashes)].sort();
+}
+
+/** The script hash sources a Content-Security-Policy lists. */
+export function policyHashes(policy: string | null): string[] {
+  return [...(policy ?? "").matchAll(/'sha256-[A-Za-z0-9+/]{43}='/g)].map((match) => match[0]);
 }
 
 let formSerial = 0;
@@ -66,3 +76,8 @@ export const validContactForm = () =>
     industry: "Manufacturing",
     message: `We would like to automate our invoice processing, please (${++formSerial}).`,
   });
+
+/** A nonce the policy would allow scripts by (there is none: every document is allowed by hashes). */
+export function policyNonce(policy: string | null): string | undefined {
+  return /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
+}

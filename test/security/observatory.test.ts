@@ -64,7 +64,7 @@ describe("MDN HTTP Observatory", () => {
       ([name, test]) => !test.pass && !NEEDS_HTTPS.has(name),
     );
     expect(unexpected.map(([name, test]) => `${name}: ${test.result}`)).toEqual([]);
-    // The policy is the strong kind: nonce + strict-dynamic, no unsafe-inline, deny framing.
+    // The policy is the strong kind: hashes + strict-dynamic, no unsafe-inline, deny framing.
     const csp = result.tests["content-security-policy"];
     expect(csp?.result).toBe("csp-implemented-with-no-unsafe");
     expect(result.tests["x-frame-options"]?.pass).toBe(true);

@@ -1,4 +1,5 @@
 import { env } from "~/lib/env.server";
+import { publish } from "~/lib/events.server";
 import { createContactAction } from "~/lib/contact/action.server";
 import { createInboxSink } from "~/lib/contact/inbox-sink.server";
 import { logContactOutcome } from "~/lib/contact/log.server";
@@ -6,9 +7,6 @@ import { createRateLimiter } from "~/lib/contact/rate-limit.server";
 import type { ContactSink } from "~/lib/contact/sink.server";
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import { createUndeliveredQueue, type UndeliveredQueue } from "~/lib/contact/undelivered.server";
-import { countContactSubmission, observeFunctionCall } from "~/lib/metrics.server";
-import { applyHeaders } from "~/lib/security/headers.server";
-import { nonDocumentHeadersFor } from "~/lib/security/policy.server";
 import { clientAddress } from "~/lib/security/proxy.server";
 
 /** The production wiring of the contact action, from the validated environment. */
@@ -24,7 +22,8 @@ function timed(inner: ContactSink): ContactSink {
     async send(request) {
       const started = performance.now();
       const result = await inner.send(request);
-      observeFunctionCall(result, (performance.now() - started) / 1000);
+      const seconds = (performance.now() - started) / 1000;
+      publish("functionCalled", { outcome: result.ok ? "ok" : result.reason, seconds });
       return result;
     },
   };
@@ -70,12 +69,8 @@ export async function handleContactAction(request: Request) {
     clientOf: (req) => clientAddress(req, env.TRUST_PROXY),
     log: (outcome) => {
       logContactOutcome(outcome);
-      countContactSubmission(outcome.result);
+      publish("contactSubmitted", { result: outcome.result });
     },
   });
-  const answer = await action(request);
-  // A no-JavaScript success is a redirect, which Remix sends as it is (no document, no headers
-  // export): it gets the headers of every response that is not a document here.
-  if (answer instanceof Response) applyHeaders(answer.headers, nonDocumentHeadersFor(request));
-  return answer;
+  return action(request);
 }

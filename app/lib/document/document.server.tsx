@@ -1,20 +1,17 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
-import type { EntryContext } from "@remix-run/node";
-import { createRequestHandler } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 
 import { contactSentSearch, isContactSentUrl } from "~/lib/contact/answer";
 import { env } from "~/lib/env.server";
-import { countDocumentServed } from "~/lib/metrics.server";
-import { NonceContext } from "~/lib/nonce";
-import { ownBuild } from "~/lib/own-build.server";
-import { applyHeaders, createNonce } from "~/lib/security/headers.server";
-import { documentHeadersFor } from "~/lib/security/policy.server";
+import { publish } from "~/lib/events.server";
+import { documentPolicy } from "~/lib/security/headers.server";
 
 import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "./http.server";
 import {
@@ -25,27 +22,25 @@ import {
 } from "./markup.server";
 
 /**
- * The one home of every HTML document the server sends (docs/decisions/025-home-document-once.md).
- * Each document takes the same four steps:
+ * The one home of every HTML document the server sends (docs/architecture.md, decision 030).
+ * Each document takes the same four steps, whoever asked for it:
  *
  * 1. render: React renders the whole document to a string. The static sections inside it are
  *    HTML rendered once per process and never hydrated (decision 021).
  * 2. finish: the markup becomes a valid document and the scripts wait for the first paint
  *    (decision 022; `markup.server.ts`, `paint-first.ts`).
- * 3. policy: the Content-Security-Policy allows exactly this document's scripts (decision 011).
+ * 3. policy: the Content-Security-Policy lists the hash of every script this document runs
+ *    (decision 011): no nonce, so the same bytes are valid for every visitor and any cache.
  * 4. compress: brotli and gzip, once per process for the home document; the server's compression
  *    middleware does it for the others.
  *
- * (The V8 compile hints on the first visit's scripts are not part of the document: they are a
- * build step on the JavaScript files, `scripts/build.mjs`.)
- *
  * The home document (GET and HEAD of `/`, whatever the query string) is the same for every
  * visitor, and so is its one variant, `/?contact=sent` (where a successful no-JavaScript
- * submission is redirected: the page with the success notice, decision 026). Each is rendered once
- * per process, warmed at start, and served from memory with an ETag; its policy lists the hashes of its inline scripts, so the bytes need no per-response
- * nonce. Documents that carry what one request made (a form POST's answer with the visitor's
- * values and notice, the 404, error pages) are rendered for that request with a fresh nonce, and
- * never reach the cache.
+ * submission is redirected: the page with the success notice, decision 026). Each is rendered
+ * once per process, on the first request with exactly its query (the server's warm-up, at start),
+ * and served from memory with an ETag. Documents that carry what one request made (a form POST's
+ * answer with the visitor's values and notice, the 404, error pages) take the same steps for that
+ * request and never reach the cache.
  */
 
 const RENDER_DEADLINE_MS = 5_000;
@@ -61,12 +56,7 @@ interface Rendered {
 }
 
 /** The whole document, once every part is ready (nothing on this site streams in later). */
-function render(
-  request: Request,
-  status: number,
-  remixContext: EntryContext,
-  nonce?: string,
-): Promise<Rendered> {
+function render(request: Request, status: number, remixContext: EntryContext): Promise<Rendered> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
@@ -74,11 +64,8 @@ function render(
     sink.on("end", () => resolve({ html: Buffer.concat(chunks).toString("utf8"), status }));
     sink.on("error", reject);
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_DEADLINE_MS} nonce={nonce} />
-      </NonceContext.Provider>,
+      <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_DEADLINE_MS} />,
       {
-        nonce,
         onAllReady() {
           clearTimeout(deadline);
           pipe(sink);
@@ -102,14 +89,20 @@ function render(
 
 // ---- 2. finish -------------------------------------------------------------------------------
 
+/**
+ * The paint-first loader, compiled by the build next to the server build (scripts/bundle.mjs).
+ * Read once at start: a build without it cannot serve a document, so it fails here, loudly.
+ */
+const paintFirstLoader = readFileSync(new URL("./paint-first.js", import.meta.url), "utf8").trim();
+
 interface Finished {
   html: string;
   /** The held module bootstrap: not in the markup as a script, but run later, so the policy allows it. */
-  heldModuleSource: string | null;
+  heldModuleSource: string;
 }
 
 function finish(html: string): Finished {
-  const held = holdScriptsUntilPaint(moveTrailingMarkupIntoBody(html));
+  const held = holdScriptsUntilPaint(moveTrailingMarkupIntoBody(html), paintFirstLoader);
   return { html: held.html, heldModuleSource: held.moduleSource };
 }
 
@@ -117,8 +110,7 @@ function finish(html: string): Finished {
 
 /** One hash per script the document runs: its inline scripts and the bootstrap the loader restores. */
 function scriptHashes({ html, heldModuleSource }: Finished): string[] {
-  const scripts = executableInlineScripts(html);
-  if (heldModuleSource !== null) scripts.push(heldModuleSource);
+  const scripts = [...executableInlineScripts(html), heldModuleSource];
   return [...new Set(scripts.map(scriptHashSource))];
 }
 
@@ -244,12 +236,28 @@ async function homeDocument(
   return document.catch(() => null);
 }
 
+/**
+ * A request that should have built `/` (GET with no query: the warm-up's) answered with an error
+ * instead, before any home document existed: the instance cannot serve its page.
+ */
+function homeCouldNotBeBuilt(request: Request, status: number): boolean {
+  const url = new URL(request.url);
+  return (
+    CACHE_HOME_DOCUMENT &&
+    request.method === "GET" &&
+    url.pathname === "/" &&
+    url.search === "" &&
+    status !== 200 &&
+    !cache.has("home")
+  );
+}
+
 function homeResponse(request: Request, responseHeaders: Headers, document: HomeDocument): Response {
   const encoding = chooseEncoding(request.headers.get("accept-encoding"));
   const body = document.bodies[encoding];
   const etag = `"${document.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const headers = new Headers(responseHeaders);
-  applyHeaders(headers, documentHeadersFor(request, document.scriptSources));
+  headers.set("Content-Security-Policy", documentPolicy(document.scriptSources));
   headers.set("Content-Type", "text/html; charset=utf-8");
   // A proxy or CDN that rewrote the bytes (minified inline scripts, injected a snippet) would
   // break the script hashes the policy lists: the page would lose its JavaScript.
@@ -269,40 +277,6 @@ function withNoTransform(cacheControl: string | null): string {
   return /\bno-transform\b/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
 }
 
-// Marks the warm-up's own request, so that /metrics counts only documents sent to someone. A
-// visitor who sent the header too would only go uncounted; it changes nothing they are served.
-const WARM_UP_HEADERS = { "x-home-document-warm-up": "1" };
-const isWarmUp = (request: Request) => request.headers.get("x-home-document-warm-up") === "1";
-
-/**
- * Renders the home document before the first visitor asks for it, through the server's own
- * request handler on its own build, so it is built from exactly what a request for `/` produces.
- * Nothing leaves the process.
- */
-export function warmHomeDocument(): void {
-  if (!CACHE_HOME_DOCUMENT) return;
-  setImmediate(() => {
-    void (async () => {
-      const build = ownBuild();
-      const handle = createRequestHandler(build, build.mode);
-      for (const [page, search] of Object.entries(cachedPages) as [CachedPage, string][]) {
-        const url = new URL(`/${search}`, env.SITE_URL);
-        const response = await handle(new Request(url, { headers: WARM_UP_HEADERS }));
-        await response.arrayBuffer();
-        const document = cache.get(page);
-        if (!document)
-          throw new Error(
-            `GET ${url.pathname}${url.search} answered ${response.status} and left no cached document.`,
-          );
-        await document;
-      }
-    })().catch((error: unknown) => {
-      if (!cache.has("home")) readiness = { ready: false, reason: NOT_RENDERED };
-      console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) }));
-    });
-  });
-}
-
 // ---- every other document: rendered for its request -----------------------------------------
 
 async function documentForThisRequest(
@@ -311,12 +285,11 @@ async function documentForThisRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ): Promise<Response> {
-  const nonce = createNonce();
-  const rendered = await render(request, status, remixContext, nonce);
-  const { html } = finish(rendered.html);
-  applyHeaders(responseHeaders, documentHeadersFor(request, [`'nonce-${nonce}'`]));
+  const rendered = await render(request, status, remixContext);
+  const finished = finish(rendered.html);
+  responseHeaders.set("Content-Security-Policy", documentPolicy(scriptHashes(finished)));
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(html, { status: rendered.status, headers: responseHeaders });
+  return new Response(finished.html, { status: rendered.status, headers: responseHeaders });
 }
 
 /** What entry.server answers for every document request. */
@@ -325,17 +298,20 @@ export async function documentResponse(
   status: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ): Promise<Response> {
   const page = cachedPageFor(request, status, remixContext);
   if (page) {
     const document = await homeDocument(request, remixContext, page);
     if (document) {
       const response = homeResponse(request, responseHeaders, document);
-      if (!isWarmUp(request)) countDocumentServed(response.status, "cached");
+      // The server's own warm-up is not a document sent to anyone.
+      if (!loadContext.warmUp) publish("documentServed", { status: response.status, source: "cached" });
       return response;
     }
   }
+  if (!page && homeCouldNotBeBuilt(request, status)) readiness = { ready: false, reason: NOT_RENDERED };
   const response = await documentForThisRequest(request, status, responseHeaders, remixContext);
-  countDocumentServed(response.status, "rendered");
+  publish("documentServed", { status: response.status, source: "rendered" });
   return response;
 }

@@ -25,9 +25,10 @@ export function moveTrailingMarkupIntoBody(html: string): string {
 /**
  * What `<Scripts>` writes: the module preloads, the context script, the module bootstrap, in that
  * order and side by side. Captured: the preloads, the context script, the bootstrap's source.
+ * test/lib/document/remix-markup.test.ts renders Remix's real `<Scripts>` against this.
  */
 const REMIX_SCRIPTS =
-  /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script(?: nonce="[^"]*")?>[^<]*<\/script>)<script(?: nonce="[^"]*")? type="module" async="">([^<]*)<\/script>/;
+  /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script>[^<]*<\/script>)<script type="module" async="">([\s\S]*?)<\/script>/;
 
 const PRELOAD_HREF = /href="([^"]+)"/g;
 
@@ -35,26 +36,33 @@ export interface HeldScripts {
   /** The document without the preloads and the bootstrap, which wait in a JSON data block. */
   html: string;
   /** The bootstrap's source, run later as an inline module: the policy must allow exactly this text. */
-  moduleSource: string | null;
+  moduleSource: string;
 }
 
 /**
  * Paint first (docs/decisions/022-paint-first-enhance-after.md): the preloads and the module
  * bootstrap leave the markup and wait in `<script type="application/json">`, a data block that
- * fetches and runs nothing. The inline loader puts them back, in the same places, once the page
- * has painted. If a Remix upgrade changes what `<Scripts>` writes, nothing is held: the page
- * loads its scripts early again (slower, but working), and test/e2e/paint-first.test.ts fails.
+ * fetches and runs nothing; the loader (`loaderSource`, the compiled `paint-first.inline.ts`)
+ * follows it and puts them back, in the same places, once the page has painted.
+ *
+ * Throws when the document does not contain what `<Scripts>` writes: every document renders it,
+ * so a Remix upgrade that changed its markup fails every document test and the unit test on
+ * Remix's own output, instead of quietly loading the scripts early again.
  */
-export function holdScriptsUntilPaint(html: string): HeldScripts {
+export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldScripts {
   const match = REMIX_SCRIPTS.exec(html);
-  if (!match) return { html, moduleSource: null };
+  if (!match)
+    throw new Error(
+      "The document does not contain the markup Remix's <Scripts> writes (preloads, context script, module bootstrap): see app/lib/document/markup.server.ts.",
+    );
   const [whole, links, contextScript, moduleSource] = match as unknown as [string, string, string, string];
   const preloads = [...links.matchAll(PRELOAD_HREF)].map((href) => href[1]);
   // `<` escaped, so neither `</script>` nor `<!--` can end or change the data block.
   const data = JSON.stringify({ preloads, module: moduleSource }).replace(/</g, "\\u003c");
   const block = `<script type="application/json" id="${HELD_SCRIPTS_ID}">${data}</script>`;
+  const loader = `<script>${loaderSource}</script>`;
   return {
-    html: html.replace(whole, () => `${contextScript}${block}`),
+    html: html.replace(whole, () => `${contextScript}${block}${loader}`),
     moduleSource,
   };
 }

@@ -1,21 +1,17 @@
-import { randomBytes } from "node:crypto";
+import { env } from "~/lib/env.server";
 
-/** A fresh, unguessable nonce (144 bits, base64) for one response's Content-Security-Policy. */
-export function createNonce(): string {
-  return randomBytes(18).toString("base64");
-}
+import { isHttpsRequest } from "./proxy.server";
 
-export interface SecurityHeaderOptions {
-  /**
-   * What lets this document's own scripts run: `'nonce-…'` for a document rendered for one
-   * request, or one `'sha256-…'` per inline script for the cached home document
-   * (docs/decisions/011-content-security-policy.md).
-   */
-  scriptSources: readonly string[];
-  /** The request arrived over HTTPS per a trusted proxy, or FORCE_HTTPS is set. */
-  https: boolean;
-  gaMeasurementId?: string;
-}
+/**
+ * Every security and caching header the site sends, in one module (docs/architecture.md).
+ *
+ * - The server sets `defaultHeaders` on every response it sends (server/app.ts, at the moment the
+ *   headers are written): documents, data requests, resource routes, redirects, static files and
+ *   its own error answers. A route cannot forget them; a response that sets one of them itself
+ *   (a document's policy, a cacheable file's Cache-Control) keeps its own.
+ * - A document's policy allows exactly its own scripts by their hashes (`documentPolicy`, from
+ *   the document step): no nonce, so every document is the same for every cache (decision 011).
+ */
 
 /**
  * What gtag.js (GA4) loads and calls, per Google's CSP guidance. Nothing of it
@@ -33,9 +29,19 @@ const GOOGLE_ANALYTICS = {
   imgSrc: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
 };
 
-export function contentSecurityPolicy({ scriptSources, gaMeasurementId }: SecurityHeaderOptions): string {
-  if (scriptSources.length === 0) throw new Error("A document policy needs at least one script source.");
-  const scriptSrc = [...scriptSources, "'strict-dynamic'"];
+export interface PolicyOptions {
+  /** One `'sha256-…'` source per script the document runs. */
+  scriptHashes: readonly string[];
+  gaMeasurementId?: string;
+}
+
+const HASH_SOURCE = /^'sha256-[A-Za-z0-9+/]{43}='$/;
+
+export function contentSecurityPolicy({ scriptHashes, gaMeasurementId }: PolicyOptions): string {
+  if (scriptHashes.length === 0) throw new Error("A document policy needs at least one script hash.");
+  const notHash = scriptHashes.find((source) => !HASH_SOURCE.test(source));
+  if (notHash) throw new Error(`Not a script hash source: ${notHash}`);
+  const scriptSrc = [...scriptHashes, "'strict-dynamic'"];
   const connectSrc = ["'self'"];
   const imgSrc = ["'self'", "data:"];
   if (gaMeasurementId) {
@@ -58,38 +64,61 @@ export function contentSecurityPolicy({ scriptSources, gaMeasurementId }: Securi
   ].join("; ");
 }
 
+/**
+ * For every response that is not a document (single-fetch data, robots.txt, health checks, static
+ * files, errors): no script may run in it if someone opens it directly, so the policy denies everything.
+ */
+export const NON_DOCUMENT_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Cache-Control, by what a response is. */
+export const CACHE_CONTROL = {
+  /** Content-hashed build files (/build/…): a new file name for every change. */
+  asset: "public, max-age=31536000, immutable",
+  /** public/ files and the robots and sitemap texts: may change with a deploy. */
+  file: "public, max-age=3600",
+  /** The home page: a CDN keeps it five minutes and serves it stale while it revalidates. */
+  page: "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+  /** Everything else (answers to one visitor, errors, health, metrics): never stored. */
+  personal: "no-store",
+} as const;
+
 const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 
-/** Headers that every response of ours carries, HTML or not. */
-function baseHeaders(https: boolean): Record<string, string> {
+const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "autoplay=()",
+  "browsing-topics=()",
+  "camera=()",
+  "display-capture=()",
+  "encrypted-media=()",
+  "fullscreen=(self)",
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "idle-detection=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "publickey-credentials-get=()",
+  "screen-wake-lock=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+].join(", ");
+
+/** What every response carries unless it set the header itself. */
+export function defaultHeaders(https: boolean): Record<string, string> {
   const headers: Record<string, string> = {
+    "Content-Security-Policy": NON_DOCUMENT_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": [
-      "accelerometer=()",
-      "autoplay=()",
-      "browsing-topics=()",
-      "camera=()",
-      "display-capture=()",
-      "encrypted-media=()",
-      "fullscreen=(self)",
-      "geolocation=()",
-      "gyroscope=()",
-      "hid=()",
-      "idle-detection=()",
-      "magnetometer=()",
-      "microphone=()",
-      "midi=()",
-      "payment=()",
-      "publickey-credentials-get=()",
-      "screen-wake-lock=()",
-      "serial=()",
-      "usb=()",
-      "xr-spatial-tracking=()",
-    ].join(", "),
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    "Cache-Control": CACHE_CONTROL.personal,
   };
   // Over plain HTTP the header is ignored by browsers and would only lock out a
   // misconfigured deployment, so it is sent only when HTTPS is known.
@@ -97,24 +126,25 @@ function baseHeaders(https: boolean): Record<string, string> {
   return headers;
 }
 
-/** Everything an HTML document needs: its CSP plus the base headers. */
-export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
-  return { "Content-Security-Policy": contentSecurityPolicy(options), ...baseHeaders(options.https) };
+/** What the server hook needs of a response (node's ServerResponse has both). */
+interface OutgoingHeaders {
+  hasHeader(name: string): boolean;
+  setHeader(name: string, value: string): unknown;
 }
 
-/**
- * For responses that are never rendered as a document (single-fetch data,
- * robots.txt, health checks): no script may run in them if someone opens one
- * directly, so the policy denies everything.
- */
-export function nonDocumentSecurityHeaders(https: boolean): Record<string, string> {
-  return {
-    "Content-Security-Policy":
-      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-    ...baseHeaders(https),
-  };
+/** Sets each default header the response does not already have. */
+export function completeHeaders(response: OutgoingHeaders, https: boolean): void {
+  for (const [name, value] of Object.entries(defaultHeaders(https))) {
+    if (!response.hasHeader(name)) response.setHeader(name, value);
+  }
 }
 
-export function applyHeaders(target: Headers, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) target.set(name, value);
+/** HSTS is sent when HTTPS is known: forced by configuration, or reported by a trusted proxy. */
+export function arrivedOverHttps(request: Request): boolean {
+  return env.FORCE_HTTPS || isHttpsRequest(request, env.TRUST_PROXY);
+}
+
+/** A document's Content-Security-Policy: its own scripts by hash, and GA when configured. */
+export function documentPolicy(scriptHashes: readonly string[]): string {
+  return contentSecurityPolicy({ scriptHashes, gaMeasurementId: env.GA_MEASUREMENT_ID });
 }

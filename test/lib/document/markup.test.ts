@@ -11,12 +11,12 @@ import {
 import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
 
 // The shape of Remix's <Scripts> output: preloads, the context script, the module bootstrap.
-const CONTEXT = '<script nonce="N0nce+/=">window.__remixContext = {"a":1};</script>';
+const CONTEXT = '<script>window.__remixContext = {"a":1};</script>';
 const MODULE = 'import "/build/a.js";\nwindow.__remixManifest = {"x":"</"};';
 const SCRIPTS =
   '<link rel="modulepreload" href="/build/a.js"/><link rel="modulepreload" href="/build/b.js"/>' +
   CONTEXT +
-  `<script nonce="N0nce+/=" type="module" async="">${MODULE.replace("</", "\\u003c/")}</script>`;
+  `<script type="module" async="">${MODULE.replace("</", "\\u003c/")}</script>`;
 
 describe("finishing the rendered markup", () => {
   it("moves what React wrote after </html> to the end of <body>", () => {
@@ -27,9 +27,9 @@ describe("finishing the rendered markup", () => {
     expect(moveTrailingMarkupIntoBody("<html><body></body></html>")).toBe("<html><body></body></html>");
   });
 
-  it("holds the preloads and the bootstrap in one JSON data block after the context script", () => {
-    const html = `<body><main>ü日本</main>${SCRIPTS}<script>loader()</script></body>`;
-    const held = holdScriptsUntilPaint(html);
+  it("holds the preloads and the bootstrap in one JSON data block after the context script, the loader after it", () => {
+    const html = `<body><main>ü日本</main>${SCRIPTS}</body>`;
+    const held = holdScriptsUntilPaint(html, "loader()");
     const blockPattern = new RegExp(
       `^<body><main>ü日本</main>${CONTEXT.replace(/[+/?()[\]{}.*]/g, "\\$&")}` +
         `<script type="application/json" id="${HELD_SCRIPTS_ID}">([^<]*)</script><script>loader\\(\\)</script></body>$`,
@@ -47,14 +47,19 @@ describe("finishing the rendered markup", () => {
 
   it("escapes < inside the data block, so its text can never close the element", () => {
     const html = SCRIPTS.replace('import "/build/a.js";', 'import "/build/a.js";/*<!--*/');
-    const held = holdScriptsUntilPaint(html);
+    const held = holdScriptsUntilPaint(html, "loader()");
     const block = held.html.slice(held.html.indexOf(`id="${HELD_SCRIPTS_ID}">`));
     expect(block.slice(block.indexOf(">") + 1, block.indexOf("</script>"))).not.toContain("<");
   });
 
-  it("leaves a document whose scripts do not have Remix's shape unchanged", () => {
-    const html = '<body><script type="module" async="">x</script></body>';
-    expect(holdScriptsUntilPaint(html)).toEqual({ html, moduleSource: null });
+  it("refuses, loudly, a document whose scripts do not have the shape of Remix's <Scripts>", () => {
+    for (const html of [
+      '<body><script type="module" async="">x</script></body>',
+      // What a nonce (or any other attribute) on the scripts would look like.
+      SCRIPTS.replaceAll("<script", '<script nonce="n"'),
+      SCRIPTS.replace('type="module" async=""', 'type="module"'),
+    ])
+      expect(() => holdScriptsUntilPaint(html, "loader()"), html).toThrow(/<Scripts>/);
   });
 
   it("lists exactly the inline scripts a browser runs", () => {

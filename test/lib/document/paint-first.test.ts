@@ -1,13 +1,19 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { HELD_SCRIPTS_ID, paintFirstLoaderSource } from "~/lib/document/paint-first";
+import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
+
+import { compilePaintFirstLoader } from "../../../scripts/bundle.mjs";
 
 /**
- * The inline loader of decision 022, run against a document shaped like the one the server
- * sends: Remix's context script, the JSON data block holding the preloads and the bootstrap, and
- * the loader after them.
+ * The inline loader of decision 022, exactly as the build compiles it and the server inlines it,
+ * run against a document shaped like the one the server sends: Remix's context script, the JSON
+ * data block holding the preloads and the bootstrap, and the loader after them.
  */
+let loaderSource = "";
+beforeAll(async () => {
+  loaderSource = await compilePaintFirstLoader();
+});
 const PRELOADS = ["/build/entry.js", "/build/_shared/react.js", "/build/root.js"];
 const BOOTSTRAP = 'import "/build/entry.js";/* the Remix bootstrap */';
 
@@ -75,9 +81,15 @@ function fakePaintTiming() {
   };
 }
 
-const runLoader = () => new Function(paintFirstLoaderSource)();
+const runLoader = () => new Function(loaderSource)();
 
 describe("the paint-first loader", () => {
+  it("is one small classic script that can sit inside a <script> element", () => {
+    expect(loaderSource.length).toBeGreaterThan(200);
+    expect(loaderSource.length).toBeLessThan(1500);
+    expect(loaderSource).not.toMatch(/<\/script|<!--|\bimport\b|\bexport\b/);
+  });
+
   beforeEach(() => {
     vi.useFakeTimers();
     serverDocument();
