@@ -3,6 +3,8 @@ import { request } from "node:http";
 export interface WireResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Name, value, name, value…: as sent, duplicates not merged. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -20,7 +22,12 @@ export function wire(
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
         );
         res.on("error", reject);
       },
