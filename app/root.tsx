@@ -38,7 +38,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} /> : null}
       </head>
       <body>
         {children}
@@ -48,6 +47,8 @@ export function Layout({ children }: { children: ReactNode }) {
             (a synchronous round trip to the browser process): 9-17 ms of waiting on this machine. */}
         {/* The server holds what this writes until the first paint (decision 022, markup.server.ts). */}
         <Scripts />
+        {/* After <Scripts>: the policy hashes only the scripts from Remix's on (document.server.tsx). */}
+        {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} /> : null}
         {/* A constant in both builds: the production bundles do not contain it. */}
         {process.env.NODE_ENV === "development" ? <DevReload /> : null}
       </body>

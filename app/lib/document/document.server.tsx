@@ -15,10 +15,10 @@ import { documentPolicy } from "~/lib/security/headers.server";
 
 import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "./http.server";
 import {
-  executableInlineScripts,
+  type HeldScripts,
   holdScriptsUntilPaint,
   moveTrailingMarkupIntoBody,
-  scriptHashSource,
+  scriptSources,
 } from "./markup.server";
 
 /**
@@ -95,23 +95,23 @@ function render(request: Request, status: number, remixContext: EntryContext): P
  */
 const paintFirstLoader = readFileSync(new URL("./paint-first.js", import.meta.url), "utf8").trim();
 
-interface Finished {
-  html: string;
-  /** The held module bootstrap: not in the markup as a script, but run later, so the policy allows it. */
-  heldModuleSource: string;
-}
+type Finished = HeldScripts;
 
 function finish(html: string): Finished {
-  const held = holdScriptsUntilPaint(moveTrailingMarkupIntoBody(html), paintFirstLoader);
-  return { html: held.html, heldModuleSource: held.moduleSource };
+  return holdScriptsUntilPaint(moveTrailingMarkupIntoBody(html), paintFirstLoader);
 }
 
 // ---- 3. policy -------------------------------------------------------------------------------
 
-/** One hash per script the document runs: its inline scripts and the bootstrap the loader restores. */
-function scriptHashes({ html, heldModuleSource }: Finished): string[] {
-  const scripts = [...executableInlineScripts(html), heldModuleSource];
-  return [...new Set(scripts.map(scriptHashSource))];
+function reportRefused(request: Request, refused: number): void {
+  if (refused > 0)
+    console.error(
+      JSON.stringify({
+        event: "document_script_refused",
+        path: new URL(request.url).pathname,
+        scripts: refused,
+      }),
+    );
 }
 
 // ---- 4. compress -----------------------------------------------------------------------------
@@ -137,7 +137,7 @@ async function compress(html: string): Promise<Record<Encoding, Buffer>> {
 // ---- the home document: once per process --------------------------------------------------
 
 interface HomeDocument {
-  scriptSources: string[];
+  scriptHashes: string[];
   /** Opaque part of the entity tags; each encoding is its own representation. */
   tag: string;
   bodies: Record<Encoding, Buffer>;
@@ -167,9 +167,13 @@ export function homeDocumentReadiness(): HomeDocumentReadiness {
 async function buildHomeDocument(page: CachedPage, rendered: Rendered): Promise<HomeDocument> {
   if (rendered.status !== 200) throw new Error(`The home document rendered with status ${rendered.status}.`);
   const finished = finish(rendered.html);
+  const sources = scriptSources(finished);
+  // Served to everyone from memory: a page with a script its policy refuses is never cached.
+  if (sources.refused > 0)
+    throw new Error(`The home document has ${sources.refused} inline script(s) inside the page's markup.`);
   const bodies = await compress(finished.html);
   const document = {
-    scriptSources: scriptHashes(finished),
+    scriptHashes: sources.hashes,
     tag: createHash("sha256").update(bodies.identity).digest("base64url").slice(0, 32),
     bodies,
   };
@@ -179,7 +183,7 @@ async function buildHomeDocument(page: CachedPage, rendered: Rendered): Promise<
       event: "home_document",
       page,
       bytes: { html: bodies.identity.length, br: bodies.br.length, gzip: bodies.gzip.length },
-      scriptHashes: document.scriptSources.length,
+      scriptHashes: document.scriptHashes.length,
     }),
   );
   return document;
@@ -257,7 +261,7 @@ function homeResponse(request: Request, responseHeaders: Headers, document: Home
   const body = document.bodies[encoding];
   const etag = `"${document.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const headers = new Headers(responseHeaders);
-  headers.set("Content-Security-Policy", documentPolicy(document.scriptSources));
+  headers.set("Content-Security-Policy", documentPolicy(document.scriptHashes));
   headers.set("Content-Type", "text/html; charset=utf-8");
   // A proxy or CDN that rewrote the bytes (minified inline scripts, injected a snippet) would
   // break the script hashes the policy lists: the page would lose its JavaScript.
@@ -287,7 +291,9 @@ async function documentForThisRequest(
 ): Promise<Response> {
   const rendered = await render(request, status, remixContext);
   const finished = finish(rendered.html);
-  responseHeaders.set("Content-Security-Policy", documentPolicy(scriptHashes(finished)));
+  const sources = scriptSources(finished);
+  reportRefused(request, sources.refused);
+  responseHeaders.set("Content-Security-Policy", documentPolicy(sources.hashes));
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(finished.html, { status: rendered.status, headers: responseHeaders });
 }

@@ -28,7 +28,7 @@ export function moveTrailingMarkupIntoBody(html: string): string {
  * test/lib/document/remix-markup.test.ts renders Remix's real `<Scripts>` against this.
  */
 const REMIX_SCRIPTS =
-  /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script>[^<]*<\/script>)<script type="module" async="">([\s\S]*?)<\/script>/;
+  /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script>[^<]*<\/script>)<script type="module" async="">([\s\S]*?)<\/script>/g;
 
 const PRELOAD_HREF = /href="([^"]+)"/g;
 
@@ -37,6 +37,11 @@ export interface HeldScripts {
   html: string;
   /** The bootstrap's source, run later as an inline module: the policy must allow exactly this text. */
   moduleSource: string;
+  /**
+   * Where Remix's scripts begin in `html` (its context script). Everything a page renders comes
+   * before it; after it come only the scripts the framework and this step write.
+   */
+  scriptsStart: number;
 }
 
 /**
@@ -50,7 +55,9 @@ export interface HeldScripts {
  * Remix's own output, instead of quietly loading the scripts early again.
  */
 export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldScripts {
-  const match = REMIX_SCRIPTS.exec(html);
+  // The last match: `<Scripts>` is rendered after all of the page, so markup that imitated it
+  // inside the page (it would take a bug in React's escaping) can never be taken for it.
+  const match = [...html.matchAll(REMIX_SCRIPTS)].at(-1);
   if (!match)
     throw new Error(
       "The document does not contain the markup Remix's <Scripts> writes (preloads, context script, module bootstrap): see app/lib/document/markup.server.ts.",
@@ -61,9 +68,11 @@ export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldS
   const data = JSON.stringify({ preloads, module: moduleSource }).replace(/</g, "\\u003c");
   const block = `<script type="application/json" id="${HELD_SCRIPTS_ID}">${data}</script>`;
   const loader = `<script>${loaderSource}</script>`;
+  const before = html.slice(0, match.index);
   return {
-    html: html.replace(whole, () => `${contextScript}${block}${loader}`),
+    html: `${before}${contextScript}${block}${loader}${html.slice(match.index + whole.length)}`,
     moduleSource,
+    scriptsStart: before.length,
   };
 }
 
@@ -85,4 +94,26 @@ export function executableInlineScripts(html: string): string[] {
 /** A CSP hash source for one script's exact text (UTF-8, as browsers hash it). */
 export function scriptHashSource(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+export interface ScriptSources {
+  /** One hash per script the document may run. */
+  hashes: string[];
+  /** Inline scripts inside the page's own markup: none is written there, so none is allowed. */
+  refused: number;
+}
+
+/**
+ * The hashes of the scripts Remix and this pipeline write (from Remix's context script to the
+ * end: its data scripts, the paint-first loader, gtag's setup, dev's live reload) and of the
+ * bootstrap the loader restores. A script inside the page's markup, where a visitor's values
+ * are, is never hashed: were one ever injected past React's escaping, the policy would refuse
+ * it, as a per-request nonce would (decision 011).
+ */
+export function scriptSources({ html, moduleSource, scriptsStart }: HeldScripts): ScriptSources {
+  const scripts = [...executableInlineScripts(html.slice(scriptsStart)), moduleSource];
+  return {
+    hashes: [...new Set(scripts.map(scriptHashSource))],
+    refused: executableInlineScripts(html.slice(0, scriptsStart)).length,
+  };
 }

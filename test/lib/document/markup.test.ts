@@ -7,6 +7,7 @@ import {
   holdScriptsUntilPaint,
   moveTrailingMarkupIntoBody,
   scriptHashSource,
+  scriptSources,
 } from "~/lib/document/markup.server";
 import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
 
@@ -60,6 +61,30 @@ describe("finishing the rendered markup", () => {
       SCRIPTS.replace('type="module" async=""', 'type="module"'),
     ])
       expect(() => holdScriptsUntilPaint(html, "loader()"), html).toThrow(/<Scripts>/);
+  });
+
+  it("takes Remix's scripts from the end of the document, never an imitation inside the page", () => {
+    const imitation = SCRIPTS.replace('import "/build/a.js";', 'alert("injected");');
+    const html = `<body><main>${imitation}</main>${SCRIPTS}<!--$--><script>data()</script></body>`;
+    const held = holdScriptsUntilPaint(html, "loader()");
+    expect(held.moduleSource).toContain('import "/build/a.js"');
+    expect(held.html.slice(0, held.scriptsStart)).toBe(`<body><main>${imitation}</main>`);
+    expect(held.html.slice(held.scriptsStart)).toMatch(/^<script>window.__remixContext/);
+  });
+
+  it("hashes the scripts from Remix's on and the held bootstrap; refuses any inline script inside the page", () => {
+    const injected = '<script>alert("injected")</script><script type="application/ld+json">{}</script>';
+    const html = `<body><main><p>hello</p>${injected}</main>${SCRIPTS}<!--$--><script>data()</script></body>`;
+    const held = holdScriptsUntilPaint(html, "loader()");
+    const sources = scriptSources(held);
+    expect(sources.refused).toBe(1);
+    expect(sources.hashes.sort()).toEqual(
+      [CONTEXT.slice(8, -9), "loader()", "data()", held.moduleSource].map(scriptHashSource).sort(),
+    );
+    expect(sources.hashes).not.toContain(scriptHashSource('alert("injected")'));
+
+    const clean = holdScriptsUntilPaint(`<body><main><p>hello</p></main>${SCRIPTS}</body>`, "loader()");
+    expect(scriptSources(clean).refused).toBe(0);
   });
 
   it("lists exactly the inline scripts a browser runs", () => {
