@@ -3,17 +3,19 @@ import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
 import {
   appendQueueLines,
   appendWhileLocked,
-  deliveredMarker,
   DEFAULT_LOCK_TIMING,
-  fingerprintOf,
   type LockTiming,
+  readQueue,
+  withQueueLock,
+} from "~/lib/contact/undelivered-file.server";
+import {
+  deliveredMarker,
+  fingerprintOf,
   type ParsedQueue,
   pendingEntries,
-  readQueue,
   serializeLine,
   undeliveredEntry,
-  withQueueLock,
-} from "~/lib/contact/undelivered-store.server";
+} from "~/lib/contact/undelivered-format.server";
 import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
 
 type SendFailureResult = Extract<SendResult, { ok: false }>;
