@@ -16,7 +16,8 @@ import {
   serializeLine,
   undeliveredEntry,
 } from "~/lib/contact/undelivered-format.server";
-import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
+import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS } from "~/lib/files.server";
+import { createWriteQueue } from "~/lib/write-queue.server";
 
 type SendFailureResult = Extract<SendResult, { ok: false }>;
 
@@ -53,7 +54,7 @@ export interface UndeliveredQueueOptions {
 }
 
 /**
- * The server's writer of the undelivered file. Writes go through one queue (as the inbox's do),
+ * The server's writer of the undelivered file. Writes go through one queue (`~/lib/write-queue.server`, as the inbox's do),
  * so concurrent failures never interleave, and each takes the file's lock, so the leads CLI can
  * rewrite the file while the server runs.
  */
@@ -64,23 +65,16 @@ export function createUndeliveredQueue({
   lockTiming = DEFAULT_LOCK_TIMING,
   deadlineMs = UNDELIVERED_WRITE_DEADLINE_MS,
 }: UndeliveredQueueOptions): UndeliveredQueue {
-  let queue: Promise<unknown> = Promise.resolve();
-  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task);
-    // The next write waits for this one whether it succeeds or not.
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const writes = createWriteQueue();
 
   return {
     async keep(request, failure, context) {
       const entry = undeliveredEntry(request, failure, { ...context, at: now() });
       try {
-        await withDeadline(
-          enqueue(() => appendQueueLines(file, serializeLine(entry), lockTiming)),
-          deadlineMs,
-          "undelivered write",
-        );
+        await writes.run(() => appendQueueLines(file, serializeLine(entry), lockTiming), {
+          ms: deadlineMs,
+          what: "undelivered write",
+        });
         return "file";
       } catch (error) {
         // Last resort (docs/production.md): the whole request, so that it can be recovered from the log.
@@ -99,8 +93,8 @@ export function createUndeliveredQueue({
     async markDelivered(request) {
       const fingerprint = fingerprintOf(request);
       try {
-        await withDeadline(
-          enqueue(async () => {
+        await writes.run(
+          async () => {
             const hasPending = (queue: ParsedQueue | undefined) =>
               Boolean(queue && pendingEntries(queue).some((entry) => entry.fingerprint === fingerprint));
             // Most successful sends have nothing kept: decided without the lock, then confirmed under it.
@@ -113,9 +107,8 @@ export function createUndeliveredQueue({
               },
               lockTiming,
             );
-          }),
-          deadlineMs,
-          "undelivered marker",
+          },
+          { ms: deadlineMs, what: "undelivered marker" },
         );
       } catch (error) {
         logError(
@@ -124,6 +117,6 @@ export function createUndeliveredQueue({
       }
     },
 
-    flush: () => queue.then(() => undefined),
+    flush: writes.flush,
   };
 }
