@@ -2,8 +2,8 @@ import { withDeadline } from "~/lib/files.server";
 
 /**
  * The one way the server writes its files (the inbox, the undelivered file): one write at a time
- * in the order they were accepted, so lines from concurrent requests never interleave, and none
- * waits on the disk for longer than its deadline.
+ * in the order they were accepted, so lines from concurrent requests never interleave, and no
+ * request waits on the disk for longer than its deadline.
  */
 export interface WriteQueue {
   /**

@@ -54,9 +54,9 @@ export interface UndeliveredQueueOptions {
 }
 
 /**
- * The server's writer of the undelivered file. Writes go through one queue (`~/lib/write-queue.server`, as the inbox's do),
- * so concurrent failures never interleave, and each takes the file's lock, so the leads CLI can
- * rewrite the file while the server runs.
+ * The server's writer of the undelivered file. Writes go through one queue
+ * (`~/lib/write-queue.server`, as the inbox's do), so concurrent failures never interleave, and
+ * each takes the file's lock, so the leads CLI can rewrite the file while the server runs.
  */
 export function createUndeliveredQueue({
   file,
