@@ -10,7 +10,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import onHeaders from "on-headers";
 
-import { countPending } from "~/lib/contact/undelivered-store.server";
+import { countPending } from "~/lib/contact/undelivered-file.server";
 import { env } from "~/lib/env.server";
 import { createMetrics, metricsAuthorized } from "~/lib/metrics.server";
 import { arrivedOverHttps, CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";

@@ -4,7 +4,7 @@ import type { SendFailure } from "~/lib/contact/sink.server";
 
 /**
  * What the app tells whoever observes it: the contact action and the document step publish, the
- * metrics subscribe (server/metrics.ts), and neither imports the other. Node's diagnostics
+ * metrics subscribe (`~/lib/metrics.server`), and neither imports the other. Node's diagnostics
  * channels are process-wide by name, so the server bundle hears what the Remix build publishes
  * although each carries its own copy of this module. Publishing with no subscriber costs nothing.
  * Payloads carry values from fixed sets only: never anything a visitor typed.

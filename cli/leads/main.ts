@@ -6,15 +6,13 @@ import { Command, CommanderError, Option } from "commander";
 import { createInboxSink } from "~/lib/contact/inbox-sink.server";
 import type { ContactSink } from "~/lib/contact/sink.server";
 import { CONTACT_FUNCTION, createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import { fileExists, readQueue, withQueueLock } from "~/lib/contact/undelivered-file.server";
 import {
-  fileExists,
   type ParsedQueue,
   pendingEntries,
-  readQueue,
   type UndeliveredEntry,
   unreadableLines,
-  withQueueLock,
-} from "~/lib/contact/undelivered-store.server";
+} from "~/lib/contact/undelivered-format.server";
 import { env } from "~/lib/env.server";
 
 import { type CsvColumn, type CsvOptions, toCsv } from "./csv";

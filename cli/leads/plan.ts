@@ -1,4 +1,4 @@
-import type { UndeliveredEntry } from "~/lib/contact/undelivered-store.server";
+import type { UndeliveredEntry } from "~/lib/contact/undelivered-format.server";
 
 /**
  * One request as `retry` sees it: every pending copy with the same fingerprint (the same e-mail,

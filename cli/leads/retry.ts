@@ -6,16 +6,18 @@ import lockfile from "proper-lockfile";
 import type { ContactSink, SendFailure } from "~/lib/contact/sink.server";
 import {
   appendQueueLines,
+  readQueue,
+  rewriteQueue,
+  withQueueLock,
+} from "~/lib/contact/undelivered-file.server";
+import {
   compactQueue,
   deliveredMarker,
   type ParsedQueue,
   pendingEntries,
-  readQueue,
-  rewriteQueue,
   serializeLine,
   unreadableLines,
-  withQueueLock,
-} from "~/lib/contact/undelivered-store.server";
+} from "~/lib/contact/undelivered-format.server";
 
 import { CliError } from "./errors";
 import { type PendingRequest, pendingRequests, retryPlan } from "./plan";

@@ -6,15 +6,15 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
+import { readQueue } from "~/lib/contact/undelivered-file.server";
 import {
   deliveredMarker,
   pendingEntries,
-  readQueue,
   serializeLine,
   type UndeliveredEntry,
   undeliveredEntry,
   unreadableLines,
-} from "~/lib/contact/undelivered-store.server";
+} from "~/lib/contact/undelivered-format.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";
 import { type AppServer, startAppServer } from "../support/app-server";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import { undeliveredEntry } from "~/lib/contact/undelivered-store.server";
+import { undeliveredEntry } from "~/lib/contact/undelivered-format.server";
 
 import { pendingRequests, retryPlan } from "../../cli/leads/plan";
 

@@ -25,7 +25,7 @@ import {
 import type { ContactActionData } from "~/lib/contact/types";
 import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
 import type { KeptIn, UndeliveredQueue } from "~/lib/contact/undelivered.server";
-import { fingerprintOf } from "~/lib/contact/undelivered-store.server";
+import { fingerprintOf } from "~/lib/contact/undelivered-format.server";
 
 /** What one delivery ended in: the sink's answer, and where a failure was kept. */
 export interface Delivery {

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
-import { ensureDirectory, errorCode, INBOX_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
+import { ensureDirectory, errorCode, INBOX_WRITE_DEADLINE_MS } from "~/lib/files.server";
+import { createWriteQueue } from "~/lib/write-queue.server";
 
 export interface InboxSink extends ContactSink {
   /** Resolves when every line accepted so far is on disk (used on shutdown and in tests). */
@@ -12,15 +13,15 @@ export interface InboxSink extends ContactSink {
 
 /**
  * The embedded default when no Supabase project is configured: each request becomes
- * one JSON line in a local file. Writes go through one queue, so lines from concurrent
- * submissions never interleave and none is lost.
+ * one JSON line in a local file. Writes go through one queue (`~/lib/write-queue.server`), so
+ * lines from concurrent submissions never interleave and none is lost.
  */
 export function createInboxSink(
   file: string,
   now: () => Date = () => new Date(),
   deadlineMs = INBOX_WRITE_DEADLINE_MS,
 ): InboxSink {
-  let queue: Promise<unknown> = Promise.resolve();
+  const writes = createWriteQueue();
   let directoryReady: Promise<unknown> | undefined;
 
   const write = (line: string) => async () => {
@@ -38,13 +39,10 @@ export function createInboxSink(
     mode: "inbox-file",
     async send(request: ContactRequest): Promise<SendResult> {
       const line = JSON.stringify({ receivedAt: now().toISOString(), ...request }) + "\n";
-      const task = queue.then(write(line));
-      // The next write waits for this one whether it succeeds or not.
-      queue = task.catch(() => undefined);
       try {
         // A disk that does not answer must not hold the visitor: the action then keeps the
         // request in the undelivered file (or the log), as for any failed send.
-        await withDeadline(task, deadlineMs, "inbox write");
+        await writes.run(write(line), { ms: deadlineMs, what: "inbox write" });
         return { ok: true };
       } catch (error) {
         const code = errorCode(error);
@@ -57,6 +55,6 @@ export function createInboxSink(
         };
       }
     },
-    flush: () => queue.then(() => undefined),
+    flush: writes.flush,
   };
 }

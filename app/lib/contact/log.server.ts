@@ -1,23 +1,8 @@
 import { randomUUID } from "node:crypto";
 
-/** The outcome of one contact submission, as ops read it. No personal data, no message. */
-export const contactResults = [
-  "sent",
-  /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
-  "duplicate",
-  "honeypot",
-  "invalid",
-  "rate-limited",
-  "too-large",
-  "unsupported-type",
-  "malformed",
-  "method-not-allowed",
-  "send-failed",
-  "timeout",
-] as const;
+import type { ContactResult } from "~/lib/events.server";
 
-export type ContactResult = (typeof contactResults)[number];
-
+/** One submission as ops read it (the `contact_submission` log line). No personal data, no message. */
 export interface ContactOutcome {
   requestId: string;
   result: ContactResult;

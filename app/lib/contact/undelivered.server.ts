@@ -3,18 +3,21 @@ import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
 import {
   appendQueueLines,
   appendWhileLocked,
-  deliveredMarker,
   DEFAULT_LOCK_TIMING,
-  fingerprintOf,
   type LockTiming,
+  readQueue,
+  withQueueLock,
+} from "~/lib/contact/undelivered-file.server";
+import {
+  deliveredMarker,
+  fingerprintOf,
   type ParsedQueue,
   pendingEntries,
-  readQueue,
   serializeLine,
   undeliveredEntry,
-  withQueueLock,
-} from "~/lib/contact/undelivered-store.server";
-import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS, withDeadline } from "~/lib/files.server";
+} from "~/lib/contact/undelivered-format.server";
+import { errorCode, UNDELIVERED_WRITE_DEADLINE_MS } from "~/lib/files.server";
+import { createWriteQueue } from "~/lib/write-queue.server";
 
 type SendFailureResult = Extract<SendResult, { ok: false }>;
 
@@ -51,9 +54,9 @@ export interface UndeliveredQueueOptions {
 }
 
 /**
- * The server's writer of the undelivered file. Writes go through one queue (as the inbox's do),
- * so concurrent failures never interleave, and each takes the file's lock, so the leads CLI can
- * rewrite the file while the server runs.
+ * The server's writer of the undelivered file. Writes go through one queue
+ * (`~/lib/write-queue.server`, as the inbox's do), so concurrent failures never interleave, and
+ * each takes the file's lock, so the leads CLI can rewrite the file while the server runs.
  */
 export function createUndeliveredQueue({
   file,
@@ -62,23 +65,16 @@ export function createUndeliveredQueue({
   lockTiming = DEFAULT_LOCK_TIMING,
   deadlineMs = UNDELIVERED_WRITE_DEADLINE_MS,
 }: UndeliveredQueueOptions): UndeliveredQueue {
-  let queue: Promise<unknown> = Promise.resolve();
-  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task);
-    // The next write waits for this one whether it succeeds or not.
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const writes = createWriteQueue();
 
   return {
     async keep(request, failure, context) {
       const entry = undeliveredEntry(request, failure, { ...context, at: now() });
       try {
-        await withDeadline(
-          enqueue(() => appendQueueLines(file, serializeLine(entry), lockTiming)),
-          deadlineMs,
-          "undelivered write",
-        );
+        await writes.run(() => appendQueueLines(file, serializeLine(entry), lockTiming), {
+          ms: deadlineMs,
+          what: "undelivered write",
+        });
         return "file";
       } catch (error) {
         // Last resort (docs/production.md): the whole request, so that it can be recovered from the log.
@@ -97,8 +93,8 @@ export function createUndeliveredQueue({
     async markDelivered(request) {
       const fingerprint = fingerprintOf(request);
       try {
-        await withDeadline(
-          enqueue(async () => {
+        await writes.run(
+          async () => {
             const hasPending = (queue: ParsedQueue | undefined) =>
               Boolean(queue && pendingEntries(queue).some((entry) => entry.fingerprint === fingerprint));
             // Most successful sends have nothing kept: decided without the lock, then confirmed under it.
@@ -111,9 +107,8 @@ export function createUndeliveredQueue({
               },
               lockTiming,
             );
-          }),
-          deadlineMs,
-          "undelivered marker",
+          },
+          { ms: deadlineMs, what: "undelivered marker" },
         );
       } catch (error) {
         logError(
@@ -122,6 +117,6 @@ export function createUndeliveredQueue({
       }
     },
 
-    flush: () => queue.then(() => undefined),
+    flush: writes.flush,
   };
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import { createUndeliveredQueue } from "~/lib/contact/undelivered.server";
-import { fingerprintOf, pendingEntries, readQueue } from "~/lib/contact/undelivered-store.server";
+import { readQueue } from "~/lib/contact/undelivered-file.server";
+import { fingerprintOf, pendingEntries } from "~/lib/contact/undelivered-format.server";
 
 const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
   name: "Ada Lovelace",
