@@ -4,7 +4,6 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import type { ContactRequest } from "~/lib/contact/schema";
 import {
   appendQueueLines,
   countPending,
@@ -13,29 +12,13 @@ import {
 } from "~/lib/contact/undelivered-file.server";
 import {
   compactQueue,
-  deliveredMarker,
   pendingEntries,
   serializeLine,
-  undeliveredEntry,
   unreadableLines,
 } from "~/lib/contact/undelivered-format.server";
 
-const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  phone: "",
-  company: "Analytical Engines",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: "We want to automate our invoicing.",
-  ...overrides,
-});
+import { delivered, failed, request } from "./undelivered-fixtures";
 
-const at = new Date("2026-01-02T03:04:05.000Z");
-const failed = (req: ContactRequest, reason: "http" | "timeout" = "http") =>
-  undeliveredEntry(req, { reason, ...(reason === "http" ? { status: 500 } : {}) }, { sink: "supabase", at });
-const delivered = (req: ContactRequest) => deliveredMarker(req, "server", at);
 const file = async () =>
   join(await mkdtemp(join(tmpdir(), "undelivered-file-")), "data", "undelivered.jsonl");
 

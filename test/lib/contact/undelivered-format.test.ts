@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import type { ContactRequest } from "~/lib/contact/schema";
 import {
   compactQueue,
-  deliveredMarker,
   fingerprintOf,
   parseQueue,
   pendingEntries,
@@ -12,22 +10,7 @@ import {
   unreadableLines,
 } from "~/lib/contact/undelivered-format.server";
 
-const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  phone: "",
-  company: "Analytical Engines",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: "We want to automate our invoicing.",
-  ...overrides,
-});
-
-const at = new Date("2026-01-02T03:04:05.000Z");
-const failed = (req: ContactRequest, reason: "http" | "timeout" = "http") =>
-  undeliveredEntry(req, { reason, ...(reason === "http" ? { status: 500 } : {}) }, { sink: "supabase", at });
-const delivered = (req: ContactRequest) => deliveredMarker(req, "server", at);
+import { at, delivered, failed, request } from "./undelivered-fixtures";
 
 describe("what makes two submissions the same request", () => {
   it("the same e-mail in any case and the same message", () => {
