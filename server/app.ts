@@ -10,8 +10,8 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import onHeaders from "on-headers";
 
-import { countPending } from "~/lib/contact/undelivered-file.server";
 import { env } from "~/lib/env.server";
+import type { LeadServices } from "~/lib/leads/services.server";
 import { createMetrics, metricsAuthorized } from "~/lib/metrics.server";
 import { arrivedOverHttps, CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";
 
@@ -21,6 +21,8 @@ export interface AppOptions {
   /** The current server build (development swaps it after each rebuild). */
   getBuild: () => ServerBuild;
   mode: "production" | "development";
+  /** This process's lead store, function, limits and alerts, handed to every action. */
+  leads: LeadServices;
   /** Routes mounted before everything else (development's live-reload stream). */
   before?: (app: express.Express) => void;
 }
@@ -134,8 +136,8 @@ function staticFiles(dir: string, cacheControl: string): RequestHandler {
  * GET /metrics with `Authorization: Bearer <METRICS_TOKEN>`: the Prometheus text. Anything else
  * goes on to the app, which answers it as it answers any path it does not know (the 404).
  */
-function metricsEndpoint(): RequestHandler {
-  const metrics = createMetrics({ pendingLeads: () => countPending(env.CONTACT_UNDELIVERED_FILE) });
+function metricsEndpoint(leads: LeadServices): RequestHandler {
+  const metrics = createMetrics({ leadCounts: () => leads.store.counts() });
   return (req, res, next) => {
     if (req.method !== "GET" || !metricsAuthorized(req.headers.authorization, env.METRICS_TOKEN))
       return next();
@@ -144,7 +146,7 @@ function metricsEndpoint(): RequestHandler {
   };
 }
 
-export function createApp({ root, getBuild, mode, before }: AppOptions): express.Express {
+export function createApp({ root, getBuild, mode, before, leads }: AppOptions): express.Express {
   const build = getBuild();
   const app = express();
   app.disable("x-powered-by");
@@ -155,12 +157,16 @@ export function createApp({ root, getBuild, mode, before }: AppOptions): express
   app.use(build.publicPath, staticFiles(path.resolve(root, build.assetsBuildDirectory), CACHE_CONTROL.asset));
   app.use(staticFiles(path.join(root, "public"), CACHE_CONTROL.file));
   app.use(accessLog);
-  app.use("/metrics", metricsEndpoint());
+  app.use("/metrics", metricsEndpoint(leads));
   const handlerFor = (current: ServerBuild) =>
     createRequestHandler({
       build: current,
       mode,
-      getLoadContext: (_req, res) => ({ malformedPath: res.locals.malformedPath === true }),
+      getLoadContext: (req, res) => ({
+        malformedPath: res.locals.malformedPath === true,
+        leads,
+        ...(req.socket.remoteAddress ? { socketAddress: req.socket.remoteAddress } : {}),
+      }),
     });
   let handled = build;
   let handle = handlerFor(build);

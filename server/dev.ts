@@ -10,6 +10,7 @@ import type { Response } from "express";
 
 import { dataFileProblems } from "~/lib/data-files.server";
 import { env } from "~/lib/env.server";
+import { createLeadServices } from "~/lib/leads/services.server";
 import { LIVE_RELOAD_PATH } from "~/lib/live-reload";
 import { startupSummary } from "~/lib/startup.server";
 
@@ -58,10 +59,13 @@ export async function startDevServer({
   let generation = String(Date.now());
   const pages = new Set<Response>();
 
+  const leads = createLeadServices(env);
+  const store = await leads.start();
   const app = createApp({
     root,
     getBuild: () => build,
     mode: "development",
+    leads,
     before: (express) =>
       express.get(LIVE_RELOAD_PATH, (req, res) => {
         res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
@@ -73,14 +77,17 @@ export async function startDevServer({
   const server = await listen(app, env.PORT, env.HOST ?? "127.0.0.1").catch((error: Error) =>
     refuse(`npm run dev: ${error.message}`),
   );
-  console.log(JSON.stringify({ ...startupSummary(), listening: addressOf(server) }));
+  console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
   console.log(`[dev] ${addressOf(server)} (live reload on)`);
   stopOnSignals(server, {
     graceMs: 5_000,
     beforeClose: () => {
       for (const page of pages) page.end();
     },
-    afterClose: onStop,
+    afterClose: async () => {
+      await leads.stop();
+      await onStop();
+    },
   });
 
   return {

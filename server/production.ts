@@ -6,7 +6,7 @@ import { installGlobals, type ServerBuild } from "@remix-run/node";
 
 import { dataFileProblems } from "~/lib/data-files.server";
 import { env } from "~/lib/env.server";
-import { UNDELIVERED_WRITE_DEADLINE_MS } from "~/lib/files.server";
+import { createLeadServices } from "~/lib/leads/services.server";
 import { startupSummary } from "~/lib/startup.server";
 
 import { createApp } from "./app";
@@ -14,10 +14,11 @@ import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
 import { warmUp } from "./warm-up";
 
 /**
- * The longest a request may legitimately take: the function's timeout, then keeping the request
- * in the undelivered file (docs/production.md asks the orchestrator for a little more).
+ * The longest a request may legitimately take: waiting for the store (its statement timeout), the
+ * function's timeout, then recording the outcome (docs/production.md asks the orchestrator for a
+ * little more).
  */
-export const SHUTDOWN_GRACE_MS = env.CONTACT_FUNCTION_TIMEOUT_MS + UNDELIVERED_WRITE_DEADLINE_MS + 2_000;
+export const SHUTDOWN_GRACE_MS = env.CONTACT_FUNCTION_TIMEOUT_MS + 12_000;
 
 export async function startProduction({
   root,
@@ -40,7 +41,11 @@ export async function startProduction({
     );
   }
 
-  const app = createApp({ root, getBuild: () => build, mode: "production" });
+  // The store is connected before the first visitor; one that cannot be reached does not stop the
+  // server (the page never needs it): the startup line says so, and it reconnects by itself.
+  const leads = createLeadServices(env);
+  const store = await leads.start();
+  const app = createApp({ root, getBuild: () => build, mode: "production", leads });
   // /healthz answers 503 until the home document exists (and says why if it cannot).
   warmUp(build, env.SITE_URL).catch((error: unknown) =>
     console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) })),
@@ -48,6 +53,6 @@ export async function startProduction({
   const server = await listen(app, env.PORT, env.HOST).catch((error: Error) =>
     refuse(`npm start: ${error.message}`),
   );
-  console.log(JSON.stringify({ ...startupSummary(), listening: addressOf(server) }));
-  stopOnSignals(server, { graceMs: SHUTDOWN_GRACE_MS });
+  console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
+  stopOnSignals(server, { graceMs: SHUTDOWN_GRACE_MS, afterClose: () => leads.stop() });
 }

@@ -31,13 +31,9 @@ export function dataFileProblem(variable: string, file: string): string | null {
   return null;
 }
 
-/**
- * The files this configuration writes: the undelivered file always (a failed send, or a failed
- * inbox write, is kept there), the inbox only when it is where requests go (no Supabase).
- */
+/** The file this configuration writes: the embedded lead store, unless PostgreSQL keeps the leads. */
 export function dataFileProblems(env: Env): string[] {
-  const files: [string, string][] = [["CONTACT_UNDELIVERED_FILE", env.CONTACT_UNDELIVERED_FILE]];
-  if (!(env.SUPABASE_URL && env.SUPABASE_ANON_KEY))
-    files.unshift(["CONTACT_INBOX_FILE", env.CONTACT_INBOX_FILE]);
-  return files.flatMap(([variable, file]) => dataFileProblem(variable, file) ?? []);
+  if (env.DATABASE_URL) return [];
+  const problem = dataFileProblem("LEADS_DATABASE_FILE", env.LEADS_DATABASE_FILE);
+  return problem ? [problem] : [];
 }

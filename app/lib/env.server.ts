@@ -61,10 +61,25 @@ export const envSchema = z
     ),
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
+    /** Unset: the embedded SQLite file. Set: the PostgreSQL database every instance shares (decision 032). */
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(?:ql)?:\/\/\S+$/, "must be a PostgreSQL URL (postgres://user:password@host:5432/db)")
+        .optional(),
+    ),
+    LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
+    /** The files of the release before the lead store: imported once at start, then renamed. */
     CONTACT_INBOX_FILE: optionalString.transform((v) => v ?? ".data/contact-requests.jsonl"),
     CONTACT_UNDELIVERED_FILE: optionalString.transform(
       (v) => v ?? ".data/undelivered-contact-requests.jsonl",
     ),
+    CONTACT_RETRY_INITIAL_SECONDS: positiveInt(30),
+    CONTACT_RETRY_MAX_SECONDS: positiveInt(3600),
+    CONTACT_RETRY_MAX_ATTEMPTS: positiveInt(20),
+    LEADS_RETENTION_DAYS: positiveInt(90),
+    LEADS_ALERT_WEBHOOK_URL: optionalUrl,
+    LEADS_ALERT_PENDING_MINUTES: positiveInt(30),
     CONTACT_FUNCTION_TIMEOUT_MS: positiveInt(10_000),
     SITE_URL: optionalUrl.transform((v) => (v ?? "http://localhost:3000").replace(/\/+$/, "")),
     GA_MEASUREMENT_ID: optionalString.pipe(
@@ -93,6 +108,21 @@ export const envSchema = z
         code: "custom",
         path: ["SUPABASE_ANON_KEY"],
         message: "is required when SUPABASE_URL is set",
+      });
+    }
+    if (env.CONTACT_RETRY_MAX_SECONDS < env.CONTACT_RETRY_INITIAL_SECONDS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CONTACT_RETRY_MAX_SECONDS"],
+        message: "must not be less than CONTACT_RETRY_INITIAL_SECONDS",
+      });
+    }
+    if (env.RATE_LIMIT_GLOBAL_PER_MINUTE <= env.RATE_LIMIT_PER_CLIENT) {
+      // One client must never be able to use up the ceiling that protects everybody.
+      ctx.addIssue({
+        code: "custom",
+        path: ["RATE_LIMIT_GLOBAL_PER_MINUTE"],
+        message: "must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it",
       });
     }
     if (resolve(env.CONTACT_UNDELIVERED_FILE) === resolve(env.CONTACT_INBOX_FILE)) {

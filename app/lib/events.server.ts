@@ -38,6 +38,13 @@ export interface FunctionCalled {
   seconds: number;
 }
 
+export interface LeadAttempted {
+  /** Who made the attempt: the visitor's request, the dispatcher, or `npm run leads -- retry`. */
+  by: "visitor" | "dispatcher" | "cli";
+  /** The lead's state after it (`unknown`: the store could not record it). */
+  outcome: string;
+}
+
 export interface DocumentServed {
   status: number;
   /** From the render cache (the home document and its success variant), or rendered for the request. */
@@ -47,12 +54,14 @@ export interface DocumentServed {
 const channels = {
   contactSubmitted: channel("site:contact-submitted"),
   functionCalled: channel("site:contact-function-called"),
+  leadAttempted: channel("site:lead-attempted"),
   documentServed: channel("site:document-served"),
 };
 
 interface EventPayloads {
   contactSubmitted: ContactSubmitted;
   functionCalled: FunctionCalled;
+  leadAttempted: LeadAttempted;
   documentServed: DocumentServed;
 }
 

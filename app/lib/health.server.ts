@@ -1,12 +1,15 @@
 import { homeDocumentReadiness } from "~/lib/document/document.server";
 import { env } from "~/lib/env.server";
+import type { StoreStatus } from "~/lib/leads/store.server";
 
 export interface HealthReport {
   /** "unavailable" (HTTP 503): this instance cannot serve the home page; take it out of rotation. */
   status: "ok" | "unavailable";
   /** Why it is unavailable, in a few words (the log has the details). */
   reason?: string;
-  contactFunction: { configured: boolean; mode: "supabase" | "inbox-file" };
+  contactFunction: { configured: boolean; mode: "supabase" | "inbox" };
+  /** The lead store's state: informative only; the page never needs it, so it never makes this 503. */
+  leadStore?: { engine: string; state: string; reason?: string };
 }
 
 /**
@@ -14,11 +17,13 @@ export interface HealthReport {
  * visitors come for, and where contact requests go (from configuration only: the function is
  * never called).
  */
-export function healthReport(): HealthReport {
+export function healthReport(store?: StoreStatus): HealthReport {
   const configured = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
-  const contactFunction = { configured, mode: configured ? ("supabase" as const) : ("inbox-file" as const) };
+  const contactFunction = { configured, mode: configured ? ("supabase" as const) : ("inbox" as const) };
+  const leadStore = store
+    ? { engine: store.engine, state: store.state, ...(store.reason ? { reason: store.reason } : {}) }
+    : undefined;
   const home = homeDocumentReadiness();
-  return home.ready
-    ? { status: "ok", contactFunction }
-    : { status: "unavailable", reason: home.reason, contactFunction };
+  const common = { contactFunction, ...(leadStore ? { leadStore } : {}) };
+  return home.ready ? { status: "ok", ...common } : { status: "unavailable", reason: home.reason, ...common };
 }

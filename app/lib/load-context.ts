@@ -5,6 +5,10 @@ declare module "@remix-run/node" {
     malformedPath?: boolean;
     /** The server's own request for a cached page at start (server/warm-up.ts): not a visitor. */
     warmUp?: boolean;
+    /** The lead store, function, limits and alerts of this process (app/lib/leads/services.server.ts). */
+    leads?: import("~/lib/leads/services.server").LeadServices;
+    /** The peer address of the request's socket: the client itself when no proxy is trusted. */
+    socketAddress?: string;
   }
 }
 

@@ -3,11 +3,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 import { contactResults, subscribe } from "~/lib/events.server";
+import type { LeadCounts } from "~/lib/leads/store.server";
 
 /**
  * What ops can scrape at GET /metrics (docs/production.md). The server owns the registry
  * (server/app.ts) and it only observes: it subscribes to what the app publishes
- * (`~/lib/events.server`), and is told how to count the undelivered leads. Labels only ever carry
+ * (`~/lib/events.server`), and is told how to count the leads in the store. Labels only ever carry
  * values from fixed sets (results, failure reasons, status codes): never anything a visitor typed.
  */
 export interface Metrics {
@@ -17,11 +18,11 @@ export interface Metrics {
 }
 
 export interface MetricsOptions {
-  /** How many contact requests wait in the undelivered file (it can change outside this process). */
-  pendingLeads: () => Promise<number>;
+  /** The lead store's counts (they change in other instances and the CLI too: read at each scrape). */
+  leadCounts: () => Promise<LeadCounts>;
 }
 
-export function createMetrics({ pendingLeads }: MetricsOptions): Metrics {
+export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -42,21 +43,44 @@ export function createMetrics({ pendingLeads }: MetricsOptions): Metrics {
     registers: [registry],
   });
 
-  new Gauge({
-    name: "contact_undelivered_pending",
-    help: "Contact requests kept in CONTACT_UNDELIVERED_FILE and not yet delivered (unreadable lines included).",
+  // One query per scrape, shared by the four gauges.
+  let counts: Promise<LeadCounts | undefined> | undefined;
+  const readCounts = () =>
+    (counts ??= leadCounts()
+      .catch((error: unknown) => {
+        // The store is down: say "unknown" rather than a number that looks fine.
+        console.error(JSON.stringify({ event: "metrics_lead_store_unavailable", error: (error as Error).message }));
+        return undefined;
+      })
+      .finally(() => setTimeout(() => (counts = undefined), 0)));
+  const leadGauge = (name: string, help: string, pick: (value: LeadCounts) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const value = await readCounts();
+        this.set(value ? pick(value) : Number.NaN);
+      },
+    });
+  leadGauge("leads_pending", "Leads whose call failed for sure, waiting for the dispatcher's next attempt.", (c) => c.pending);
+  leadGauge(
+    "leads_possibly_delivered",
+    "Leads whose call had an unknown outcome: held for a person, never resent automatically.",
+    (c) => c.possiblyDelivered,
+  );
+  leadGauge("leads_dead", "Leads that failed CONTACT_RETRY_MAX_ATTEMPTS times: held for a person.", (c) => c.dead);
+  leadGauge(
+    "leads_oldest_pending_age_seconds",
+    "Seconds since the oldest pending lead arrived (0 when none is pending).",
+    (c) => c.oldestPendingAgeSeconds,
+  );
+
+  const leadAttempts = new Counter({
+    name: "lead_delivery_attempts_total",
+    help: "Attempts to deliver a lead, by who made them (visitor, dispatcher, cli) and the lead's state after.",
+    labelNames: ["by", "outcome"] as const,
     registers: [registry],
-    async collect() {
-      try {
-        this.set(await pendingLeads());
-      } catch (error) {
-        // The file exists but cannot be read: say "unknown" rather than a number that looks fine.
-        this.set(Number.NaN);
-        console.error(
-          JSON.stringify({ event: "metrics_undelivered_unreadable", error: (error as Error).message }),
-        );
-      }
-    },
   });
 
   const documentsServed = new Counter({
@@ -67,6 +91,7 @@ export function createMetrics({ pendingLeads }: MetricsOptions): Metrics {
   });
 
   subscribe("contactSubmitted", ({ result }) => contactSubmissions.inc({ result }));
+  subscribe("leadAttempted", ({ by, outcome }) => leadAttempts.inc({ by, outcome }));
   subscribe("functionCalled", ({ outcome, seconds }) => functionDuration.observe({ outcome }, seconds));
   subscribe("documentServed", ({ status, source }) =>
     documentsServed.inc({ status: String(status), source }),

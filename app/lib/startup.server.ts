@@ -1,19 +1,32 @@
 import { env } from "~/lib/env.server";
+import type { StoreStatus } from "~/lib/leads/store.server";
 
 /**
- * One structured line at start (server/production.ts, server/dev.ts) saying where contact
- * requests go and how the server reads its proxy headers, so ops never guess. Never the key.
+ * One structured line at start (server/production.ts, server/dev.ts) saying where leads are kept
+ * and delivered and how the server reads its proxy headers, so ops never guess. Never a key or a
+ * password.
  */
-export function startupSummary(): Record<string, unknown> {
-  const sink = env.SUPABASE_URL
-    ? { mode: "supabase", target: `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email` }
-    : { mode: "inbox-file", target: env.CONTACT_INBOX_FILE };
+export function startupSummary(store: StoreStatus): Record<string, unknown> {
   return {
     event: "startup",
-    contactSink: sink.mode,
-    target: sink.target,
+    contactSink: env.SUPABASE_URL ? "supabase" : "inbox",
+    target: env.SUPABASE_URL
+      ? `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email`
+      : "the lead store's inbox (npm run leads -- list --inbox)",
     contactFunctionTimeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-    undeliveredFile: env.CONTACT_UNDELIVERED_FILE,
+    leadStore: {
+      engine: store.engine,
+      location: store.location,
+      state: store.state,
+      ...(store.reason ? { reason: store.reason } : {}),
+    },
+    retry: {
+      initialSeconds: env.CONTACT_RETRY_INITIAL_SECONDS,
+      maxSeconds: env.CONTACT_RETRY_MAX_SECONDS,
+      maxAttempts: env.CONTACT_RETRY_MAX_ATTEMPTS,
+    },
+    retentionDays: env.LEADS_RETENTION_DAYS,
+    alerts: Boolean(env.LEADS_ALERT_WEBHOOK_URL),
     siteUrl: env.SITE_URL,
     trustProxy: env.TRUST_PROXY,
     forceHttps: env.FORCE_HTTPS,
@@ -21,6 +34,7 @@ export function startupSummary(): Record<string, unknown> {
       perClient: env.RATE_LIMIT_PER_CLIENT,
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
       globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
+      shared: Boolean(env.DATABASE_URL),
     },
     analytics: Boolean(env.GA_MEASUREMENT_ID),
     metrics: Boolean(env.METRICS_TOKEN),

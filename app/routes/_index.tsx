@@ -40,8 +40,8 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 };
 
 /** The contact form posts here (with or without JavaScript). */
-export function action({ request }: ActionFunctionArgs) {
-  return handleContactAction(request);
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleContactAction(request, context);
 }
 
 /** With JavaScript: a network failure becomes the form's error notice, not the error screen. */

@@ -12,7 +12,31 @@ export interface Column<Row> {
   maxWidth: number;
   /** "words": cut after a whole word when the cut would otherwise fall in the second half. */
   cut?: "anywhere" | "words";
+  /** Narrower than `maxWidth` (down to this) when the table must fit a terminal; unset: never narrowed. */
+  minWidth?: number;
   value: (row: Row) => string;
+}
+
+const GAP = 2;
+
+/**
+ * Each column's width for a terminal of `width` columns: the narrowable columns give up columns,
+ * the widest first, until the table fits or each is at its minimum.
+ */
+export function fitColumns<Row>(columns: readonly Column<Row>[], natural: readonly number[], width: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, widths.length - 1);
+  while (total() > width) {
+    let widest = -1;
+    columns.forEach((column, index) => {
+      const current = widths[index] ?? 0;
+      if (column.minWidth !== undefined && current > column.minWidth && (widest < 0 || current > (widths[widest] ?? 0)))
+        widest = index;
+    });
+    if (widest < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  return widths;
 }
 
 /**
@@ -98,19 +122,31 @@ export function fitCell(value: string, width: number, cut: Column<unknown>["cut"
   return { text: `${kept.map((piece) => piece.text).join("")}…`, width: widthOf(kept) + 1 };
 }
 
-export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
-  const cells = rows.map((row) =>
-    columns.map((column) => fitCell(column.value(row), column.maxWidth, column.cut)),
+/** The rows as a table; with `terminalWidth`, narrowable columns shrink so that each line fits it. */
+export function formatTable<Row>(
+  rows: readonly Row[],
+  columns: readonly Column<Row>[],
+  terminalWidth = Number.POSITIVE_INFINITY,
+): string {
+  const natural = columns.map((column) =>
+    Math.max(
+      displayWidth(column.header),
+      ...rows.map((row) => fitCell(column.value(row), column.maxWidth, column.cut).width),
+    ),
   );
-  const headers = columns.map((column) => fitCell(column.header, Number.POSITIVE_INFINITY));
+  const limits = fitColumns(columns, natural, terminalWidth);
+  const cells = rows.map((row) =>
+    columns.map((column, index) => fitCell(column.value(row), limits[index] ?? column.maxWidth, column.cut)),
+  );
+  const headers = columns.map((column, index) => fitCell(column.header, limits[index] ?? Number.POSITIVE_INFINITY));
   const widths = columns.map((_, index) =>
     Math.max(headers[index]?.width ?? 0, ...cells.map((line) => line[index]?.width ?? 0)),
   );
   const render = (line: readonly Piece[]) =>
     line
       .map((cell, index) => cell.text + " ".repeat(Math.max(0, (widths[index] ?? 0) - cell.width)))
-      .join("  ")
+      .join(" ".repeat(GAP))
       .trimEnd();
-  const rule = widths.map((width) => "-".repeat(width)).join("  ");
+  const rule = widths.map((width) => "-".repeat(width)).join(" ".repeat(GAP));
   return [render(headers), rule, ...cells.map(render)].join("\n") + "\n";
 }

@@ -8,14 +8,12 @@ import {
 } from "~/content/contact-form";
 import { contactSentLocation, wantsDataAnswer } from "~/lib/contact/answer";
 import { readFormBody, MAX_FORM_BYTES } from "~/lib/contact/body.server";
-import { createDeliveryLedger, type DeliveryLedger } from "~/lib/contact/delivery-ledger.server";
 import {
   type ContactLogger,
   type ContactOutcome,
   logContactOutcome,
   requestIdFor,
 } from "~/lib/contact/log.server";
-import type { RateLimiter } from "~/lib/contact/rate-limit.server";
 import {
   contactValuesFrom,
   type ContactRequest,
@@ -23,60 +21,66 @@ import {
   validateContact,
 } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
-import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
-import type { KeptIn, UndeliveredQueue } from "~/lib/contact/undelivered.server";
-import { fingerprintOf } from "~/lib/contact/undelivered-format.server";
+import type { SendResult } from "~/lib/contact/sink.server";
+import { attemptDelivery } from "~/lib/leads/delivery.server";
+import type { LeadServices } from "~/lib/leads/services.server";
+import type { LeadState } from "~/lib/leads/store.server";
 
-/** What one delivery ended in: the sink's answer, and where a failure was kept. */
-export interface Delivery {
-  sent: SendResult;
-  kept?: KeptIn;
-}
-
-type Failure = Delivery & { sent: Extract<SendResult, { ok: false }> };
-const isFailure = (delivery: Delivery): delivery is Failure => !delivery.sent.ok;
+type Failure = Extract<SendResult, { ok: false }>;
 
 export interface ContactActionDeps {
-  sink: ContactSink;
-  /** Keeps what the sink did not confirm, before the visitor is answered (issue 13, decision 024). */
-  undelivered?: UndeliveredQueue;
-  limiter: RateLimiter;
-  /** The client's identity for the per-client limit (undefined: only the global ceiling). */
-  clientOf: (request: Request) => string | undefined;
+  /** The lead store, the function (or none: the store is the inbox), the limits and the alerts. */
+  leads: Pick<LeadServices, "store" | "sink" | "limits" | "alerts" | "leaseMs">;
   log?: ContactLogger;
+  /** The last resort, when the store cannot keep a lead and the function did not take it: the whole lead. */
+  lastResort?: (line: string) => void;
   maxBodyBytes?: number;
   now?: () => number;
-  /** Identical requests delivered recently or in flight (decision 026); one per action by default. */
-  ledger?: DeliveryLedger<Delivery>;
 }
 
 export const ALLOWED_METHODS = "GET, HEAD, POST";
 
 const emptyValues = () => contactValuesFrom({});
 
+/** What an attempt that ended in this state tells the visitor who shares it. */
+function failureOf(state: LeadState | "unknown"): Failure {
+  return state === "pending" || state === "dead"
+    ? { ok: false, reason: "unknown", detail: `lead ${state}` }
+    : { ok: false, reason: "timeout", possiblyDelivered: true, detail: `lead ${state}` };
+}
+
 export function createContactAction({
-  sink,
-  undelivered,
-  limiter,
-  clientOf,
+  leads,
   log = logContactOutcome,
+  lastResort = (line) => console.error(line),
   maxBodyBytes = MAX_FORM_BYTES,
   now = () => performance.now(),
-  ledger = createDeliveryLedger<Delivery>((delivery) => delivery.sent.ok),
 }: ContactActionDeps) {
-  /** Sends once, and records the outcome before anyone is answered: kept on failure, superseded on success. */
-  const deliver = async (request: ContactRequest, requestId: string): Promise<Delivery> => {
-    const sent = await sink.send(request);
-    if (sent.ok) {
-      // A kept copy of this same request (an earlier failure) stops being pending, so it is never resent.
-      await undelivered?.markDelivered(request);
-      return { sent };
+  const { store, sink, limits } = leads;
+  const sinkName = sink ? sink.mode : "inbox";
+
+  /**
+   * The store could not keep the lead (the database is down, the disk is full): the function is
+   * called directly, so the visitor still gets the true outcome; if that fails too (or there is
+   * no function), the whole lead goes to the log, the last place it can be recovered from.
+   */
+  const withoutStore = async (request: ContactRequest, requestId: string, storeError: string) => {
+    const sent: SendResult = sink
+      ? await sink.send(request, { idempotencyKey: requestId })
+      : { ok: false, reason: "unknown", detail: "no function and no store" };
+    if (!sent.ok) {
+      lastResort(
+        JSON.stringify({ event: "contact_lead_not_saved", requestId, storeError, reason: sent.reason, lead: request }),
+      );
     }
-    const kept = await undelivered?.keep(request, sent, { sink: sink.mode, requestId });
-    return { sent, ...(kept ? { kept } : {}) };
+    return sent;
   };
 
-  return async function contactAction(request: Request) {
+  /**
+   * @param client the client's identity for the per-client limit (the socket address, or the
+   * forwarded one behind trusted proxies); undefined: only the global ceiling applies.
+   */
+  return async function contactAction(request: Request, client?: string) {
     const started = now();
     const requestId = requestIdFor(request);
     const answer = (
@@ -161,40 +165,67 @@ export function createContactAction({
       );
     }
 
-    const failed = ({ sent, kept }: Failure, result: "send-failed" | "timeout" | "duplicate") =>
+    const failed = (sent: Failure, result: "send-failed" | "timeout" | "duplicate", keptIn?: "store" | "stderr") =>
       answer(sent.reason === "timeout" ? 504 : 502, error(contactNotices.sendFailed, values), {
         result,
-        sink: sink.mode,
+        sink: sinkName,
         reason: sent.reason,
         ...(sent.status !== undefined ? { functionStatus: sent.status } : {}),
         ...(sent.detail ? { detail: sent.detail } : {}),
-        ...(kept ? { keptIn: kept } : {}),
+        ...(keptIn ? { keptIn } : {}),
       });
+    const resultOf = (sent: Failure) => (sent.reason === "timeout" ? "timeout" : "send-failed");
 
-    // The same request delivered a moment ago (a reload, a second tab) or being sent right now (a
-    // double click): answered with that outcome, never sent twice. Not counted by the limiter.
-    const fingerprint = fingerprintOf(validation.data);
-    const earlier = ledger.recall(fingerprint);
-    if (earlier?.kind === "delivered") return sentAnswer({ result: "duplicate", sink: sink.mode });
-    if (earlier?.kind === "in-flight") {
-      const shared = await earlier.outcome;
-      return isFailure(shared)
-        ? failed(shared, "duplicate")
-        : sentAnswer({ result: "duplicate", sink: sink.mode });
+    // Committed before anything else happens (decision 032): a new lead, this attempt at an open
+    // one, or the answer that an identical lead was just delivered or is being sent right now.
+    let admission;
+    try {
+      admission = await store.admit(validation.data, {
+        mode: sink ? "function" : "inbox",
+        requestId,
+        allow: () => limits.consume(client),
+      });
+    } catch (storeError) {
+      const limit = await limits.consume(client);
+      if (!limit.allowed) {
+        return answer(
+          429,
+          error(contactNotices.tooManyRequests, values),
+          { result: "rate-limited", rateLimitScope: limit.scope },
+          { "Retry-After": String(limit.retryAfterSeconds) },
+        );
+      }
+      const reason = storeError instanceof Error ? storeError.message : String(storeError);
+      const sent = await withoutStore(validation.data, requestId, reason);
+      if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName, detail: "lead store unavailable" });
+      return failed(sent, resultOf(sent), "stderr");
     }
 
-    const limit = limiter.consume(clientOf(request));
-    if (!limit.allowed) {
-      return answer(
-        429,
-        error(contactNotices.tooManyRequests, values),
-        { result: "rate-limited", rateLimitScope: limit.scope },
-        { "Retry-After": String(limit.retryAfterSeconds) },
-      );
+    switch (admission.kind) {
+      case "duplicate":
+        return sentAnswer({ result: "duplicate", sink: sinkName });
+      case "limited":
+        return answer(
+          429,
+          error(contactNotices.tooManyRequests, values),
+          { result: "rate-limited", rateLimitScope: admission.limit.scope },
+          { "Retry-After": String(admission.limit.retryAfterSeconds) },
+        );
+      case "stored":
+        return sentAnswer({ result: "sent", sink: sinkName });
+      case "in-flight": {
+        // The same lead is being sent by another request (a double click, a second tab, another
+        // instance): its outcome is this one's too.
+        const state = await store.awaitOutcome(admission.id, leads.leaseMs).catch(() => "unknown" as const);
+        if (state === "delivered") return sentAnswer({ result: "duplicate", sink: sinkName });
+        return failed(failureOf(state), "duplicate", "store");
+      }
+      case "claimed": {
+        if (!sink) throw new Error("a lead was claimed for sending without a function");
+        const { sent } = await attemptDelivery({ store, sink, alerts: leads.alerts }, admission.claim, "visitor");
+        if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName });
+        return failed(sent, resultOf(sent), "store");
+      }
     }
-
-    const delivery = await ledger.track(fingerprint, () => deliver(validation.data, requestId));
-    if (!isFailure(delivery)) return sentAnswer({ result: "sent", sink: sink.mode });
-    return failed(delivery, delivery.sent.reason === "timeout" ? "timeout" : "send-failed");
   };
 }

@@ -1,76 +1,45 @@
+import type { AppLoadContext } from "@remix-run/node";
+
 import { env } from "~/lib/env.server";
 import { publish } from "~/lib/events.server";
 import { createContactAction } from "~/lib/contact/action.server";
-import { createInboxSink } from "~/lib/contact/inbox-sink.server";
 import { logContactOutcome } from "~/lib/contact/log.server";
-import { createRateLimiter } from "~/lib/contact/rate-limit.server";
-import type { ContactSink } from "~/lib/contact/sink.server";
-import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
-import { createUndeliveredQueue, type UndeliveredQueue } from "~/lib/contact/undelivered.server";
-import { clientAddress } from "~/lib/security/proxy.server";
+import type { LeadServices } from "~/lib/leads/services.server";
+import { clientAddress, normalizeAddress } from "~/lib/security/proxy.server";
 
-/** The production wiring of the contact action, from the validated environment. */
+/**
+ * The production wiring of the contact action: the lead services the server made (handed over in
+ * the load context, so there is one store and one dispatcher per process whatever imports this),
+ * and who the client is for the per-client limit.
+ */
 
-let sink: ContactSink | undefined;
-let undelivered: UndeliveredQueue | undefined;
-let action: ReturnType<typeof createContactAction> | undefined;
+const actions = new WeakMap<LeadServices, ReturnType<typeof createContactAction>>();
 
-/** Times every call to the function for contact_function_duration_seconds. */
-function timed(inner: ContactSink): ContactSink {
-  return {
-    mode: inner.mode,
-    async send(request) {
-      const started = performance.now();
-      const result = await inner.send(request);
-      const seconds = (performance.now() - started) / 1000;
-      publish("functionCalled", { outcome: result.ok ? "ok" : result.reason, seconds });
-      return result;
-    },
-  };
-}
-
-export function contactSink(): ContactSink {
-  sink ??=
-    env.SUPABASE_URL && env.SUPABASE_ANON_KEY
-      ? timed(
-          createSupabaseSink({
-            url: env.SUPABASE_URL,
-            anonKey: env.SUPABASE_ANON_KEY,
-            timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-          }),
-        )
-      : createInboxSink(env.CONTACT_INBOX_FILE);
-  return sink;
-}
-
-export function undeliveredQueue(): UndeliveredQueue {
-  undelivered ??= createUndeliveredQueue({ file: env.CONTACT_UNDELIVERED_FILE });
-  return undelivered;
+function actionFor(leads: LeadServices) {
+  let action = actions.get(leads);
+  if (!action) {
+    action = createContactAction({
+      leads,
+      log: (outcome) => {
+        logContactOutcome(outcome);
+        publish("contactSubmitted", { result: outcome.result });
+      },
+    });
+    actions.set(leads, action);
+  }
+  return action;
 }
 
 /**
- * Waits for pending inbox and undelivered writes. remix-serve closes the server on SIGTERM and
- * lets requests in flight finish; both writes happen before a request is answered.
+ * The client for the per-client limit: with trusted proxies, the address the outermost one saw;
+ * without, the socket's own address (never a header a visitor can write).
  */
-export async function flushContactSink(): Promise<void> {
-  if (sink && "flush" in sink && typeof sink.flush === "function") await sink.flush();
-  await undelivered?.flush();
+export function contactClient(request: Request, context: AppLoadContext): string | undefined {
+  if (env.TRUST_PROXY > 0) return clientAddress(request, env.TRUST_PROXY);
+  return context.socketAddress ? normalizeAddress(context.socketAddress) : undefined;
 }
 
-export async function handleContactAction(request: Request) {
-  action ??= createContactAction({
-    sink: contactSink(),
-    undelivered: undeliveredQueue(),
-    limiter: createRateLimiter({
-      perClient: env.RATE_LIMIT_PER_CLIENT,
-      windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
-      globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
-    }),
-    clientOf: (req) => clientAddress(req, env.TRUST_PROXY),
-    log: (outcome) => {
-      logContactOutcome(outcome);
-      publish("contactSubmitted", { result: outcome.result });
-    },
-  });
-  return action(request);
+export async function handleContactAction(request: Request, context: AppLoadContext) {
+  if (!context.leads) throw new Error("The server did not hand the lead services to the app (server/app.ts).");
+  return actionFor(context.leads)(request, contactClient(request, context));
 }

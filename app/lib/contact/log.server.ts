@@ -16,8 +16,8 @@ export interface ContactOutcome {
   functionStatus?: number;
   detail?: string;
   rateLimitScope?: string;
-  /** Where a request the function did not confirm was kept: the undelivered file, or stderr as a last resort. */
-  keptIn?: "file" | "stderr";
+  /** Where a lead the function did not confirm is kept: the lead store, or stderr as a last resort. */
+  keptIn?: "store" | "stderr";
 }
 
 export type ContactLogger = (outcome: ContactOutcome) => void;

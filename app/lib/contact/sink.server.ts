@@ -14,8 +14,13 @@ export type SendResult =
       possiblyDelivered?: boolean;
     };
 
-/** Where a valid contact request goes: the Supabase function, or the local inbox file. */
+export interface SendOptions {
+  /** The lead's id: the same on every attempt, so the function can tell a retry from a new lead. */
+  idempotencyKey: string;
+}
+
+/** The Supabase function a valid contact request is delivered to (without it, the lead store is the inbox). */
 export interface ContactSink {
-  readonly mode: "supabase" | "inbox-file";
-  send(request: ContactRequest): Promise<SendResult>;
+  readonly mode: "supabase";
+  send(request: ContactRequest, options: SendOptions): Promise<SendResult>;
 }

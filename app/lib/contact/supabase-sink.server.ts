@@ -7,7 +7,7 @@ import {
 } from "@supabase/supabase-js";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { ContactSink, SendOptions, SendResult } from "~/lib/contact/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";
 
@@ -31,7 +31,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
 
   return {
     mode: "supabase",
-    async send(request: ContactRequest): Promise<SendResult> {
+    async send(request: ContactRequest, { idempotencyKey }: SendOptions): Promise<SendResult> {
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -41,6 +41,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
       try {
         const { error } = await getClient().functions.invoke(CONTACT_FUNCTION, {
           body: request,
+          headers: { "Idempotency-Key": idempotencyKey },
           signal: controller.signal,
         });
         if (!error) return { ok: true };

@@ -1,0 +1,63 @@
+import type { LeadStore } from "~/lib/leads/store.server";
+
+/**
+ * Ops hear about leads that need a person without polling: with LEADS_ALERT_WEBHOOK_URL set, one
+ * JSON POST (`text`, so a chat webhook shows it) when a lead becomes dead or possibly delivered, and
+ * when the oldest pending lead is older than LEADS_ALERT_PENDING_MINUTES. At most one alert per
+ * kind per interval across every instance (the store records when each kind was last sent). No
+ * personal data: counts and states only. A webhook that fails or hangs never holds a lead.
+ */
+export type AlertKind = "dead" | "possibly-delivered" | "pending-age";
+
+export interface Alerts {
+  /** Fire and forget: never throws, never waits for the webhook. */
+  notify(kind: AlertKind, text: string, details?: Record<string, number | string>): void;
+  /** Resolves when every alert started so far has ended (shutdown, tests). */
+  settled(): Promise<void>;
+}
+
+export interface AlertOptions {
+  url: string | undefined;
+  store: Pick<LeadStore, "claimAlert">;
+  intervalMs: number;
+  timeoutMs?: number;
+  log?: (event: Record<string, unknown>) => void;
+}
+
+export function createAlerts({
+  url,
+  store,
+  intervalMs,
+  timeoutMs = 5_000,
+  log = (event) => console.error(JSON.stringify(event)),
+}: AlertOptions): Alerts {
+  const running = new Set<Promise<void>>();
+
+  const send = async (kind: AlertKind, text: string, details: Record<string, number | string>) => {
+    if (!url) return;
+    try {
+      if (!(await store.claimAlert(kind, intervalMs))) return;
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text, kind, ...details }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      void response.body?.cancel().catch(() => undefined);
+      log({ event: "lead_alert_sent", kind, status: response.status });
+    } catch (error) {
+      log({ event: "lead_alert_failed", kind, error: error instanceof Error ? error.name : String(error) });
+    }
+  };
+
+  return {
+    notify(kind, text, details = {}) {
+      const work = send(kind, text, details);
+      running.add(work);
+      void work.finally(() => running.delete(work));
+    },
+    async settled() {
+      await Promise.all([...running]);
+    },
+  };
+}

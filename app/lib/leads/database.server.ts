@@ -1,0 +1,177 @@
+import { dirname, resolve } from "node:path";
+
+import Database from "better-sqlite3";
+import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
+import pg from "pg";
+
+import { ensureDirectorySync } from "~/lib/files.server";
+
+/**
+ * The lead store's two engines behind one Kysely query builder (decision 032): the embedded SQLite
+ * file that a fresh clone needs no service for, and the PostgreSQL database several instances
+ * share. Every query in the store is written once, for both.
+ */
+
+export type Engine = "sqlite" | "postgres";
+
+/** Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). */
+export interface LeadsTable {
+  id: string;
+  /** Same e-mail (any case) and message: the same lead (decision 026). */
+  fingerprint: string;
+  state: string;
+  received_at: number;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  website: string;
+  company_size: string;
+  industry: string;
+  message: string;
+  request_id: string | null;
+  source: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  lease_token: string | null;
+  last_attempt_at: number | null;
+  last_reason: string | null;
+  last_status: number | null;
+  delivered_at: number | null;
+  erased_at: number | null;
+}
+
+export interface LeadAlertsTable {
+  kind: string;
+  sent_at: number;
+}
+
+export interface LeadsDatabase {
+  leads: LeadsTable;
+  lead_alerts: LeadAlertsTable;
+}
+
+export interface OpenDatabase {
+  db: Kysely<LeadsDatabase>;
+  engine: Engine;
+  /** The PostgreSQL pool (the shared rate limiter uses it too). */
+  pool?: pg.Pool;
+  /** Where the leads are, without a password: for the startup line and /healthz. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  /** postgres://…: PostgreSQL. Unset: the SQLite file. */
+  databaseUrl?: string | undefined;
+  file: string;
+  /** How long one statement may take before the store is treated as unavailable. */
+  statementTimeoutMs?: number;
+}
+
+/** A URL without its password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://(unparsable)";
+  }
+}
+
+// BIGINT (OID 20) and COUNT(*) come back from pg as strings; every bigint here is a time in
+// milliseconds or a count, far below 2^53.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1_000,
+    application_name: "agency-site",
+    types: pgTypes,
+  });
+  // An idle connection the server closed (a restart, a failover) must not end the process:
+  // the pool drops it and the next query opens another.
+  pool.on("error", (error) =>
+    console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) })),
+  );
+  const db = new Kysely<LeadsDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
+}
+
+function openSqlite(file: string): OpenDatabase {
+  const path = resolve(file);
+  const db = new Kysely<LeadsDatabase>({
+    dialect: new SqliteDialect({
+      // Opened on first use, so an unwritable folder is a store that is unavailable (and retried),
+      // not a server that cannot start.
+      database: async () => {
+        ensureDirectorySync(dirname(path));
+        const database = new Database(path);
+        // WAL: readers (the leads CLI) never block the server's writes. FULL: a lead the visitor
+        // was told about survives a power cut, not only a crash.
+        database.pragma("journal_mode = WAL");
+        database.pragma("synchronous = FULL");
+        // Another process (the CLI) holding the write lock makes a write wait, not fail.
+        database.pragma("busy_timeout = 2000");
+        return database;
+      },
+    }),
+  });
+  return { db, engine: "sqlite", location: path, close: () => db.destroy() };
+}
+
+export function openDatabase({ databaseUrl, file, statementTimeoutMs = 5_000 }: DatabaseConfig): OpenDatabase {
+  return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs) : openSqlite(file);
+}
+
+/** An error's code or message only: a driver's message may carry a query, never a lead here, but stay short. */
+export function errorText(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
+    const message = error instanceof Error ? error.message.slice(0, 160) : "";
+    return message ? `${error.code}: ${message}` : error.code;
+  }
+  return error instanceof Error ? error.message.slice(0, 200) : String(error);
+}
+
+/**
+ * One write transaction that nothing else interleaves with: SQLite's `BEGIN IMMEDIATE` takes the
+ * file's one write lock first (a deferred BEGIN could fail to upgrade when the CLI wrote
+ * meanwhile); on PostgreSQL, `lockKey` takes a transaction-scoped advisory lock, so that every
+ * instance deciding about the same lead waits for the one before it.
+ */
+export async function writeTransaction<T>(
+  { db, engine }: Pick<OpenDatabase, "db" | "engine">,
+  work: (trx: Kysely<LeadsDatabase>) => Promise<T>,
+  lockKey?: string,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql.raw(engine === "sqlite" ? "begin immediate" : "begin").execute(connection);
+    try {
+      if (engine === "postgres" && lockKey !== undefined) {
+        await sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`.execute(connection);
+      }
+      const result = await work(connection);
+      await sql.raw("commit").execute(connection);
+      return result;
+    } catch (error) {
+      await sql
+        .raw("rollback")
+        .execute(connection)
+        .catch(() => undefined);
+      throw error;
+    }
+  });
+}

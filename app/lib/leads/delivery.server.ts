@@ -1,0 +1,65 @@
+import { publish } from "~/lib/events.server";
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { Alerts } from "~/lib/leads/alerts.server";
+import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
+
+/** Who made an attempt: the visitor's own request, the dispatcher, or a person's `leads retry`. */
+export type AttemptBy = "visitor" | "dispatcher" | "cli";
+
+export interface Attempt {
+  sent: SendResult;
+  /** The lead's state after the attempt ("unknown" when the store could not record it). */
+  state: LeadState | "unknown";
+}
+
+/**
+ * One attempt at a claimed lead, whoever makes it: the call, with the lead's id as its
+ * Idempotency-Key, then its outcome recorded. If the store cannot record it, the lead stays leased
+ * until the lease expires and is then held as possibly delivered: never sent twice by a machine.
+ */
+export async function attemptDelivery(
+  { store, sink, alerts }: { store: LeadStore; sink: ContactSink; alerts?: Alerts },
+  claim: Claim,
+  by: AttemptBy,
+): Promise<Attempt> {
+  const started = performance.now();
+  const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id });
+  publish("functionCalled", { outcome: sent.ok ? "ok" : sent.reason, seconds: (performance.now() - started) / 1000 });
+  let state: Attempt["state"];
+  try {
+    state = await store.recordOutcome(claim, sent);
+  } catch (error) {
+    state = "unknown";
+    console.error(
+      JSON.stringify({
+        event: "lead_outcome_not_recorded",
+        leadId: claim.lead.id,
+        delivered: sent.ok,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+  publish("leadAttempted", { by, outcome: state });
+  const line = {
+    event: "lead_attempt",
+    leadId: claim.lead.id,
+    by,
+    attempt: claim.lead.attempts,
+    state,
+    ...(sent.ok ? {} : { reason: sent.reason, ...(sent.status ? { functionStatus: sent.status } : {}) }),
+  };
+  if (state === "delivered") console.log(JSON.stringify(line));
+  else console.error(JSON.stringify(line));
+  if (state === "dead") {
+    alerts?.notify("dead", `A lead failed ${claim.lead.attempts} times and is held for a person: npm run leads -- list`, {
+      attempts: claim.lead.attempts,
+    });
+  }
+  if (state === "possibly_delivered") {
+    alerts?.notify(
+      "possibly-delivered",
+      "A lead may have reached the function without a confirmation and is held: check the mailbox, then npm run leads -- list",
+    );
+  }
+  return { sent, state };
+}

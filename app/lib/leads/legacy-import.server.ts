@@ -1,0 +1,181 @@
+import { createHash } from "node:crypto";
+import { readFile, rename } from "node:fs/promises";
+
+import { contactFieldNames } from "~/content/contact-form";
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadsTable } from "~/lib/leads/database.server";
+import { fingerprintOf } from "~/lib/leads/fingerprint.server";
+import { type LeadStore, requestColumns } from "~/lib/leads/store.server";
+
+/**
+ * Nothing lost in the upgrade: the files of the release before the lead store (the undelivered
+ * file and the inbox file, one JSON object per line) are imported once, at start, and each is
+ * then renamed (never deleted) to `<file>.imported-<time>`. Importing is idempotent: rows keep
+ * the entry's id (a hash of the line for the inbox, whose lines had none), so a start that dies
+ * between the import and the rename imports nothing twice the next time.
+ *
+ * Undelivered file: a request is pending until a later "delivered" marker with its fingerprint;
+ * copies of one request become one lead (possibly delivered if any copy was). Inbox file: every
+ * request line is an inbox lead. A line that cannot be read is counted and stays in the renamed
+ * file for a person.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function requestOf(value: unknown): ContactRequest | undefined {
+  if (!isObject(value)) return undefined;
+  if (contactFieldNames.some((field) => typeof value[field] !== "string")) return undefined;
+  return Object.fromEntries(contactFieldNames.map((field) => [field, value[field]])) as ContactRequest;
+}
+
+function parseLines(text: string): { values: Json[]; unreadable: number } {
+  const values: Json[] = [];
+  let unreadable = 0;
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (isObject(value)) values.push(value);
+      else unreadable++;
+    } catch {
+      unreadable++;
+    }
+  }
+  return { values, unreadable };
+}
+
+const time = (iso: unknown, fallback: number) => {
+  const ms = typeof iso === "string" ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(ms) ? ms : fallback;
+};
+
+/** A stable UUID-shaped id from content, for lines that had none. */
+function contentId(text: string): string {
+  const hex = createHash("sha256").update(text).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+const baseRow = (request: ContactRequest) => ({
+  ...requestColumns(request),
+  fingerprint: fingerprintOf(request),
+  lease_until: null,
+  lease_token: null,
+  last_attempt_at: null,
+  last_status: null,
+  delivered_at: null,
+  erased_at: null,
+});
+
+/** The pending requests of an undelivered file, one row per request (the latest copy). */
+export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]; unreadable: number } {
+  const { values, unreadable } = parseLines(text);
+  const deliveredAfter = new Set<string>();
+  const pending = new Map<string, { entry: Json; request: ContactRequest; possiblyDelivered: boolean; copies: number }>();
+  let bad = unreadable;
+  // Newest first: a marker supersedes every earlier entry with its fingerprint.
+  for (const value of [...values].reverse()) {
+    if (value.kind === "delivered" && typeof value.fingerprint === "string") {
+      deliveredAfter.add(value.fingerprint);
+      continue;
+    }
+    const request = value.kind === "undelivered" ? requestOf(value.request) : undefined;
+    if (!request || typeof value.id !== "string") {
+      bad++;
+      continue;
+    }
+    const fingerprint = fingerprintOf(request);
+    if (deliveredAfter.has(fingerprint) || (typeof value.fingerprint === "string" && deliveredAfter.has(value.fingerprint)))
+      continue;
+    const maybe = value.possiblyDelivered === true;
+    const known = pending.get(fingerprint);
+    if (known) {
+      known.possiblyDelivered ||= maybe;
+      known.copies++;
+    } else pending.set(fingerprint, { entry: value, request, possiblyDelivered: maybe, copies: 1 });
+  }
+  const rows = [...pending.values()].map(({ entry, request, possiblyDelivered }): LeadsTable => {
+    const failedAt = time(entry.failedAt, now);
+    return {
+      ...baseRow(request),
+      id: String(entry.id).slice(0, 36),
+      state: possiblyDelivered ? "possibly_delivered" : "pending",
+      received_at: failedAt,
+      request_id: typeof entry.requestId === "string" ? entry.requestId.slice(0, 128) : null,
+      source: "import-undelivered",
+      attempts: 1 + (typeof entry.attempts === "number" ? entry.attempts : 0),
+      // Due at once: the dispatcher delivers what waited for a person before the upgrade.
+      next_attempt_at: possiblyDelivered ? null : now,
+      last_reason: typeof entry.lastReason === "string" ? entry.lastReason : typeof entry.reason === "string" ? entry.reason : null,
+    };
+  });
+  return { rows: rows.reverse(), unreadable: bad };
+}
+
+/** Every request line of an inbox file, as inbox leads. */
+export function inboxRows(text: string, now: number): { rows: LeadsTable[]; unreadable: number } {
+  const { values, unreadable } = parseLines(text);
+  let bad = unreadable;
+  const rows: LeadsTable[] = [];
+  for (const value of values) {
+    const request = requestOf(value);
+    if (!request) {
+      bad++;
+      continue;
+    }
+    rows.push({
+      ...baseRow(request),
+      id: contentId(JSON.stringify(value)),
+      state: "inbox",
+      received_at: time(value.receivedAt, now),
+      request_id: null,
+      source: "import-inbox",
+      attempts: 0,
+      next_attempt_at: null,
+      last_reason: null,
+    });
+  }
+  return { rows, unreadable: bad };
+}
+
+export interface ImportReport {
+  file: string;
+  kind: "undelivered" | "inbox";
+  imported: number;
+  alreadyThere: number;
+  unreadable: number;
+  renamedTo: string;
+}
+
+async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+export async function importLegacyFiles(
+  store: Pick<LeadStore, "insertImported">,
+  files: { undelivered: string; inbox: string },
+  now: () => number = Date.now,
+): Promise<ImportReport[]> {
+  const reports: ImportReport[] = [];
+  for (const [kind, file, toRows] of [
+    ["undelivered", files.undelivered, undeliveredRows],
+    ["inbox", files.inbox, inboxRows],
+  ] as const) {
+    const text = await readIfThere(file);
+    if (text === undefined) continue;
+    const { rows, unreadable } = toRows(text, now());
+    const imported = await store.insertImported(rows);
+    const renamedTo = `${file}.imported-${new Date(now()).toISOString().replace(/[:.]/g, "-")}`;
+    await rename(file, renamedTo);
+    reports.push({ file, kind, imported, alreadyThere: rows.length - imported, unreadable, renamedTo });
+  }
+  return reports;
+}

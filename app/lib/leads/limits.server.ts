@@ -1,0 +1,72 @@
+import type pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+
+import type { LimitDecision } from "~/lib/leads/store.server";
+
+/**
+ * The contact form's limits (rate-limiter-flexible): per client (`perClient` submissions per
+ * `windowSeconds`) and a ceiling for everybody (`globalPerMinute`), which one client can never
+ * reach because the configuration keeps it above the per-client limit. On PostgreSQL the counters
+ * live in the shared database, so three instances count one client once; if that database does not
+ * answer, each instance falls back to counting in memory (the library's insurance limiter) rather
+ * than refusing everybody. The embedded SQLite engine runs one instance: memory is its store.
+ */
+export interface ContactLimitsOptions {
+  perClient: number;
+  windowSeconds: number;
+  globalPerMinute: number;
+  pool?: pg.Pool;
+}
+
+export interface ContactLimits {
+  /** Counts one submission if it is allowed. `client` undefined: only the ceiling applies. */
+  consume(client: string | undefined): Promise<LimitDecision>;
+}
+
+type Limiter = RateLimiterMemory | RateLimiterPostgres;
+
+function limiter(points: number, duration: number, keyPrefix: string, pool?: pg.Pool): Limiter {
+  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
+  if (!pool) return memory;
+  return new RateLimiterPostgres({
+    storeClient: pool,
+    storeType: "pool",
+    tableName: "contact_rate_limits",
+    // The migration creates the table; no instance creates it on its own.
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+    points,
+    duration,
+    keyPrefix,
+    insuranceLimiter: memory,
+  });
+}
+
+const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+export function createContactLimits({ perClient, windowSeconds, globalPerMinute, pool }: ContactLimitsOptions): ContactLimits {
+  const perClientLimiter = limiter(perClient, windowSeconds, "contact-client", pool);
+  const ceiling = limiter(globalPerMinute, 60, "contact-all", pool);
+
+  const consume = async (target: Limiter, key: string): Promise<RateLimiterRes | undefined> => {
+    try {
+      await target.consume(key);
+      return undefined;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return rejection;
+      throw rejection;
+    }
+  };
+
+  return {
+    async consume(client) {
+      if (client !== undefined) {
+        const refused = await consume(perClientLimiter, client);
+        if (refused) return { allowed: false, scope: "client", retryAfterSeconds: retryAfter(refused) };
+      }
+      const refused = await consume(ceiling, "all");
+      if (refused) return { allowed: false, scope: "global", retryAfterSeconds: retryAfter(refused) };
+      return { allowed: true };
+    },
+  };
+}

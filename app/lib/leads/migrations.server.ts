@@ -1,0 +1,71 @@
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
+
+/**
+ * The lead store's schema, the same for both engines, as Kysely migrations kept in code (the
+ * server is one bundle: there is no migrations folder to read at run time). Kysely records what
+ * ran in `kysely_migration` and, on PostgreSQL, holds an advisory lock while migrating, so
+ * replicas that start together migrate once. Never edit a migration that has shipped: add one.
+ */
+
+const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
+
+const migrations: Record<string, Migration> = {
+  "001-leads": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("leads")
+        .addColumn("id", "varchar(36)", (col) => col.primaryKey())
+        .addColumn("fingerprint", "varchar(64)", (col) => col.notNull())
+        .addColumn("state", "varchar(24)", (col) => col.notNull())
+        .addColumn("received_at", "bigint", (col) => col.notNull())
+        .addColumn("name", "text", (col) => col.notNull())
+        .addColumn("email", "text", (col) => col.notNull())
+        .addColumn("phone", "text", (col) => col.notNull())
+        .addColumn("company", "text", (col) => col.notNull())
+        .addColumn("website", "text", (col) => col.notNull())
+        .addColumn("company_size", "text", (col) => col.notNull())
+        .addColumn("industry", "text", (col) => col.notNull())
+        .addColumn("message", "text", (col) => col.notNull())
+        .addColumn("request_id", "varchar(128)")
+        .addColumn("source", "varchar(24)", (col) => col.notNull())
+        .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+        .addColumn("next_attempt_at", "bigint")
+        .addColumn("lease_until", "bigint")
+        .addColumn("lease_token", "varchar(36)")
+        .addColumn("last_attempt_at", "bigint")
+        .addColumn("last_reason", "varchar(16)")
+        .addColumn("last_status", "integer")
+        .addColumn("delivered_at", "bigint")
+        .addColumn("erased_at", "bigint")
+        .execute();
+      // At most one open lead per fingerprint, whatever the code above it does: a resend of a
+      // pending lead can only ever be that lead's next attempt (one row, never two).
+      await sql`create unique index leads_open_fingerprint on leads (fingerprint) where state in ${sql.raw(OPEN_STATES)}`.execute(
+        db,
+      );
+      await db.schema.createIndex("leads_fingerprint_received").on("leads").columns(["fingerprint", "received_at"]).execute();
+      await db.schema.createIndex("leads_state_due").on("leads").columns(["state", "next_attempt_at"]).execute();
+      await db.schema.createIndex("leads_email").on("leads").column("email").execute();
+      await db.schema
+        .createTable("lead_alerts")
+        .addColumn("kind", "varchar(32)", (col) => col.primaryKey())
+        .addColumn("sent_at", "bigint", (col) => col.notNull())
+        .execute();
+      // The shared per-client and global contact limits (rate-limiter-flexible's PostgreSQL store,
+      // in its own table shape). Created here, once, rather than by each instance at start.
+      await db.schema
+        .createTable("contact_rate_limits")
+        .addColumn("key", "varchar(255)", (col) => col.primaryKey())
+        .addColumn("points", "integer", (col) => col.notNull().defaultTo(0))
+        .addColumn("expire", "bigint")
+        .execute();
+    },
+  },
+};
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
+}

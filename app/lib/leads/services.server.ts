@@ -1,0 +1,115 @@
+import type { Env } from "~/lib/env.server";
+import type { ContactSink } from "~/lib/contact/sink.server";
+import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
+import { type DatabaseConfig, openDatabase } from "~/lib/leads/database.server";
+import { type Dispatcher, startDispatcher } from "~/lib/leads/dispatcher.server";
+import { importLegacyFiles } from "~/lib/leads/legacy-import.server";
+import { type ContactLimits, createContactLimits } from "~/lib/leads/limits.server";
+import { createLeadStore, type LeadStore, type StoreStatus } from "~/lib/leads/store.server";
+
+/**
+ * Everything that keeps and delivers leads, made once per process by the server (server/app.ts
+ * hands it to Remix in the load context) and by the leads CLI: the store, the function, the
+ * limits and the alerts. The one place that reads their configuration.
+ */
+export interface LeadServices {
+  store: LeadStore;
+  /** The function; undefined without SUPABASE_URL, when the store is the inbox. */
+  sink: ContactSink | undefined;
+  limits: ContactLimits;
+  alerts: Alerts;
+  /** How long a call may hold a lead: the function's timeout and a margin. */
+  leaseMs: number;
+}
+
+export interface RunningLeadServices extends LeadServices {
+  /** Connects, migrates, imports the previous release's files and starts the dispatcher. */
+  start(): Promise<StoreStatus>;
+  /** Stops the dispatcher (letting its attempt finish), waits for alerts, closes the database. */
+  stop(): Promise<void>;
+}
+
+/** How long after a call's timeout its lease still runs: the time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+
+export function databaseConfig(env: Env): DatabaseConfig {
+  return { databaseUrl: env.DATABASE_URL, file: env.LEADS_DATABASE_FILE };
+}
+
+export function configuredSink(env: Env): ContactSink | undefined {
+  return env.SUPABASE_URL && env.SUPABASE_ANON_KEY
+    ? createSupabaseSink({ url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY, timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS })
+    : undefined;
+}
+
+export function createLeadServices(env: Env): RunningLeadServices {
+  const database = openDatabase(databaseConfig(env));
+  const leaseMs = env.CONTACT_FUNCTION_TIMEOUT_MS + LEASE_MARGIN_MS;
+  const retry = {
+    initialMs: env.CONTACT_RETRY_INITIAL_SECONDS * 1000,
+    maxMs: env.CONTACT_RETRY_MAX_SECONDS * 1000,
+    maxAttempts: env.CONTACT_RETRY_MAX_ATTEMPTS,
+  };
+  const store = createLeadStore({ database, leaseMs, retry });
+  const sink = configuredSink(env);
+  const limits = createContactLimits({
+    perClient: env.RATE_LIMIT_PER_CLIENT,
+    windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+    globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
+    ...(database.pool ? { pool: database.pool } : {}),
+  });
+  const pendingAlertMs = env.LEADS_ALERT_PENDING_MINUTES * 60_000;
+  const alerts = createAlerts({ url: env.LEADS_ALERT_WEBHOOK_URL, store, intervalMs: pendingAlertMs });
+  let dispatcher: Dispatcher | undefined;
+  let imported = false;
+
+  const importOnce = async () => {
+    if (imported || store.status().state !== "ready") return;
+    imported = true;
+    try {
+      const reports = await importLegacyFiles(store, { undelivered: env.CONTACT_UNDELIVERED_FILE, inbox: env.CONTACT_INBOX_FILE });
+      for (const report of reports) console.log(JSON.stringify({ event: "leads_imported", ...report }));
+    } catch (error) {
+      imported = false;
+      console.error(JSON.stringify({ event: "leads_import_failed", error: error instanceof Error ? error.message : String(error) }));
+    }
+  };
+
+  return {
+    store,
+    sink,
+    limits,
+    alerts,
+    leaseMs,
+    async start() {
+      const status = await store.start();
+      await importOnce();
+      dispatcher = startDispatcher({
+        store,
+        sink,
+        alerts,
+        // Often enough that the first retry is on time, rarely enough to cost nothing.
+        intervalMs: Math.max(250, Math.min(5_000, retry.initialMs / 2)),
+        retentionDays: env.LEADS_RETENTION_DAYS,
+        pendingAlertMs,
+      });
+      // A store that was down at start: import once it is back (the dispatcher's pass is a no-op until then).
+      if (status.state !== "ready") {
+        const retryImport = setInterval(() => {
+          if (store.status().state === "ready") {
+            clearInterval(retryImport);
+            void importOnce();
+          }
+        }, 1_000);
+        retryImport.unref();
+      }
+      return status;
+    },
+    async stop() {
+      await dispatcher?.stop();
+      await alerts.settled();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,581 @@
+import { randomUUID } from "node:crypto";
+
+import { type Kysely, sql } from "kysely";
+
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { SendResult } from "~/lib/contact/sink.server";
+import { fingerprintOf } from "~/lib/leads/fingerprint.server";
+import { type RetryPolicy, retryDelayMs } from "~/lib/leads/backoff";
+import {
+  errorText,
+  type LeadsDatabase,
+  type LeadsTable,
+  type OpenDatabase,
+  writeTransaction,
+} from "~/lib/leads/database.server";
+import { migrateToLatest } from "~/lib/leads/migrations.server";
+
+/**
+ * Every lead, kept before anything else happens, and what became of it (decision 032). One store
+ * for both engines; every rule that must hold across instances and restarts is decided here, in a
+ * transaction, never in one process's memory:
+ *
+ * - `sending`: an attempt is under way, leased to one process until `lease_until`; a lease that
+ *   expires (the process died mid-call) makes the lead `possibly_delivered`.
+ * - `pending`: the call failed for sure; the dispatcher tries again at `next_attempt_at`.
+ * - `possibly_delivered`: the outcome of a call is unknown; held for a person, never resent
+ *   automatically (`npm run leads -- retry --include-possibly-delivered`).
+ * - `dead`: `maxAttempts` failed for sure; held for a person.
+ * - `delivered`: the function confirmed it.
+ * - `inbox`: no function is configured; the store is where the lead is read (`npm run leads`).
+ */
+
+export const leadStates = ["sending", "pending", "possibly_delivered", "dead", "delivered", "inbox"] as const;
+export type LeadState = (typeof leadStates)[number];
+/** The states in which a lead is still to be delivered (at most one per fingerprint). */
+export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
+
+/** An identical request delivered this recently is answered "sent" without a call (decision 026). */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+export interface Lead {
+  id: string;
+  fingerprint: string;
+  state: LeadState;
+  receivedAt: number;
+  request: ContactRequest;
+  requestId: string | null;
+  source: string;
+  attempts: number;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  lastAttemptAt: number | null;
+  lastReason: string | null;
+  lastStatus: number | null;
+  deliveredAt: number | null;
+  erasedAt: number | null;
+}
+
+/** One attempt this process holds the lease of: only its holder records the outcome. */
+export interface Claim {
+  lead: Lead;
+  token: string;
+}
+
+export type LimitDecision =
+  { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+
+export type Admission =
+  | { kind: "duplicate"; id: string }
+  | { kind: "in-flight"; id: string }
+  | { kind: "limited"; limit: Extract<LimitDecision, { allowed: false }> }
+  | { kind: "stored"; id: string }
+  | { kind: "claimed"; claim: Claim };
+
+export interface AdmitOptions {
+  /** "function": the lead is to be sent now; "inbox": no function, the store is its destination. */
+  mode: "function" | "inbox";
+  requestId?: string;
+  /** Asked only when the request becomes a call or a new lead (never for a duplicate). */
+  allow: () => Promise<LimitDecision>;
+}
+
+export interface StoreStatus {
+  engine: OpenDatabase["engine"];
+  location: string;
+  state: "connecting" | "ready" | "unavailable";
+  reason?: string;
+}
+
+export interface LeadCounts {
+  pending: number;
+  possiblyDelivered: number;
+  dead: number;
+  sending: number;
+  inbox: number;
+  /** Seconds since the oldest pending lead arrived; 0 when none is pending. */
+  oldestPendingAgeSeconds: number;
+}
+
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`the lead store is unavailable: ${reason}`);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+export interface LeadStoreOptions {
+  database: OpenDatabase;
+  /** How long a call may hold a lead before its outcome counts as unknown. */
+  leaseMs: number;
+  retry: RetryPolicy;
+  now?: () => number;
+  random?: () => number;
+  /** How long to wait between attempts to reach a store that is down. */
+  reconnectMs?: number;
+  log?: (event: Record<string, unknown>) => void;
+}
+
+type Row = LeadsTable;
+
+function toLead(row: Row): Lead {
+  return {
+    id: row.id,
+    fingerprint: row.fingerprint,
+    state: row.state as LeadState,
+    receivedAt: Number(row.received_at),
+    request: {
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      company: row.company,
+      website: row.website,
+      companySize: row.company_size,
+      industry: row.industry,
+      message: row.message,
+    },
+    requestId: row.request_id,
+    source: row.source,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
+    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
+    lastReason: row.last_reason,
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+    erasedAt: row.erased_at === null ? null : Number(row.erased_at),
+  };
+}
+
+/** The eight fields as columns. */
+export function requestColumns(request: ContactRequest) {
+  return {
+    name: request.name,
+    email: request.email,
+    phone: request.phone,
+    company: request.company,
+    website: request.website,
+    company_size: request.companySize,
+    industry: request.industry,
+    message: request.message,
+  };
+}
+
+export type LeadStore = ReturnType<typeof createLeadStore>;
+
+export function createLeadStore({
+  database,
+  leaseMs,
+  retry,
+  now = Date.now,
+  random = Math.random,
+  reconnectMs = 5_000,
+  log = (event) => console.log(JSON.stringify(event)),
+}: LeadStoreOptions) {
+  const { db, engine } = database;
+  let status: StoreStatus = { engine, location: database.location, state: "connecting" };
+  let reconnect: NodeJS.Timeout | undefined;
+  let starting: Promise<StoreStatus> | undefined;
+  let closed = false;
+
+  const scheduleReconnect = () => {
+    if (closed || reconnect) return;
+    reconnect = setTimeout(() => {
+      reconnect = undefined;
+      void connect();
+    }, reconnectMs);
+    reconnect.unref();
+  };
+
+  const markDown = (reason: string) => {
+    const wasDown = status.state === "unavailable";
+    status = { engine, location: database.location, state: "unavailable", reason };
+    if (!wasDown) log({ event: "lead_store_unavailable", engine, reason });
+    scheduleReconnect();
+  };
+
+  /** Connects and migrates; on failure says why, and tries again every `reconnectMs`. */
+  const connect = async (): Promise<StoreStatus> => {
+    try {
+      const applied = await migrateToLatest(db as unknown as Kysely<unknown>);
+      const wasDown = status.state === "unavailable";
+      status = { engine, location: database.location, state: "ready" };
+      log({ event: wasDown ? "lead_store_reconnected" : "lead_store_ready", engine, migrations: applied });
+    } catch (error) {
+      markDown(errorText(error));
+    }
+    return status;
+  };
+
+  /** Every operation: fails fast while the store is known to be down, and marks it down when a query fails. */
+  const use = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (status.state !== "ready") throw new StoreUnavailableError(status.reason ?? status.state);
+    try {
+      return await work();
+    } catch (error) {
+      if (isConnectionError(error)) {
+        markDown(errorText(error));
+        throw new StoreUnavailableError(errorText(error));
+      }
+      throw error;
+    }
+  };
+
+  const leaseFields = (at: number) => ({
+    state: "sending",
+    lease_until: at + leaseMs,
+    lease_token: randomUUID(),
+    last_attempt_at: at,
+    next_attempt_at: null,
+  });
+
+  const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
+
+  /** Leases each of these leads to this process for one more attempt, each with its own token. */
+  const lease = async (trx: Kysely<LeadsDatabase>, ids: string[]): Promise<Claim[]> => {
+    const at = now();
+    const claims: Claim[] = [];
+    for (const id of ids) {
+      const row = await trx
+        .updateTable("leads")
+        .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      claims.push(claimOf(row));
+    }
+    return claims;
+  };
+
+  return {
+    start(): Promise<StoreStatus> {
+      starting ??= connect();
+      return starting;
+    },
+
+    status: (): StoreStatus => status,
+
+    /**
+     * A valid request arrives. Decided in one transaction, locked per fingerprint: an identical
+     * lead delivered within the window is a duplicate; one being sent is in flight (wait for it);
+     * an open one (pending, dead, possibly delivered) becomes this attempt; otherwise a new lead,
+     * committed before the function is called.
+     */
+    admit(request: ContactRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
+      const fingerprint = fingerprintOf(request);
+      return use(() =>
+        writeTransaction(
+          database,
+          async (trx): Promise<Admission> => {
+            const at = now();
+            const open = await trx
+              .selectFrom("leads")
+              .selectAll()
+              .where("fingerprint", "=", fingerprint)
+              .where("state", "in", OPEN_STATES)
+              .executeTakeFirst();
+            if (open?.state === "sending" && Number(open.lease_until) > at) return { kind: "in-flight", id: open.id };
+            if (!open) {
+              const recent = await trx
+                .selectFrom("leads")
+                .select("id")
+                .where("fingerprint", "=", fingerprint)
+                .where((eb) =>
+                  eb.or([
+                    eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+                    eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+                  ]),
+                )
+                .executeTakeFirst();
+              if (recent) return { kind: "duplicate", id: recent.id };
+            }
+            const limit = await allow();
+            if (!limit.allowed) return { kind: "limited", limit };
+            if (open) {
+              // The visitor's resend is the open lead's next attempt: same row, same Idempotency-Key,
+              // with what they typed this time.
+              const state = mode === "inbox" ? { state: "inbox", lease_until: null, lease_token: null } : leaseFields(at);
+              const row = await trx
+                .updateTable("leads")
+                .set({
+                  ...requestColumns(request),
+                  ...state,
+                  attempts: mode === "inbox" ? open.attempts : sql<number>`attempts + 1`,
+                  request_id: requestId ?? null,
+                })
+                .where("id", "=", open.id)
+                .returningAll()
+                .executeTakeFirstOrThrow();
+              return mode === "inbox" ? { kind: "stored", id: row.id } : { kind: "claimed", claim: claimOf(row) };
+            }
+            const row = await trx
+              .insertInto("leads")
+              .values({
+                id: randomUUID(),
+                fingerprint,
+                received_at: at,
+                ...requestColumns(request),
+                request_id: requestId ?? null,
+                source: "form",
+                ...(mode === "inbox"
+                  ? { state: "inbox", attempts: 0 }
+                  : { ...leaseFields(at), attempts: 1 }),
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            return mode === "inbox" ? { kind: "stored", id: row.id } : { kind: "claimed", claim: claimOf(row) };
+          },
+          fingerprint,
+        ),
+      );
+    },
+
+    /**
+     * What the call of a claimed attempt ended in. Confirmed: delivered (even if the lease expired
+     * meanwhile: a confirmation is the truth). Failed for sure: pending with backoff, or dead after
+     * the last attempt. Unknown: possibly delivered. Returns the lead's new state.
+     */
+    async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
+      const at = now();
+      return use(async () => {
+        if (sent.ok) {
+          await db
+            .updateTable("leads")
+            .set({ state: "delivered", delivered_at: at, lease_until: null, lease_token: null, next_attempt_at: null })
+            .where("id", "=", lead.id)
+            .execute();
+          return "delivered";
+        }
+        const state: LeadState = sent.possiblyDelivered
+          ? "possibly_delivered"
+          : lead.attempts >= retry.maxAttempts
+            ? "dead"
+            : "pending";
+        const result = await db
+          .updateTable("leads")
+          .set({
+            state,
+            lease_until: null,
+            lease_token: null,
+            last_reason: sent.reason,
+            last_status: sent.status ?? null,
+            next_attempt_at: state === "pending" ? at + retryDelayMs(lead.attempts, retry, random) : null,
+          })
+          .where("id", "=", lead.id)
+          .where("lease_token", "=", token)
+          .executeTakeFirst();
+        // The lease expired and someone else decided meanwhile: their decision stands.
+        if (Number(result.numUpdatedRows) === 0) return (await this.get(lead.id))?.state ?? state;
+        return state;
+      });
+    },
+
+    async get(id: string): Promise<Lead | undefined> {
+      return use(async () => {
+        const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
+        return row ? toLead(row) : undefined;
+      });
+    },
+
+    /** Waits for another attempt at the same lead (any instance) to end, polling its row. */
+    async awaitOutcome(id: string, timeoutMs: number, pollMs = 100): Promise<LeadState | "unknown"> {
+      const until = now() + timeoutMs;
+      for (;;) {
+        const lead = await this.get(id);
+        if (!lead) return "unknown";
+        if (lead.state !== "sending") return lead.state;
+        if (now() > until || (lead.leaseUntil ?? 0) < now()) return "unknown";
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    },
+
+    /** Leases the pending leads that are due, oldest first; another instance skips the ones taken. */
+    async claimDue(limit: number): Promise<Claim[]> {
+      return use(() =>
+        writeTransaction(database, async (trx) => {
+          const due = await trx
+            .selectFrom("leads")
+            .select("id")
+            .where("state", "=", "pending")
+            .where("next_attempt_at", "<=", now())
+            .orderBy("next_attempt_at")
+            .limit(limit)
+            .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
+            .execute();
+          return lease(
+            trx,
+            due.map((row) => row.id),
+          );
+        }),
+      );
+    },
+
+    /**
+     * Leases every lead in these states for a person's `retry` (pending and dead, and possibly
+     * delivered when asked). Each is then sent with its own id as Idempotency-Key.
+     */
+    async claimForRetry(states: readonly LeadState[]): Promise<Claim[]> {
+      return use(() =>
+        writeTransaction(database, async (trx) => {
+          const ids = await trx
+            .selectFrom("leads")
+            .select("id")
+            .where("state", "in", states)
+            .orderBy("received_at")
+            .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
+            .execute();
+          return lease(
+            trx,
+            ids.map((row) => row.id),
+          );
+        }),
+      );
+    },
+
+    /** Attempts whose lease ran out (the process died mid-call): their outcome is unknown. */
+    async expireLeases(): Promise<string[]> {
+      return use(async () => {
+        const rows = await db
+          .updateTable("leads")
+          .set({ state: "possibly_delivered", lease_until: null, lease_token: null, last_reason: "unknown" })
+          .where("state", "=", "sending")
+          .where("lease_until", "<", now())
+          .returning("id")
+          .execute();
+        return rows.map((row) => row.id);
+      });
+    },
+
+    async list(states: readonly LeadState[]): Promise<Lead[]> {
+      return use(async () => {
+        const rows = await db
+          .selectFrom("leads")
+          .selectAll()
+          .where("state", "in", states)
+          .orderBy("received_at")
+          .orderBy("id")
+          .execute();
+        return rows.map(toLead);
+      });
+    },
+
+    async counts(): Promise<LeadCounts> {
+      return use(async () => {
+        const rows = await db
+          .selectFrom("leads")
+          .select((eb) => ["state", eb.fn.countAll<number>().as("count"), eb.fn.min("received_at").as("oldest")])
+          .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox"])
+          .groupBy("state")
+          .execute();
+        const of = (state: LeadState) => rows.find((row) => row.state === state);
+        const oldest = of("pending")?.oldest;
+        return {
+          pending: Number(of("pending")?.count ?? 0),
+          possiblyDelivered: Number(of("possibly_delivered")?.count ?? 0),
+          dead: Number(of("dead")?.count ?? 0),
+          sending: Number(of("sending")?.count ?? 0),
+          inbox: Number(of("inbox")?.count ?? 0),
+          oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((now() - Number(oldest)) / 1000)),
+        };
+      });
+    },
+
+    /** GDPR art. 17: every lead of this address, in any state, erased. Returns how many. */
+    async forget(email: string): Promise<number> {
+      return use(async () => {
+        const result = await db
+          .deleteFrom("leads")
+          .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
+    },
+
+    /**
+     * Retention: the personal fields of leads the function confirmed more than `days` ago are
+     * erased (the row stays, for counts). Inbox leads are never erased here: the store is their
+     * only copy.
+     */
+    async eraseDeliveredOlderThan(days: number): Promise<number> {
+      return use(async () => {
+        const at = now();
+        const result = await db
+          .updateTable("leads")
+          .set({
+            ...requestColumns({
+              name: "",
+              email: "",
+              phone: "",
+              company: "",
+              website: "",
+              companySize: "",
+              industry: "",
+              message: "",
+            }),
+            fingerprint: "erased",
+            request_id: null,
+            erased_at: at,
+          })
+          .where("state", "=", "delivered")
+          .where("delivered_at", "<", at - days * 86_400_000)
+          .where("erased_at", "is", null)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows);
+      });
+    },
+
+    /**
+     * At most one alert of a kind per interval, across every instance: true when this caller may
+     * send it (and the time is recorded).
+     */
+    async claimAlert(kind: string, intervalMs: number): Promise<boolean> {
+      return use(() =>
+        writeTransaction(
+          database,
+          async (trx) => {
+            const at = now();
+            const last = await trx.selectFrom("lead_alerts").select("sent_at").where("kind", "=", kind).executeTakeFirst();
+            if (last && at - Number(last.sent_at) < intervalMs) return false;
+            if (last) await trx.updateTable("lead_alerts").set({ sent_at: at }).where("kind", "=", kind).execute();
+            else await trx.insertInto("lead_alerts").values({ kind, sent_at: at }).execute();
+            return true;
+          },
+          `alert:${kind}`,
+        ),
+      );
+    },
+
+    /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
+    async insertImported(rows: LeadsTable[]): Promise<number> {
+      return use(() =>
+        writeTransaction(database, async (trx) => {
+          let inserted = 0;
+          for (const row of rows) {
+            const result = await trx.insertInto("leads").values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+            inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+          }
+          return inserted;
+        }),
+      );
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      if (reconnect) clearTimeout(reconnect);
+      await database.close();
+    },
+  };
+}
+
+/** Errors that mean "the database is not there" rather than "this query is wrong". */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : "";
+  if (typeof code === "string") {
+    // Node's socket errors, PostgreSQL's connection and shutdown classes (08, 57P), SQLite's I/O, full, busy, locked, read-only.
+    if (/^E[A-Z]+$/.test(code) && code !== "ERR_ASSERTION") return true;
+    if (/^08|^57P|^53/.test(code)) return true;
+    if (/^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code)) return true;
+  }
+  return /timeout|terminat|Connection|connect/i.test(message);
+}
