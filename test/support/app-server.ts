@@ -11,6 +11,18 @@ import { type ServerProcess, startServer } from "./server-process.mjs";
 export type AppServer = ServerProcess;
 
 /**
+ * A lead store of this run's own (an SQLite file in a fresh folder), never the checkout's .data/,
+ * and the previous release's files pointed there too, so a test never imports a developer's leads.
+ */
+export function leadStoreEnv(dir = mkdtempSync(join(tmpdir(), "leads-"))): Record<string, string> {
+  return {
+    LEADS_DATABASE_FILE: join(dir, "leads.sqlite"),
+    CONTACT_INBOX_FILE: join(dir, "contact-requests.jsonl"),
+    CONTACT_UNDELIVERED_FILE: join(dir, "undelivered-contact-requests.jsonl"),
+  };
+}
+
+/**
  * Starts the production build (`npm run build` output) on a free port of 127.0.0.1, exactly as
  * `npm start` serves it, and waits until /healthz says it is ready (the home page is built).
  */
@@ -24,8 +36,8 @@ export function startAppServer(env: Record<string, string | undefined> = {}): Pr
       SUPABASE_URL: undefined,
       SUPABASE_ANON_KEY: undefined,
       METRICS_TOKEN: undefined,
-      // Failed calls are kept in a file of this run's own, never in the checkout's .data/.
-      CONTACT_UNDELIVERED_FILE: join(mkdtempSync(join(tmpdir(), "undelivered-")), "undelivered.jsonl"),
+      DATABASE_URL: undefined,
+      ...leadStoreEnv(),
       ...env,
     },
   });
