@@ -1,0 +1,273 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { sql } from "kysely";
+import { afterEach, beforeEach, expect, it } from "vitest";
+
+import type { ContactRequest } from "~/lib/contact/schema";
+import { type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
+import { createLeadStore, DUPLICATE_WINDOW_MS, type LeadStore } from "~/lib/leads/store.server";
+
+/**
+ * The lead store's behaviour, the same on both engines (test/lib/leads/store-*.test.ts run it on
+ * a real SQLite file and a real PostgreSQL server). "Two instances" are two stores with their own
+ * connections to one database, as two servers have.
+ */
+
+export const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  phone: "+44 20 7946 0000",
+  company: "Analytical Engines",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "Please automate our invoices, they take days.",
+  ...overrides,
+});
+
+const allow = async () => ({ allowed: true as const });
+const retry = { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 };
+
+export interface Engine {
+  /** A fresh, empty database's configuration for `openDatabase`. */
+  fresh(): Promise<{ databaseUrl?: string; file: string }>;
+  /**
+   * Whether one process may open the database twice. PostgreSQL: yes, as two instances do.
+   * SQLite: one instance per file, and better-sqlite3 waits for the file's lock synchronously, so
+   * a second connection in the same process would wait on the first forever; "another instance"
+   * is then the same store (its connection serializes every transaction, as one server does).
+   */
+  severalInstances: boolean;
+}
+
+export function sqliteEngine(): Engine {
+  return {
+    fresh: async () => ({ file: join(mkdtempSync(join(tmpdir(), "store-")), "leads.sqlite") }),
+    severalInstances: false,
+  };
+}
+
+export function storeContract(engine: Engine) {
+  let config: { databaseUrl?: string; file: string };
+  let clock: number;
+  const opened: { store: LeadStore; database: OpenDatabase }[] = [];
+
+  /** One instance: its own connection(s) to the shared database. */
+  const instance = async (options: { leaseMs?: number } = {}) => {
+    if (!engine.severalInstances && opened[0]) return opened[0].store;
+    const database = openDatabase(config);
+    const store = createLeadStore({
+      database,
+      leaseMs: options.leaseMs ?? 15_000,
+      retry,
+      now: () => clock,
+      random: () => 0.5,
+      log: () => undefined,
+    });
+    opened.push({ store, database });
+    expect((await store.start()).state).toBe("ready");
+    return store;
+  };
+
+  beforeEach(async () => {
+    config = await engine.fresh();
+    clock = Date.UTC(2026, 10, 25, 12);
+  });
+  afterEach(async () => {
+    for (const { store } of opened.splice(0)) await store.close();
+  });
+
+  it("a new lead is committed as being sent, with one attempt, before any call", async () => {
+    const store = await instance();
+    const admission = await store.admit(request(), { mode: "function", requestId: "r1", allow });
+    expect(admission.kind).toBe("claimed");
+    if (admission.kind !== "claimed") return;
+    expect(admission.claim.lead).toMatchObject({ state: "sending", attempts: 1, requestId: "r1" });
+    expect(admission.claim.lead.id).toMatch(/^[0-9a-f-]{36}$/);
+    const [row] = await store.list(["sending"]);
+    expect(row?.request).toEqual(request());
+  });
+
+  it("delivered: an identical post within 10 minutes is a duplicate (e-mail in any case), after them a new lead", async () => {
+    const store = await instance();
+    const first = await store.admit(request(), { mode: "function", allow });
+    if (first.kind !== "claimed") throw new Error(first.kind);
+    expect(await store.recordOutcome(first.claim, { ok: true })).toBe("delivered");
+    clock += DUPLICATE_WINDOW_MS - 1_000;
+    expect((await store.admit(request({ email: "ADA@Example.com" }), { mode: "function", allow })).kind).toBe("duplicate");
+    expect((await store.admit(request({ message: "Another question entirely." }), { mode: "function", allow })).kind).toBe(
+      "claimed",
+    );
+    clock += 2_000;
+    expect((await store.admit(request(), { mode: "function", allow })).kind).toBe("claimed");
+  });
+
+  it("a sure failure is pending with backoff; the visitor's resend is the same lead's next attempt (one row)", async () => {
+    const store = await instance();
+    const first = await store.admit(request(), { mode: "function", allow });
+    if (first.kind !== "claimed") throw new Error(first.kind);
+    expect(await store.recordOutcome(first.claim, { ok: false, reason: "http", status: 500 })).toBe("pending");
+    const [pending] = await store.list(["pending"]);
+    // Equal jitter with random() = 0.5: three quarters of the first delay.
+    expect(pending).toMatchObject({ attempts: 1, lastReason: "http", lastStatus: 500, nextAttemptAt: clock + 22_500 });
+    const again = await store.admit(request({ phone: "+44 20 7946 0001" }), { mode: "function", allow });
+    if (again.kind !== "claimed") throw new Error(again.kind);
+    expect(again.claim.lead).toMatchObject({ id: first.claim.lead.id, attempts: 2, state: "sending" });
+    expect(again.claim.lead.request.phone).toBe("+44 20 7946 0001");
+    expect(await store.list(["sending", "pending", "delivered", "inbox", "dead", "possibly_delivered"])).toHaveLength(1);
+  });
+
+  it("the last allowed sure failure makes the lead dead; an unknown outcome makes it possibly delivered", async () => {
+    const store = await instance();
+    let admission = await store.admit(request(), { mode: "function", allow });
+    for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
+      if (admission.kind !== "claimed") throw new Error(admission.kind);
+      const state = await store.recordOutcome(admission.claim, { ok: false, reason: "network" });
+      expect(state).toBe(attempt < retry.maxAttempts ? "pending" : "dead");
+      admission = await store.admit(request(), { mode: "function", allow });
+    }
+    const other = await store.admit(request({ email: "grace@example.com" }), { mode: "function", allow });
+    if (other.kind !== "claimed") throw new Error(other.kind);
+    expect(await store.recordOutcome(other.claim, { ok: false, reason: "timeout", possiblyDelivered: true })).toBe(
+      "possibly_delivered",
+    );
+    clock += 10 * 3_600_000;
+    expect(await store.claimDue(10)).toEqual([]);
+  });
+
+  it("identical posts to two instances at once: one is sent, every other waits for it and shares its outcome", async () => {
+    const a = await instance();
+    const b = await instance();
+    const admissions = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => (index % 2 ? a : b).admit(request(), { mode: "function", allow })),
+    );
+    const claimed = admissions.filter((admission) => admission.kind === "claimed");
+    expect(claimed).toHaveLength(1);
+    expect(admissions.filter((admission) => admission.kind === "in-flight")).toHaveLength(11);
+    const waiting = admissions.find((admission) => admission.kind === "in-flight");
+    if (waiting?.kind !== "in-flight" || claimed[0]?.kind !== "claimed") throw new Error("no claim");
+    const outcome = b.awaitOutcome(waiting.id, 5_000, 20);
+    await a.recordOutcome(claimed[0].claim, { ok: true });
+    expect(await outcome).toBe("delivered");
+  });
+
+  it("due pending leads are claimed by one instance each, never both", async () => {
+    const a = await instance();
+    const b = await instance();
+    for (let index = 0; index < 8; index++) {
+      const admission = await a.admit(request({ email: `lead${index}@example.com` }), { mode: "function", allow });
+      if (admission.kind !== "claimed") throw new Error(admission.kind);
+      await a.recordOutcome(admission.claim, { ok: false, reason: "http", status: 503 });
+    }
+    expect(await a.claimDue(10)).toEqual([]);
+    clock += 60_000;
+    const [fromA, fromB] = await Promise.all([a.claimDue(5), b.claimDue(5)]);
+    const ids = [...fromA, ...fromB].map((claim) => claim.lead.id);
+    expect(ids).toHaveLength(8);
+    expect(new Set(ids).size).toBe(8);
+    expect([...fromA, ...fromB].every((claim) => claim.lead.attempts === 2)).toBe(true);
+  });
+
+  it("an attempt whose lease ran out (its process died) is held as possibly delivered, not resent", async () => {
+    const store = await instance({ leaseMs: 1_000 });
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    expect(await store.expireLeases()).toEqual([]);
+    clock += 1_001;
+    expect(await store.expireLeases()).toEqual([admission.claim.lead.id]);
+    expect((await store.get(admission.claim.lead.id))?.state).toBe("possibly_delivered");
+    clock += 3_600_000;
+    expect(await store.claimDue(10)).toEqual([]);
+    // The late confirmation of the dead process's call would still be the truth.
+    expect(await store.recordOutcome(admission.claim, { ok: true })).toBe("delivered");
+  });
+
+  it("a refused limit adds nothing; a duplicate is never counted", async () => {
+    const store = await instance();
+    let asked = 0;
+    const refuse = async () => {
+      asked++;
+      return { allowed: false as const, scope: "client" as const, retryAfterSeconds: 42 };
+    };
+    expect(await store.admit(request(), { mode: "function", allow: refuse })).toEqual({
+      kind: "limited",
+      limit: { allowed: false, scope: "client", retryAfterSeconds: 42 },
+    });
+    expect(await store.list(["sending", "pending", "inbox"])).toEqual([]);
+    const first = await store.admit(request(), { mode: "inbox", allow });
+    expect(first.kind).toBe("stored");
+    asked = 0;
+    expect((await store.admit(request(), { mode: "inbox", allow: refuse })).kind).toBe("duplicate");
+    expect(asked).toBe(0);
+  });
+
+  it("inbox leads, counts, and the oldest pending lead's age", async () => {
+    const store = await instance();
+    await store.admit(request(), { mode: "inbox", allow });
+    const failing = await store.admit(request({ email: "grace@example.com" }), { mode: "function", allow });
+    if (failing.kind !== "claimed") throw new Error(failing.kind);
+    await store.recordOutcome(failing.claim, { ok: false, reason: "relay", status: 502 });
+    clock += 90_000;
+    expect(await store.counts()).toEqual({
+      pending: 1,
+      possiblyDelivered: 0,
+      dead: 0,
+      sending: 0,
+      inbox: 1,
+      oldestPendingAgeSeconds: 90,
+    });
+  });
+
+  it("forget erases every lead of an address in any case and any state, and says how many", async () => {
+    const store = await instance();
+    await store.admit(request(), { mode: "inbox", allow });
+    const sent = await store.admit(request({ email: "Ada@Example.com", message: "Second question." }), {
+      mode: "function",
+      allow,
+    });
+    if (sent.kind !== "claimed") throw new Error(sent.kind);
+    await store.admit(request({ email: "grace@example.com" }), { mode: "inbox", allow });
+    expect(await store.forget(" ADA@example.com ")).toBe(2);
+    expect((await store.list(["inbox", "sending"])).map((lead) => lead.request.email)).toEqual(["grace@example.com"]);
+    expect(await store.forget("nobody@example.com")).toBe(0);
+  });
+
+  it("retention erases the personal fields of leads confirmed long ago, never an inbox lead", async () => {
+    const store = await instance();
+    const old = await store.admit(request(), { mode: "function", allow });
+    if (old.kind !== "claimed") throw new Error(old.kind);
+    await store.recordOutcome(old.claim, { ok: true });
+    await store.admit(request({ email: "inbox@example.com" }), { mode: "inbox", allow });
+    clock += 91 * 86_400_000;
+    const recent = await store.admit(request({ email: "recent@example.com" }), { mode: "function", allow });
+    if (recent.kind !== "claimed") throw new Error(recent.kind);
+    await store.recordOutcome(recent.claim, { ok: true });
+    expect(await store.eraseDeliveredOlderThan(90)).toBe(1);
+    const erased = await store.get(old.claim.lead.id);
+    expect(erased).toMatchObject({ state: "delivered", erasedAt: clock });
+    expect(Object.values(erased?.request ?? {}).every((value) => value === "")).toBe(true);
+    expect((await store.list(["inbox"]))[0]?.request.email).toBe("inbox@example.com");
+    expect((await store.get(recent.claim.lead.id))?.request.email).toBe("recent@example.com");
+    expect(await store.eraseDeliveredOlderThan(90)).toBe(0);
+  });
+
+  it("one alert of a kind per interval, whichever instance asks", async () => {
+    const a = await instance();
+    const b = await instance();
+    const claims = await Promise.all([a.claimAlert("dead", 60_000), b.claimAlert("dead", 60_000)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await b.claimAlert("possibly-delivered", 60_000)).toBe(true);
+    clock += 60_001;
+    expect(await b.claimAlert("dead", 60_000)).toBe(true);
+  });
+
+  it("instances that start together migrate once", async () => {
+    const stores = await Promise.all([instance(), instance(), instance()]);
+    const { db } = opened[0]!.database;
+    const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    expect(migrations.rows.map((row) => row.name)).toEqual(["001-leads"]);
+    expect(stores.every((store) => store.status().state === "ready")).toBe(true);
+  });
+}
