@@ -11,7 +11,11 @@ export interface RetryPolicy {
   maxAttempts: number;
 }
 
-export function retryDelayMs(attempts: number, { initialMs, maxMs }: RetryPolicy, random = Math.random): number {
+export function retryDelayMs(
+  attempts: number,
+  { initialMs, maxMs }: RetryPolicy,
+  random = Math.random,
+): number {
   const exponent = Math.min(Math.max(attempts - 1, 0), 30);
   const delay = Math.min(maxMs, initialMs * 2 ** exponent);
   return Math.round(delay / 2 + (random() * delay) / 2);

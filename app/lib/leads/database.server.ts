@@ -133,7 +133,11 @@ function openSqlite(file: string): OpenDatabase {
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }
 
-export function openDatabase({ databaseUrl, file, statementTimeoutMs = 5_000 }: DatabaseConfig): OpenDatabase {
+export function openDatabase({
+  databaseUrl,
+  file,
+  statementTimeoutMs = 5_000,
+}: DatabaseConfig): OpenDatabase {
   return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs) : openSqlite(file);
 }
 

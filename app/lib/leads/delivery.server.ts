@@ -24,7 +24,10 @@ export async function attemptDelivery(
 ): Promise<Attempt> {
   const started = performance.now();
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id });
-  publish("functionCalled", { outcome: sent.ok ? "ok" : sent.reason, seconds: (performance.now() - started) / 1000 });
+  publish("functionCalled", {
+    outcome: sent.ok ? "ok" : sent.reason,
+    seconds: (performance.now() - started) / 1000,
+  });
   let state: Attempt["state"];
   try {
     state = await store.recordOutcome(claim, sent);
@@ -51,9 +54,13 @@ export async function attemptDelivery(
   if (state === "delivered") console.log(JSON.stringify(line));
   else console.error(JSON.stringify(line));
   if (state === "dead") {
-    alerts?.notify("dead", `A lead failed ${claim.lead.attempts} times and is held for a person: npm run leads -- list`, {
-      attempts: claim.lead.attempts,
-    });
+    alerts?.notify(
+      "dead",
+      `A lead failed ${claim.lead.attempts} times and is held for a person: npm run leads -- list`,
+      {
+        attempts: claim.lead.attempts,
+      },
+    );
   }
   if (state === "possibly_delivered") {
     alerts?.notify(

@@ -61,7 +61,8 @@ export function startDispatcher({
     if (sink) {
       while (!stopped) {
         const claims = await store.claimDue(batchSize);
-        for (const claim of claims) await attemptDelivery({ store, sink, ...(alerts ? { alerts } : {}) }, claim, "dispatcher");
+        for (const claim of claims)
+          await attemptDelivery({ store, sink, ...(alerts ? { alerts } : {}) }, claim, "dispatcher");
         if (claims.length < batchSize) break;
       }
     }

@@ -74,7 +74,10 @@ const baseRow = (request: ContactRequest) => ({
 export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]; unreadable: number } {
   const { values, unreadable } = parseLines(text);
   const deliveredAfter = new Set<string>();
-  const pending = new Map<string, { entry: Json; request: ContactRequest; possiblyDelivered: boolean; copies: number }>();
+  const pending = new Map<
+    string,
+    { entry: Json; request: ContactRequest; possiblyDelivered: boolean; copies: number }
+  >();
   let bad = unreadable;
   // Newest first: a marker supersedes every earlier entry with its fingerprint.
   for (const value of [...values].reverse()) {
@@ -88,7 +91,10 @@ export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]
       continue;
     }
     const fingerprint = fingerprintOf(request);
-    if (deliveredAfter.has(fingerprint) || (typeof value.fingerprint === "string" && deliveredAfter.has(value.fingerprint)))
+    if (
+      deliveredAfter.has(fingerprint) ||
+      (typeof value.fingerprint === "string" && deliveredAfter.has(value.fingerprint))
+    )
       continue;
     const maybe = value.possiblyDelivered === true;
     const known = pending.get(fingerprint);
@@ -109,7 +115,12 @@ export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]
       attempts: 1 + (typeof entry.attempts === "number" ? entry.attempts : 0),
       // Due at once: the dispatcher delivers what waited for a person before the upgrade.
       next_attempt_at: possiblyDelivered ? null : now,
-      last_reason: typeof entry.lastReason === "string" ? entry.lastReason : typeof entry.reason === "string" ? entry.reason : null,
+      last_reason:
+        typeof entry.lastReason === "string"
+          ? entry.lastReason
+          : typeof entry.reason === "string"
+            ? entry.reason
+            : null,
     };
   });
   return { rows: rows.reverse(), unreadable: bad };

@@ -44,7 +44,12 @@ function limiter(points: number, duration: number, keyPrefix: string, pool?: pg.
 
 const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 
-export function createContactLimits({ perClient, windowSeconds, globalPerMinute, pool }: ContactLimitsOptions): ContactLimits {
+export function createContactLimits({
+  perClient,
+  windowSeconds,
+  globalPerMinute,
+  pool,
+}: ContactLimitsOptions): ContactLimits {
   const perClientLimiter = limiter(perClient, windowSeconds, "contact-client", pool);
   const ceiling = limiter(globalPerMinute, 60, "contact-all", pool);
 

@@ -43,8 +43,16 @@ const migrations: Record<string, Migration> = {
       await sql`create unique index leads_open_fingerprint on leads (fingerprint) where state in ${sql.raw(OPEN_STATES)}`.execute(
         db,
       );
-      await db.schema.createIndex("leads_fingerprint_received").on("leads").columns(["fingerprint", "received_at"]).execute();
-      await db.schema.createIndex("leads_state_due").on("leads").columns(["state", "next_attempt_at"]).execute();
+      await db.schema
+        .createIndex("leads_fingerprint_received")
+        .on("leads")
+        .columns(["fingerprint", "received_at"])
+        .execute();
+      await db.schema
+        .createIndex("leads_state_due")
+        .on("leads")
+        .columns(["state", "next_attempt_at"])
+        .execute();
       await db.schema.createIndex("leads_email").on("leads").column("email").execute();
       await db.schema
         .createTable("lead_alerts")
@@ -67,5 +75,7 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
-  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === "Success")
+    .map((result) => result.migrationName);
 }

@@ -39,7 +39,11 @@ export function databaseConfig(env: Env): DatabaseConfig {
 
 export function configuredSink(env: Env): ContactSink | undefined {
   return env.SUPABASE_URL && env.SUPABASE_ANON_KEY
-    ? createSupabaseSink({ url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY, timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS })
+    ? createSupabaseSink({
+        url: env.SUPABASE_URL,
+        anonKey: env.SUPABASE_ANON_KEY,
+        timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+      })
     : undefined;
 }
 
@@ -68,11 +72,19 @@ export function createLeadServices(env: Env): RunningLeadServices {
     if (imported || store.status().state !== "ready") return;
     imported = true;
     try {
-      const reports = await importLegacyFiles(store, { undelivered: env.CONTACT_UNDELIVERED_FILE, inbox: env.CONTACT_INBOX_FILE });
+      const reports = await importLegacyFiles(store, {
+        undelivered: env.CONTACT_UNDELIVERED_FILE,
+        inbox: env.CONTACT_INBOX_FILE,
+      });
       for (const report of reports) console.log(JSON.stringify({ event: "leads_imported", ...report }));
     } catch (error) {
       imported = false;
-      console.error(JSON.stringify({ event: "leads_import_failed", error: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          event: "leads_import_failed",
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     }
   };
 

@@ -208,7 +208,7 @@ export function createLeadStore({
   };
 
   /** Every operation: fails fast while the store is known to be down, and marks it down when a query fails. */
-  const use = async <T>(work: () => Promise<T>): Promise<T> => {
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     if (status.state !== "ready") throw new StoreUnavailableError(status.reason ?? status.state);
     try {
       return await work();
@@ -263,7 +263,7 @@ export function createLeadStore({
      */
     admit(request: ContactRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
-      return use(() =>
+      return guarded(() =>
         writeTransaction(
           database,
           async (trx): Promise<Admission> => {
@@ -274,7 +274,8 @@ export function createLeadStore({
               .where("fingerprint", "=", fingerprint)
               .where("state", "in", OPEN_STATES)
               .executeTakeFirst();
-            if (open?.state === "sending" && Number(open.lease_until) > at) return { kind: "in-flight", id: open.id };
+            if (open?.state === "sending" && Number(open.lease_until) > at)
+              return { kind: "in-flight", id: open.id };
             if (!open) {
               const recent = await trx
                 .selectFrom("leads")
@@ -282,7 +283,10 @@ export function createLeadStore({
                 .where("fingerprint", "=", fingerprint)
                 .where((eb) =>
                   eb.or([
-                    eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+                    eb.and([
+                      eb("state", "=", "delivered"),
+                      eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS),
+                    ]),
                     eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", at - DUPLICATE_WINDOW_MS)]),
                   ]),
                 )
@@ -294,7 +298,8 @@ export function createLeadStore({
             if (open) {
               // The visitor's resend is the open lead's next attempt: same row, same Idempotency-Key,
               // with what they typed this time.
-              const state = mode === "inbox" ? { state: "inbox", lease_until: null, lease_token: null } : leaseFields(at);
+              const state =
+                mode === "inbox" ? { state: "inbox", lease_until: null, lease_token: null } : leaseFields(at);
               const row = await trx
                 .updateTable("leads")
                 .set({
@@ -306,7 +311,9 @@ export function createLeadStore({
                 .where("id", "=", open.id)
                 .returningAll()
                 .executeTakeFirstOrThrow();
-              return mode === "inbox" ? { kind: "stored", id: row.id } : { kind: "claimed", claim: claimOf(row) };
+              return mode === "inbox"
+                ? { kind: "stored", id: row.id }
+                : { kind: "claimed", claim: claimOf(row) };
             }
             const row = await trx
               .insertInto("leads")
@@ -317,13 +324,13 @@ export function createLeadStore({
                 ...requestColumns(request),
                 request_id: requestId ?? null,
                 source: "form",
-                ...(mode === "inbox"
-                  ? { state: "inbox", attempts: 0 }
-                  : { ...leaseFields(at), attempts: 1 }),
+                ...(mode === "inbox" ? { state: "inbox", attempts: 0 } : { ...leaseFields(at), attempts: 1 }),
               })
               .returningAll()
               .executeTakeFirstOrThrow();
-            return mode === "inbox" ? { kind: "stored", id: row.id } : { kind: "claimed", claim: claimOf(row) };
+            return mode === "inbox"
+              ? { kind: "stored", id: row.id }
+              : { kind: "claimed", claim: claimOf(row) };
           },
           fingerprint,
         ),
@@ -337,11 +344,17 @@ export function createLeadStore({
      */
     async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
       const at = now();
-      return use(async () => {
+      return guarded(async () => {
         if (sent.ok) {
           await db
             .updateTable("leads")
-            .set({ state: "delivered", delivered_at: at, lease_until: null, lease_token: null, next_attempt_at: null })
+            .set({
+              state: "delivered",
+              delivered_at: at,
+              lease_until: null,
+              lease_token: null,
+              next_attempt_at: null,
+            })
             .where("id", "=", lead.id)
             .execute();
           return "delivered";
@@ -371,7 +384,7 @@ export function createLeadStore({
     },
 
     async get(id: string): Promise<Lead | undefined> {
-      return use(async () => {
+      return guarded(async () => {
         const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
         return row ? toLead(row) : undefined;
       });
@@ -391,7 +404,7 @@ export function createLeadStore({
 
     /** Leases the pending leads that are due, oldest first; another instance skips the ones taken. */
     async claimDue(limit: number): Promise<Claim[]> {
-      return use(() =>
+      return guarded(() =>
         writeTransaction(database, async (trx) => {
           const due = await trx
             .selectFrom("leads")
@@ -415,7 +428,7 @@ export function createLeadStore({
      * delivered when asked). Each is then sent with its own id as Idempotency-Key.
      */
     async claimForRetry(states: readonly LeadState[]): Promise<Claim[]> {
-      return use(() =>
+      return guarded(() =>
         writeTransaction(database, async (trx) => {
           const ids = await trx
             .selectFrom("leads")
@@ -434,7 +447,7 @@ export function createLeadStore({
 
     /** Attempts whose lease ran out (the process died mid-call): their outcome is unknown. */
     async expireLeases(): Promise<string[]> {
-      return use(async () => {
+      return guarded(async () => {
         const rows = await db
           .updateTable("leads")
           .set({ state: "possibly_delivered", lease_until: null, lease_token: null, last_reason: "unknown" })
@@ -447,7 +460,7 @@ export function createLeadStore({
     },
 
     async list(states: readonly LeadState[]): Promise<Lead[]> {
-      return use(async () => {
+      return guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .selectAll()
@@ -460,10 +473,14 @@ export function createLeadStore({
     },
 
     async counts(): Promise<LeadCounts> {
-      return use(async () => {
+      return guarded(async () => {
         const rows = await db
           .selectFrom("leads")
-          .select((eb) => ["state", eb.fn.countAll<number>().as("count"), eb.fn.min("received_at").as("oldest")])
+          .select((eb) => [
+            "state",
+            eb.fn.countAll<number>().as("count"),
+            eb.fn.min("received_at").as("oldest"),
+          ])
           .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox"])
           .groupBy("state")
           .execute();
@@ -475,14 +492,15 @@ export function createLeadStore({
           dead: Number(of("dead")?.count ?? 0),
           sending: Number(of("sending")?.count ?? 0),
           inbox: Number(of("inbox")?.count ?? 0),
-          oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((now() - Number(oldest)) / 1000)),
+          oldestPendingAgeSeconds:
+            oldest == null ? 0 : Math.max(0, Math.round((now() - Number(oldest)) / 1000)),
         };
       });
     },
 
     /** GDPR art. 17: every lead of this address, in any state, erased. Returns how many. */
     async forget(email: string): Promise<number> {
-      return use(async () => {
+      return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
           .where(sql`lower(email)`, "=", email.trim().toLowerCase())
@@ -497,7 +515,7 @@ export function createLeadStore({
      * only copy.
      */
     async eraseDeliveredOlderThan(days: number): Promise<number> {
-      return use(async () => {
+      return guarded(async () => {
         const at = now();
         const result = await db
           .updateTable("leads")
@@ -529,14 +547,19 @@ export function createLeadStore({
      * send it (and the time is recorded).
      */
     async claimAlert(kind: string, intervalMs: number): Promise<boolean> {
-      return use(() =>
+      return guarded(() =>
         writeTransaction(
           database,
           async (trx) => {
             const at = now();
-            const last = await trx.selectFrom("lead_alerts").select("sent_at").where("kind", "=", kind).executeTakeFirst();
+            const last = await trx
+              .selectFrom("lead_alerts")
+              .select("sent_at")
+              .where("kind", "=", kind)
+              .executeTakeFirst();
             if (last && at - Number(last.sent_at) < intervalMs) return false;
-            if (last) await trx.updateTable("lead_alerts").set({ sent_at: at }).where("kind", "=", kind).execute();
+            if (last)
+              await trx.updateTable("lead_alerts").set({ sent_at: at }).where("kind", "=", kind).execute();
             else await trx.insertInto("lead_alerts").values({ kind, sent_at: at }).execute();
             return true;
           },
@@ -547,11 +570,15 @@ export function createLeadStore({
 
     /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
     async insertImported(rows: LeadsTable[]): Promise<number> {
-      return use(() =>
+      return guarded(() =>
         writeTransaction(database, async (trx) => {
           let inserted = 0;
           for (const row of rows) {
-            const result = await trx.insertInto("leads").values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+            const result = await trx
+              .insertInto("leads")
+              .values(row)
+              .onConflict((oc) => oc.doNothing())
+              .executeTakeFirst();
             inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
           }
           return inserted;

@@ -96,10 +96,13 @@ export function storeContract(engine: Engine) {
     if (first.kind !== "claimed") throw new Error(first.kind);
     expect(await store.recordOutcome(first.claim, { ok: true })).toBe("delivered");
     clock += DUPLICATE_WINDOW_MS - 1_000;
-    expect((await store.admit(request({ email: "ADA@Example.com" }), { mode: "function", allow })).kind).toBe("duplicate");
-    expect((await store.admit(request({ message: "Another question entirely." }), { mode: "function", allow })).kind).toBe(
-      "claimed",
+    expect((await store.admit(request({ email: "ADA@Example.com" }), { mode: "function", allow })).kind).toBe(
+      "duplicate",
     );
+    expect(
+      (await store.admit(request({ message: "Another question entirely." }), { mode: "function", allow }))
+        .kind,
+    ).toBe("claimed");
     clock += 2_000;
     expect((await store.admit(request(), { mode: "function", allow })).kind).toBe("claimed");
   });
@@ -108,15 +111,24 @@ export function storeContract(engine: Engine) {
     const store = await instance();
     const first = await store.admit(request(), { mode: "function", allow });
     if (first.kind !== "claimed") throw new Error(first.kind);
-    expect(await store.recordOutcome(first.claim, { ok: false, reason: "http", status: 500 })).toBe("pending");
+    expect(await store.recordOutcome(first.claim, { ok: false, reason: "http", status: 500 })).toBe(
+      "pending",
+    );
     const [pending] = await store.list(["pending"]);
     // Equal jitter with random() = 0.5: three quarters of the first delay.
-    expect(pending).toMatchObject({ attempts: 1, lastReason: "http", lastStatus: 500, nextAttemptAt: clock + 22_500 });
+    expect(pending).toMatchObject({
+      attempts: 1,
+      lastReason: "http",
+      lastStatus: 500,
+      nextAttemptAt: clock + 22_500,
+    });
     const again = await store.admit(request({ phone: "+44 20 7946 0001" }), { mode: "function", allow });
     if (again.kind !== "claimed") throw new Error(again.kind);
     expect(again.claim.lead).toMatchObject({ id: first.claim.lead.id, attempts: 2, state: "sending" });
     expect(again.claim.lead.request.phone).toBe("+44 20 7946 0001");
-    expect(await store.list(["sending", "pending", "delivered", "inbox", "dead", "possibly_delivered"])).toHaveLength(1);
+    expect(
+      await store.list(["sending", "pending", "delivered", "inbox", "dead", "possibly_delivered"]),
+    ).toHaveLength(1);
   });
 
   it("the last allowed sure failure makes the lead dead; an unknown outcome makes it possibly delivered", async () => {
@@ -130,9 +142,9 @@ export function storeContract(engine: Engine) {
     }
     const other = await store.admit(request({ email: "grace@example.com" }), { mode: "function", allow });
     if (other.kind !== "claimed") throw new Error(other.kind);
-    expect(await store.recordOutcome(other.claim, { ok: false, reason: "timeout", possiblyDelivered: true })).toBe(
-      "possibly_delivered",
-    );
+    expect(
+      await store.recordOutcome(other.claim, { ok: false, reason: "timeout", possiblyDelivered: true }),
+    ).toBe("possibly_delivered");
     clock += 10 * 3_600_000;
     expect(await store.claimDue(10)).toEqual([]);
   });
@@ -141,7 +153,9 @@ export function storeContract(engine: Engine) {
     const a = await instance();
     const b = await instance();
     const admissions = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => (index % 2 ? a : b).admit(request(), { mode: "function", allow })),
+      Array.from({ length: 12 }, (_, index) =>
+        (index % 2 ? a : b).admit(request(), { mode: "function", allow }),
+      ),
     );
     const claimed = admissions.filter((admission) => admission.kind === "claimed");
     expect(claimed).toHaveLength(1);
@@ -157,7 +171,10 @@ export function storeContract(engine: Engine) {
     const a = await instance();
     const b = await instance();
     for (let index = 0; index < 8; index++) {
-      const admission = await a.admit(request({ email: `lead${index}@example.com` }), { mode: "function", allow });
+      const admission = await a.admit(request({ email: `lead${index}@example.com` }), {
+        mode: "function",
+        allow,
+      });
       if (admission.kind !== "claimed") throw new Error(admission.kind);
       await a.recordOutcome(admission.claim, { ok: false, reason: "http", status: 503 });
     }
@@ -230,7 +247,9 @@ export function storeContract(engine: Engine) {
     if (sent.kind !== "claimed") throw new Error(sent.kind);
     await store.admit(request({ email: "grace@example.com" }), { mode: "inbox", allow });
     expect(await store.forget(" ADA@example.com ")).toBe(2);
-    expect((await store.list(["inbox", "sending"])).map((lead) => lead.request.email)).toEqual(["grace@example.com"]);
+    expect((await store.list(["inbox", "sending"])).map((lead) => lead.request.email)).toEqual([
+      "grace@example.com",
+    ]);
     expect(await store.forget("nobody@example.com")).toBe(0);
   });
 

@@ -11,5 +11,8 @@ describeWithPostgres("lead store on PostgreSQL (a real server)", () => {
   afterAll(async () => {
     await server?.destroy();
   });
-  storeContract({ fresh: async () => ({ databaseUrl: await server.createDatabase(), file: "" }), severalInstances: true });
+  storeContract({
+    fresh: async () => ({ databaseUrl: await server.createDatabase(), file: "" }),
+    severalInstances: true,
+  });
 });

@@ -1,0 +1,209 @@
+import { mkdtempSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
+import { openDatabase } from "~/lib/leads/database.server";
+import { startDispatcher } from "~/lib/leads/dispatcher.server";
+import { createLeadStore, type LeadStore } from "~/lib/leads/store.server";
+
+import { request } from "./store-contract";
+
+/**
+ * The dispatcher and the alerts on a real SQLite store, with a fake function (a sink that answers
+ * as told) and a real webhook receiver on 127.0.0.1.
+ */
+
+interface Hook {
+  url: string;
+  bodies: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+async function startHook(status = 200): Promise<Hook> {
+  const bodies: Record<string, unknown>[] = [];
+  const server: Server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    req.on("end", () => {
+      bodies.push(JSON.parse(text) as Record<string, unknown>);
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/hook`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const allow = async () => ({ allowed: true as const });
+
+describe("dispatcher", () => {
+  let clock: number;
+  let store: LeadStore;
+  let hook: Hook;
+  let alerts: Alerts;
+  const answers: SendResult[] = [];
+  const calls: string[] = [];
+  const sink: ContactSink = {
+    mode: "supabase",
+    async send(_request, { idempotencyKey }) {
+      calls.push(idempotencyKey);
+      return answers.shift() ?? { ok: true };
+    },
+  };
+  const silent = () => undefined;
+
+  beforeEach(async () => {
+    clock = Date.UTC(2026, 10, 25, 12);
+    calls.length = 0;
+    answers.length = 0;
+    const database = openDatabase({ file: join(mkdtempSync(join(tmpdir(), "dispatch-")), "leads.sqlite") });
+    store = createLeadStore({
+      database,
+      leaseMs: 5_000,
+      retry: { initialMs: 1_000, maxMs: 4_000, maxAttempts: 3 },
+      now: () => clock,
+      log: silent,
+    });
+    await store.start();
+    hook = await startHook();
+    alerts = createAlerts({ url: hook.url, store, intervalMs: 60_000, log: silent });
+  });
+  afterEach(async () => {
+    await alerts.settled();
+    await store.close();
+    await hook.close();
+  });
+
+  const failedLead = async (email: string, sent: SendResult) => {
+    const admission = await store.admit(request({ email }), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    await store.recordOutcome(admission.claim, sent);
+    return admission.claim.lead.id;
+  };
+
+  const dispatcher = () =>
+    startDispatcher({
+      store,
+      sink,
+      alerts,
+      intervalMs: 3_600_000,
+      retentionDays: 90,
+      pendingAlertMs: 30 * 60_000,
+      log: silent,
+    });
+
+  it("retries a pending lead when it is due, with its id as Idempotency-Key, until it is delivered", async () => {
+    const id = await failedLead("retry@example.com", { ok: false, reason: "http", status: 500 });
+    const running = dispatcher();
+    await running.runOnce();
+    expect(calls).toEqual([]);
+    clock += 1_000;
+    answers.push({ ok: false, reason: "network" });
+    await running.runOnce();
+    expect(calls).toEqual([id]);
+    expect((await store.get(id))?.state).toBe("pending");
+    clock += 2_000;
+    await running.runOnce();
+    expect(calls).toEqual([id, id]);
+    expect(await store.get(id)).toMatchObject({ state: "delivered", attempts: 3 });
+    await running.stop();
+  });
+
+  it("a lead that fails its last attempt is dead, and ops get one alert without personal data", async () => {
+    const id = await failedLead("dead@example.com", { ok: false, reason: "http", status: 500 });
+    const running = dispatcher();
+    for (let round = 0; round < 2; round++) {
+      clock += 4_000;
+      answers.push({ ok: false, reason: "http", status: 500 });
+      await running.runOnce();
+    }
+    expect((await store.get(id))?.state).toBe("dead");
+    await alerts.settled();
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]).toMatchObject({ kind: "dead", attempts: 3 });
+    expect(String(hook.bodies[0]?.text)).toContain("npm run leads");
+    expect(JSON.stringify(hook.bodies)).not.toMatch(/dead@example|Ada|invoices/);
+    await running.stop();
+  });
+
+  it("a possibly delivered lead is never sent again; an expired lease becomes one, with one alert per interval", async () => {
+    const held = await failedLead("held@example.com", {
+      ok: false,
+      reason: "timeout",
+      possiblyDelivered: true,
+    });
+    const stuck = await store.admit(request({ email: "stuck@example.com" }), { mode: "function", allow });
+    if (stuck.kind !== "claimed") throw new Error(stuck.kind);
+    const running = dispatcher();
+    clock += 10_000;
+    await running.runOnce();
+    clock += 3_600_000;
+    await running.runOnce();
+    expect(calls).toEqual([]);
+    expect((await store.get(held))?.state).toBe("possibly_delivered");
+    expect((await store.get(stuck.claim.lead.id))?.state).toBe("possibly_delivered");
+    await alerts.settled();
+    expect(hook.bodies.map((body) => body.kind)).toEqual(["possibly-delivered"]);
+    await running.stop();
+  });
+
+  it("alerts when the oldest pending lead is older than the limit, at most once per interval", async () => {
+    await failedLead("slow@example.com", { ok: false, reason: "http", status: 503 });
+    // No function to try it with (as when SUPABASE_URL is removed): it only waits, and ages.
+    const running = startDispatcher({
+      store,
+      sink: undefined,
+      alerts,
+      intervalMs: 3_600_000,
+      retentionDays: 90,
+      pendingAlertMs: 30 * 60_000,
+      log: silent,
+    });
+    clock += 29 * 60_000;
+    await running.runOnce();
+    await alerts.settled();
+    expect(hook.bodies).toEqual([]);
+    clock += 2 * 60_000;
+    await running.runOnce();
+    await running.runOnce();
+    await alerts.settled();
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]).toMatchObject({ kind: "pending-age", pending: 1 });
+    await running.stop();
+  });
+
+  it("a webhook that fails never holds a lead", async () => {
+    await hook.close();
+    hook = await startHook(500);
+    const failing = createAlerts({
+      url: "http://127.0.0.1:9/nothing-listens",
+      store,
+      intervalMs: 60_000,
+      log: silent,
+    });
+    const id = await failedLead("hook@example.com", { ok: false, reason: "http", status: 500 });
+    const running = startDispatcher({
+      store,
+      sink,
+      alerts: failing,
+      intervalMs: 3_600_000,
+      retentionDays: 90,
+      pendingAlertMs: 1,
+      log: silent,
+    });
+    clock += 1_000;
+    await running.runOnce();
+    expect((await store.get(id))?.state).toBe("delivered");
+    await failing.settled();
+    await running.stop();
+  });
+});
