@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type FocusEvent, useEffect, useRef, useState } from "react";
 
 import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 
@@ -39,7 +39,7 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
  * is the URL's target (`#mobile-menu`): a link opens it, another closes it, and choosing a section
  * moves the target to that section, which closes the menu as the page lands there (decision 029).
  * Once hydrated it becomes a button with `aria-expanded` that closes on Escape (focus back on the
- * toggle), on choosing a link and on a click outside.
+ * toggle), on choosing a link, on a click outside and when focus leaves it for the page.
  */
 export function MobileMenu() {
   const [enhanced, setEnhanced] = useState(false);
@@ -79,6 +79,15 @@ export function MobileMenu() {
     };
   }, [open]);
 
+  // The panel covers the page below the header: focus that Tabs on past its last link (or back
+  // before the toggle) would sit behind it, unseen (issue 24). Leaving the menu closes it, so
+  // whatever now has focus is on screen. A focus that goes nowhere (another window, a click on the
+  // panel's padding) leaves it open.
+  const onBlur = (event: FocusEvent<HTMLDivElement>) => {
+    const next = event.relatedTarget;
+    if (open && next instanceof Node && !event.currentTarget.contains(next)) setOpen(false);
+  };
+
   if (!enhanced) {
     return (
       <div className="group/menu lg:hidden">
@@ -107,7 +116,7 @@ export function MobileMenu() {
   }
 
   return (
-    <div ref={root} className="lg:hidden">
+    <div ref={root} onBlur={onBlur} className="lg:hidden">
       <TooltipGroup as="div">
         <Tooltip label={navigationText.menuToggle}>
           <button
