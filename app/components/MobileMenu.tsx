@@ -10,14 +10,17 @@ import { Tooltip, TooltipGroup } from "./Tooltip";
 const PANEL_ID = "mobile-menu";
 const OPEN_TOGGLE_ID = "menu-toggle";
 
-function MenuLinks({ onChoose }: { onChoose?: () => void }) {
+/** Where the header's section links point: this page, or the home page (from the 404 and 400). */
+export type SectionsOn = "" | "/";
+
+function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn: SectionsOn }) {
   return (
     <nav aria-label={navigationText.mobileNavLabel} className="mx-auto max-w-7xl">
       <ul className="divide-y divide-white/10">
         {headerLinks.map((link) => (
           <li key={link.href}>
             <a
-              href={link.href}
+              href={`${sectionsOn}${link.href}`}
               onClick={onChoose}
               className="flex items-center justify-between py-4 text-lg font-medium text-white transition-colors hover:text-accent-400"
             >
@@ -27,7 +30,7 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
           </li>
         ))}
       </ul>
-      <a href={headerCta.href} onClick={onChoose} className="btn btn-accent mt-4 flex">
+      <a href={`${sectionsOn}${headerCta.href}`} onClick={onChoose} className="btn btn-accent mt-4 flex">
         {headerCta.label}
       </a>
     </nav>
@@ -41,7 +44,7 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
  * Once hydrated it becomes a button with `aria-expanded` that closes on Escape (focus back on the
  * toggle), on choosing a link, on a click outside and when focus leaves it for the page.
  */
-export function MobileMenu() {
+export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const [enhanced, setEnhanced] = useState(false);
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -109,7 +112,7 @@ export function MobileMenu() {
           <Icon name="close" className="size-6" />
         </a>
         <div ref={panel} id={PANEL_ID} className="menu-panel hidden target:block">
-          <MenuLinks />
+          <MenuLinks sectionsOn={sectionsOn} />
         </div>
       </div>
     );
@@ -134,7 +137,7 @@ export function MobileMenu() {
         </Tooltip>
       </TooltipGroup>
       <div id={PANEL_ID} hidden={!open} className="menu-panel">
-        <MenuLinks onChoose={() => setOpen(false)} />
+        <MenuLinks sectionsOn={sectionsOn} onChoose={() => setOpen(false)} />
       </div>
     </div>
   );
