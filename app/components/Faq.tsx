@@ -1,4 +1,4 @@
-import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 
 import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
@@ -13,8 +13,12 @@ type AccordionModule = typeof import("./faq-accordion");
 /** Which FAQ control had focus when the accordion replaced the native markup. */
 type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | null;
 
-/** View More Questions / View Less, the same in both versions of the list. */
-const TOGGLE_CLASS = "btn btn-line mt-6 w-fit cursor-pointer text-ink-950";
+/**
+ * View More Questions / View Less, the same in both versions of the list. No text colour of its
+ * own: it inherits the page's ink, and a utility colour here would outrank `btn-line`'s hover
+ * colours (issue 24: ink text on the ink hover background, 1:1).
+ */
+const TOGGLE_CLASS = "btn btn-line mt-6 w-fit cursor-pointer";
 
 /** Server HTML's native items share one `name`: the browser keeps one open at most (exclusive accordion). */
 const NATIVE_GROUP = "faq";
@@ -59,6 +63,9 @@ export function Faq() {
   const loading = useRef(false);
   const refocus = useRef<FocusedControl>(null);
   const toggleTop = useRef<number | null>(null);
+  // Set by View More Questions until the button loses focus: the next Tab goes to the first
+  // question it showed, which sits above the button (issue 24).
+  const tabToShown = useRef(false);
 
   const load = () => {
     if (loading.current) return;
@@ -100,7 +107,19 @@ export function Faq() {
 
   const onToggle = (event: MouseEvent<HTMLButtonElement>) => {
     toggleTop.current = event.currentTarget.getBoundingClientRect().top;
+    tabToShown.current = !showAll;
     setShowAll((value) => !value);
+  };
+
+  // The questions View More Questions adds come before the button, in the reading order as on
+  // screen; the button keeps focus (it did what was asked, and View Less is right there), but the
+  // visitor's next step is the new questions, not "Email us" below.
+  const onToggleKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== "Tab" || event.shiftKey || !tabToShown.current) return;
+    const firstShown = section.current?.querySelector<HTMLElement>(`[data-faq-trigger="${faqInitialCount}"]`);
+    if (!firstShown) return;
+    event.preventDefault();
+    firstShown.focus();
   };
 
   useEffect(() => {
@@ -142,6 +161,8 @@ export function Faq() {
                 type="button"
                 aria-expanded={showAll}
                 onClick={onToggle}
+                onKeyDown={onToggleKeyDown}
+                onBlur={() => (tabToShown.current = false)}
                 className={TOGGLE_CLASS}
               >
                 {showAll ? faqText.viewLess : faqText.viewMore}
@@ -154,12 +175,16 @@ export function Faq() {
                   <NativeItem key={faq.question} faq={faq} index={index} />
                 ))}
               </div>
-              <details data-faq-more className="group/more">
-                <summary className={TOGGLE_CLASS}>
+              {/* The summary must come first in <details>, so Tab after View More Questions
+                  reaches the questions it showed; drawn last (a flex column), View Less follows
+                  the last question as it does with JavaScript. Browsers that cannot lay out
+                  <details> as flex keep it above them. */}
+              <details data-faq-more className="group/more flex flex-col">
+                <summary className={`${TOGGLE_CLASS} order-last`}>
                   <span className="group-open/more:hidden">{faqText.viewMore}</span>
                   <span className="hidden group-open/more:inline">{faqText.viewLess}</span>
                 </summary>
-                <div className="mt-6 space-y-3">
+                <div className="mt-3 space-y-3">
                   {rest.map((faq, index) => (
                     <NativeItem key={faq.question} faq={faq} index={index + faqInitialCount} />
                   ))}

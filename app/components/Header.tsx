@@ -2,14 +2,16 @@ import { site } from "~/content/site";
 import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 
 import { BrandMark } from "./BrandMark";
-import { MobileMenu } from "./MobileMenu";
+import { MobileMenu, type SectionsOn } from "./MobileMenu";
 
 /**
  * The fixed header: brand, section links (desktop), Get Started and the mobile menu. Get Started
  * stays in the bar at every width, so the form is one tap away wherever the visitor has scrolled;
  * below 430 px the brand name gives way to it (still read out as the home link's name).
+ * `sectionsOn` is where the sections are: the page itself (""), or "/" on the 404 and 400 pages,
+ * whose header leads to the home page's sections.
  */
-export function Header() {
+export function Header({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   return (
     <header className="on-ink fixed inset-x-0 top-0 z-50 h-(--header-height) border-b border-white/10 bg-ink-950/95">
       <div className="shell flex h-full items-center justify-between gap-4">
@@ -25,7 +27,7 @@ export function Header() {
             {headerLinks.map((link) => (
               <li key={link.href}>
                 <a
-                  href={link.href}
+                  href={`${sectionsOn}${link.href}`}
                   className="rounded-full px-4 py-2 text-sm font-medium text-ink-200 transition-colors hover:bg-white/10 hover:text-white"
                 >
                   {link.label}
@@ -35,10 +37,10 @@ export function Header() {
           </ul>
         </nav>
         <div className="flex items-center gap-3">
-          <a href={headerCta.href} className="btn btn-accent min-h-11 px-5 text-sm">
+          <a href={`${sectionsOn}${headerCta.href}`} className="btn btn-accent min-h-11 px-5 text-sm">
             {headerCta.label}
           </a>
-          <MobileMenu />
+          <MobileMenu sectionsOn={sectionsOn} />
         </div>
       </div>
     </header>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type FocusEvent, useEffect, useRef, useState } from "react";
 
 import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 
@@ -10,14 +10,17 @@ import { Tooltip, TooltipGroup } from "./Tooltip";
 const PANEL_ID = "mobile-menu";
 const OPEN_TOGGLE_ID = "menu-toggle";
 
-function MenuLinks({ onChoose }: { onChoose?: () => void }) {
+/** Where the header's section links point: this page, or the home page (from the 404 and 400). */
+export type SectionsOn = "" | "/";
+
+function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn: SectionsOn }) {
   return (
     <nav aria-label={navigationText.mobileNavLabel} className="mx-auto max-w-7xl">
       <ul className="divide-y divide-white/10">
         {headerLinks.map((link) => (
           <li key={link.href}>
             <a
-              href={link.href}
+              href={`${sectionsOn}${link.href}`}
               onClick={onChoose}
               className="flex items-center justify-between py-4 text-lg font-medium text-white transition-colors hover:text-accent-400"
             >
@@ -27,7 +30,7 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
           </li>
         ))}
       </ul>
-      <a href={headerCta.href} onClick={onChoose} className="btn btn-accent mt-4 flex">
+      <a href={`${sectionsOn}${headerCta.href}`} onClick={onChoose} className="btn btn-accent mt-4 flex">
         {headerCta.label}
       </a>
     </nav>
@@ -39,9 +42,9 @@ function MenuLinks({ onChoose }: { onChoose?: () => void }) {
  * is the URL's target (`#mobile-menu`): a link opens it, another closes it, and choosing a section
  * moves the target to that section, which closes the menu as the page lands there (decision 029).
  * Once hydrated it becomes a button with `aria-expanded` that closes on Escape (focus back on the
- * toggle), on choosing a link and on a click outside.
+ * toggle), on choosing a link, on a click outside and when focus leaves it for the page.
  */
-export function MobileMenu() {
+export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const [enhanced, setEnhanced] = useState(false);
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -79,6 +82,15 @@ export function MobileMenu() {
     };
   }, [open]);
 
+  // The panel covers the page below the header: focus that Tabs on past its last link (or back
+  // before the toggle) would sit behind it, unseen (issue 24). Leaving the menu closes it, so
+  // whatever now has focus is on screen. A focus that goes nowhere (another window, a click on the
+  // panel's padding) leaves it open.
+  const onBlur = (event: FocusEvent<HTMLDivElement>) => {
+    const next = event.relatedTarget;
+    if (open && next instanceof Node && !event.currentTarget.contains(next)) setOpen(false);
+  };
+
   if (!enhanced) {
     return (
       <div className="group/menu lg:hidden">
@@ -100,14 +112,14 @@ export function MobileMenu() {
           <Icon name="close" className="size-6" />
         </a>
         <div ref={panel} id={PANEL_ID} className="menu-panel hidden target:block">
-          <MenuLinks />
+          <MenuLinks sectionsOn={sectionsOn} />
         </div>
       </div>
     );
   }
 
   return (
-    <div ref={root} className="lg:hidden">
+    <div ref={root} onBlur={onBlur} className="lg:hidden">
       <TooltipGroup as="div">
         <Tooltip label={navigationText.menuToggle}>
           <button
@@ -125,7 +137,7 @@ export function MobileMenu() {
         </Tooltip>
       </TooltipGroup>
       <div id={PANEL_ID} hidden={!open} className="menu-panel">
-        <MenuLinks onChoose={() => setOpen(false)} />
+        <MenuLinks sectionsOn={sectionsOn} onChoose={() => setOpen(false)} />
       </div>
     </div>
   );

@@ -1,10 +1,15 @@
+import { site } from "./site";
+import type { StatusPageText } from "./types";
+
 export const notFoundText = {
   code: "404",
   heading: "Page Not Found",
+  /** The tab and bookmark name: what happened, then whose site it is. */
+  title: `Page Not Found | ${site.brandName}`,
   message: "Oops! This page doesn't exist or has moved.",
   homeLink: "Return to Home",
   consoleMessage: "404 Error: User attempted to access non-existent route:",
-} as const;
+} as const satisfies StatusPageText & { consoleMessage: string };
 
 /** The default view for an unhandled error (docs/requirements.md, section 5): this heading, then the error's text. */
 export const errorText = {

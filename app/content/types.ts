@@ -100,3 +100,13 @@ export interface SectionIntro {
   heading: string;
   lead: string;
 }
+
+/** A page that answers an error status (404, 400): its copy, the title included. */
+export interface StatusPageText {
+  code: string;
+  heading: string;
+  /** The document title; ends with the brand name. */
+  title: string;
+  message: string;
+  homeLink: string;
+}

@@ -5,6 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { BadRequestScreen } from "~/components/BadRequestScreen";
 import { NotFoundScreen } from "~/components/NotFoundScreen";
 import { badRequestText } from "~/content/bad-request";
+import { notFoundText } from "~/content/not-found";
 
 interface SplatData {
   pathname: string;
@@ -12,7 +13,7 @@ interface SplatData {
 }
 
 export const meta: MetaFunction = ({ data }) => [
-  { title: (data as SplatData | undefined)?.status === 400 ? badRequestText.title : "Page Not Found" },
+  { title: (data as SplatData | undefined)?.status === 400 ? badRequestText.title : notFoundText.title },
   { name: "robots", content: "noindex" },
 ];
 

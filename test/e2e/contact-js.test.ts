@@ -230,4 +230,98 @@ describeBrowser("contact form with JavaScript", () => {
       buttonBox!.y < toastBox!.y + toastBox!.height;
     expect(overlap, JSON.stringify({ toastBox, buttonBox })).toBe(false);
   });
+  // Issue 24: the visitor who sent the form from the keyboard stays where they were.
+
+  /** Records what live regions (role status/alert, aria-live) say, from page load on. */
+  const recordAnnouncements = async (page: Page): Promise<void> => {
+    await page.addInitScript(() => {
+      const said: { role: string | null; live: string | null; text: string; focused: boolean }[] = [];
+      (window as unknown as { __e2eSaid: typeof said }).__e2eSaid = said;
+      const selector = '[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])';
+      const note = (region: Element) => {
+        const text = region.textContent?.trim() ?? "";
+        if (!text) return;
+        said.push({
+          role: region.getAttribute("role"),
+          live: region.getAttribute("aria-live"),
+          text,
+          focused: region.contains(document.activeElement),
+        });
+      };
+      new MutationObserver((records) => {
+        for (const record of records) {
+          const target = record.target instanceof Element ? record.target : record.target.parentElement;
+          const region = target?.closest(selector);
+          if (region) note(region);
+          for (const added of Array.from(record.addedNodes)) {
+            if (!(added instanceof Element)) continue;
+            const inside = added.matches(selector) ? [added] : Array.from(added.querySelectorAll(selector));
+            inside.forEach(note);
+          }
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+  };
+  const announcements = (page: Page) =>
+    page.evaluate(
+      () => (window as unknown as { __e2eSaid: { role: string | null; text: string }[] }).__e2eSaid,
+    );
+
+  /** What has focus: the form's submit button, the toast, or something else (named). */
+  const focusIs = (page: Page) =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return "body";
+      if (active.closest("#contact form") && active.matches('button[type="submit"]')) return "submit";
+      if (active.closest('[role="region"] ol, [role="region"] li')) return "toast";
+      return `${active.tagName.toLowerCase()} "${(active.textContent ?? "").trim().slice(0, 30)}"`;
+    });
+
+  for (const outcome of ["success", "failure"] as const) {
+    it(`Enter on Send Message (${outcome}): focus stays on the button while sending and after the answer; the toast is announced, not focused`, async () => {
+      stack.fake.setMode(
+        outcome === "success"
+          ? { kind: "slow", delayMs: 1200 }
+          : { kind: "status", status: 500, delayMs: 1200 },
+      );
+      const page = await open(DESKTOP, recordAnnouncements);
+      await fillContact(page, uniqueContact());
+      const button = submitButton(page);
+      await button.focus();
+      await page.keyboard.press("Enter");
+
+      await expect.poll(() => button.innerText()).toContain(SUBMITTING_LABEL);
+      expect(await focusIs(page), "while sending").toBe("submit");
+
+      const title = outcome === "success" ? SUCCESS.title : SEND_ERROR.title;
+      await expect.poll(() => toast(page, title).isVisible(), { timeout: 8000 }).toBe(true);
+      expect((await button.innerText()).trim()).toBe(SUBMIT_LABEL);
+      expect(await focusIs(page), "after the answer").toBe("submit");
+      await expect
+        .poll(async () => (await announcements(page)).filter((entry) => entry.text.includes(title)), {
+          message: "the outcome is said by a live region (role status or alert)",
+        })
+        .toContainEqual(expect.objectContaining({ role: expect.stringMatching(/^(status|alert)$/) }));
+      expect(await focusIs(page), "the announcement does not take focus").toBe("submit");
+      expect(stack.fake.requests).toHaveLength(1);
+    });
+  }
+
+  it("a new submission dismisses the toast of the last one: no 'Error Sending Message' beside 'Sending Message...'", async () => {
+    stack.fake.setMode({ kind: "status", status: 500 });
+    const page = await open();
+    const values = uniqueContact();
+    await fillContact(page, values);
+    await submitButton(page).click();
+    const failed = toast(page, SEND_ERROR.title);
+    await expect.poll(() => failed.isVisible(), { timeout: 8000 }).toBe(true);
+
+    stack.fake.setMode({ kind: "slow", delayMs: 1200 });
+    await submitButton(page).click();
+    await expect.poll(() => submitButton(page).innerText()).toContain(SUBMITTING_LABEL);
+    expect(await failed.count(), "the earlier error toast is gone while sending again").toBe(0);
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await failed.count()).toBe(0);
+    expect(stack.fake.requests).toHaveLength(2);
+  });
 });

@@ -1,9 +1,10 @@
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
 
-import { describeBrowser, SIZES, useStack } from "./support/browser";
+import { describeBrowser, DESKTOP, SIZES, useStack } from "./support/browser";
+import { contrastRatio } from "./support/design";
 import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 describeBrowser("FAQ accordion", () => {
@@ -242,5 +243,171 @@ describeBrowser("FAQ accordion", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => answer(page, 7).isVisible()).toBe(true);
     await expect.poll(() => question(page, 1).getAttribute("aria-expanded")).toBe("false");
+  });
+  // Issue 24: the toggle itself, with JavaScript (Radix, a <button>) and without (a <summary>).
+  describe("View More Questions / View Less, with and without JavaScript", () => {
+    async function openFaq(javaScriptEnabled: boolean): Promise<Page> {
+      if (javaScriptEnabled) return open(DESKTOP);
+      const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false });
+      await keepTrafficLocal(context);
+      const page = await context.newPage();
+      await page.goto("/");
+      await page.locator("#faq").scrollIntoViewIfNeeded();
+      return page;
+    }
+
+    /** The toggle as the visitor sees it: the <button> with JavaScript, the <summary> without. */
+    const toggleOf = (page: Page) =>
+      page
+        .locator("#faq")
+        .locator("button[aria-expanded]:not([data-state]), details[data-faq-more] > summary");
+    const label = (page: Page) => toggleOf(page).innerText();
+
+    /**
+     * The toggle's text colour against what is painted behind it (its own background, or the
+     * nearest ancestor's), from the computed styles once its colour transition has finished.
+     */
+    async function toggleContrast(page: Page): Promise<{ ratio: number; text: string; back: string }> {
+      const toggle = toggleOf(page);
+      await expect
+        .poll(() => toggle.evaluate((el) => el.getAnimations().length), { message: "colour transition done" })
+        .toBe(0);
+      const colours = await toggle.evaluate((el) => {
+        const parse = (value: string) => {
+          const parts = value
+            .match(/^rgba?\(([^)]+)\)$/)?.[1]
+            ?.split(/[\s,/]+/)
+            .filter(Boolean)
+            .map(Number);
+          if (!parts || parts.length < 3) throw new Error(`not an rgb() colour: ${value}`);
+          return { rgb: parts.slice(0, 3) as [number, number, number], alpha: parts[3] ?? 1 };
+        };
+        // Composite the backgrounds from the toggle outwards until one is opaque.
+        const layers: { rgb: [number, number, number]; alpha: number }[] = [];
+        for (let node: Element | null = el; node; node = node.parentElement) {
+          const layer = parse(getComputedStyle(node).backgroundColor);
+          if (layer.alpha > 0) layers.push(layer);
+          if (layer.alpha >= 1) break;
+        }
+        let back: [number, number, number] = [255, 255, 255];
+        for (const layer of layers.reverse())
+          back = back.map((c, i) => layer.rgb[i]! * layer.alpha + c * (1 - layer.alpha)) as typeof back;
+        const text = parse(getComputedStyle(el).color);
+        const fore = text.rgb.map((c, i) => c * text.alpha + back[i]! * (1 - text.alpha)) as typeof back;
+        return { fore, back, textCss: getComputedStyle(el).color };
+      });
+      return {
+        ratio: Math.round(contrastRatio(colours.fore, colours.back) * 100) / 100,
+        text: colours.textCss,
+        back: `rgb(${colours.back.map(Math.round).join(", ")})`,
+      };
+    }
+
+    for (const javaScriptEnabled of [true, false]) {
+      const js = javaScriptEnabled ? "JS on" : "JS off";
+
+      it(`desktop, ${js}: the toggle keeps 4.5:1 at rest, on hover, pressed and focused, for both labels`, async () => {
+        const page = await openFaq(javaScriptEnabled);
+        const toggle = toggleOf(page);
+        const states: string[] = [];
+        const measure = async (state: string) => {
+          const { ratio, text, back } = await toggleContrast(page);
+          const line = `${state} "${(await label(page)).trim()}": ${ratio}:1 (${text} on ${back})`;
+          states.push(line);
+          expect(ratio, states.join("\n")).toBeGreaterThanOrEqual(4.5);
+        };
+
+        await measure("at rest");
+        await toggle.hover();
+        await measure("hovered");
+        await page.mouse.down();
+        await measure("pressed");
+        // The click shows the other label; the pointer has not moved (with JavaScript the page
+        // keeps the button under it), as the tester left it. Without JavaScript the questions
+        // push the toggle down, so the pointer follows it.
+        await page.mouse.up();
+        await expect.poll(() => label(page)).toBe("View Less");
+        if (!javaScriptEnabled) await toggle.hover();
+        await measure("hovered");
+        await page.mouse.down();
+        await measure("pressed");
+        await page.mouse.up();
+        await expect.poll(() => label(page)).toBe("View More Questions");
+        if (!javaScriptEnabled) await toggle.hover();
+        await measure("hovered");
+
+        // Focused from the keyboard, the pointer elsewhere, then focused and hovered.
+        await page.mouse.move(1, 1);
+        await toggle.focus();
+        await measure("focused");
+        await page.keyboard.press("Enter");
+        await expect.poll(() => label(page)).toBe("View Less");
+        await measure("focused");
+        await toggle.hover();
+        await measure("focused and hovered");
+      });
+
+      it(`desktop, ${js}: after Enter on View More Questions, the next Tab reaches the first question it showed`, async () => {
+        const page = await openFaq(javaScriptEnabled);
+        const focused = () =>
+          page.evaluate(
+            () => (document.activeElement as HTMLElement | null)?.innerText.trim().split("\n")[0],
+          );
+        // Arrive as a keyboard visitor does: Tab from the last question shown onto the toggle.
+        await page
+          .locator("#faq")
+          .locator("summary, button")
+          .filter({ hasText: faqs[3]!.question })
+          .first()
+          .focus();
+        await page.keyboard.press("Tab");
+        await expect.poll(focused).toBe("View More Questions");
+        await page.keyboard.press("Enter");
+        await expect.poll(() => label(page)).toBe("View Less");
+        expect(await focused(), "the toggle keeps focus").toBe("View Less");
+
+        await page.keyboard.press("Tab");
+        expect(await focused(), "the first question View More Questions showed").toBe(faqs[4]!.question);
+        // On through the new questions, as they read.
+        for (const { question } of faqs.slice(5)) {
+          await page.keyboard.press("Tab");
+          expect(await focused()).toBe(question);
+        }
+        if (javaScriptEnabled) {
+          await page.keyboard.press("Tab");
+          expect(await focused(), "after the last question, the toggle that follows it").toBe("View Less");
+        }
+        await page.keyboard.press("Tab");
+        expect(await focused()).toBe("Email us");
+      });
+    }
+
+    it("desktop, JS off: View Less follows the last question, where the JavaScript version has it", async () => {
+      const page = await openFaq(false);
+      const where = async () =>
+        page.evaluate(() => {
+          const faq = document.getElementById("faq")!;
+          const toggle = faq.querySelector("details[data-faq-more] > summary")!.getBoundingClientRect();
+          const shown = Array.from(faq.querySelectorAll("details[data-faq-item]"))
+            .filter((item) => item.checkVisibility({ contentVisibilityAuto: true }))
+            .map((item) => item.getBoundingClientRect());
+          return {
+            toggleTop: Math.round(toggle.top),
+            lastQuestionBottom: Math.round(Math.max(...shown.map((box) => box.bottom))),
+            shown: shown.length,
+          };
+        });
+      const closed = await where();
+      expect(closed.shown).toBe(4);
+      expect(closed.toggleTop, JSON.stringify(closed)).toBeGreaterThan(closed.lastQuestionBottom);
+
+      await toggleOf(page).click();
+      await expect.poll(() => label(page)).toBe("View Less");
+      const opened = await where();
+      expect(opened.shown).toBe(8);
+      expect(opened.toggleTop, `View Less after question 8: ${JSON.stringify(opened)}`).toBeGreaterThan(
+        opened.lastQuestionBottom,
+      );
+    });
   });
 });

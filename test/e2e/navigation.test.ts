@@ -175,6 +175,79 @@ describeBrowser("navigation", () => {
     await expectLandedOn(page, "#about");
   });
 
+  it("phone: Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape still closes it", async () => {
+    const page = await open(PHONE);
+    const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true }).first();
+    const menu = page.locator("#mobile-menu");
+    await toggle.focus();
+    // Focus loads the tooltips, whose swap re-creates the toggle: let that happen before the walk.
+    await page.locator('button[aria-controls="mobile-menu"][data-state]').waitFor();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+
+    /** Where focus is: in the menu (toggle or panel), or elsewhere and whether it is seen there. */
+    const focus = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        const label = `${el?.tagName.toLowerCase()} "${(el?.innerText || el?.getAttribute("aria-label") || "").trim().slice(0, 30)}"`;
+        if (!el || el === document.body) return { where: "nowhere", label, seen: false };
+        const inMenu = !!el.closest("#mobile-menu") || el.getAttribute("aria-controls") === "mobile-menu";
+        const box = el.getBoundingClientRect();
+        const onTop = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        const seen =
+          box.bottom > 0 &&
+          box.top < window.innerHeight &&
+          !!onTop &&
+          (el.contains(onTop) || onTop.contains(el));
+        return { where: inMenu ? "menu" : "page", label, seen };
+      });
+
+    // Forward: through the menu's links to its Get Started, then one Tab more.
+    const panelLinks = await menu.locator("a[href]").count();
+    const walk: string[] = [];
+    for (let i = 0; i <= panelLinks; i += 1) {
+      await page.keyboard.press("Tab");
+      const now = await focus();
+      const open = (await toggle.getAttribute("aria-expanded")) === "true";
+      walk.push(
+        `${now.where} ${now.label} (menu ${open ? "open" : "closed"}, ${now.seen ? "seen" : "NOT seen"})`,
+      );
+      if (now.where !== "menu") {
+        expect(open, `focus left the open menu for the page:\n${walk.join("\n")}`).toBe(false);
+        expect(now.seen, `the focused control is on screen:\n${walk.join("\n")}`).toBe(true);
+      }
+    }
+    expect(walk[panelLinks - 1], walk.join("\n")).toMatch(/^menu a "Get Started"/);
+
+    // Backward from the toggle: the same promise.
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") {
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    }
+    await toggle.focus();
+    await page.keyboard.press("Shift+Tab");
+    const back = await focus();
+    if (back.where !== "menu") {
+      expect(await toggle.getAttribute("aria-expanded"), `Shift+Tab to ${back.label}`).toBe("false");
+      expect(back.seen, `Shift+Tab to ${back.label}`).toBe(true);
+    }
+
+    // Escape from inside the panel closes it and puts focus on the toggle.
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") {
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    }
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect((await focus()).where).toBe("menu");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
   it("external links open in a new tab with noopener, and the new tab has no opener", async () => {
     const page = await open(DESKTOP);
     const links = await page.evaluate(() =>

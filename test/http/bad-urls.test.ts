@@ -1,6 +1,8 @@
 import { Window } from "happy-dom";
 import { describe, expect, it } from "vitest";
 
+import { site } from "~/content/site";
+
 import { useAppWithFunction } from "../support/app-server";
 import { wire } from "../support/wire";
 
@@ -54,7 +56,7 @@ describe("bad URLs", () => {
       );
 
       const doc = parse(bad.body.toString("utf8"));
-      expect(doc.title).toBe("Bad Request");
+      expect(doc.title).toBe(`Bad Request | ${site.brandName}`);
       const text = squash(doc.body.textContent);
       expect(text).toContain("400");
       expect(text).toContain("Bad Request");
@@ -63,6 +65,41 @@ describe("bad URLs", () => {
       );
       expect(home?.getAttribute("href")).toBe("/");
       expect(doc.querySelector('meta[name="robots"]')?.getAttribute("content")).toContain("noindex");
+    });
+  }
+
+  // Issue 24: a broken link still lands on the site, not on a bare error page.
+  for (const [path, status, name] of [
+    ["/%", 400, "Bad Request"],
+    ["/no/such/page", 404, "Page Not Found"],
+  ] as const) {
+    it(`GET ${path}: ${status} with the site's header (brand, home link, sections on the home page) and the brand in the title`, async () => {
+      const res = await wire(`${app.server.url}${path}`, "identity");
+      expect(res.status).toBe(status);
+      const doc = parse(res.body.toString("utf8"));
+      expect(doc.title).toBe(`${name} | ${site.brandName}`);
+      expect(doc.title.endsWith(site.brandName)).toBe(true);
+
+      const header = doc.querySelector("header");
+      expect(header, "the site's header").not.toBeNull();
+      const brand = Array.from(header!.querySelectorAll("a")).find((a) =>
+        squash(a.textContent).includes(site.brandName),
+      );
+      expect(brand?.getAttribute("href"), "the brand links home").toBe("/");
+      // The header's section links lead to the home page's sections, never to this page's fragments.
+      const sectionLinks = Array.from(header!.querySelectorAll("a"))
+        .map((a) => a.getAttribute("href") ?? "")
+        .filter((href) => href.includes("#") && href !== "#main");
+      expect(sectionLinks.length).toBeGreaterThan(0);
+      for (const href of sectionLinks) {
+        if (href.startsWith("#mobile-menu") || href.startsWith("#menu-toggle")) continue;
+        expect(href, "a section of the home page").toMatch(/^\/#[a-z]/);
+      }
+      expect(doc.querySelector("main h1")?.textContent).toBe(name);
+      const home = Array.from(doc.querySelectorAll("main a")).find(
+        (a) => squash(a.textContent) === "Return to Home",
+      );
+      expect(home?.getAttribute("href")).toBe("/");
     });
   }
 

@@ -171,9 +171,12 @@ export function ContactForm() {
     const form = event.currentTarget;
     wantToast();
     setEnhanced(true);
+    // The button is only aria-disabled while sending (it keeps focus): a second press lands here.
     if (inFlight.current || submitting) return;
     // Held while the validator loads, so that a double click still sends once.
     inFlight.current = true;
+    // A new attempt: the last attempt's outcome no longer describes the form (issue 24).
+    setToast(null);
     const formData = new FormData(form);
     void loadValidator()
       .then(

@@ -2,14 +2,17 @@ import { contactFormText as text } from "~/content/contact-form";
 
 /**
  * The submit button, the page's most important action: the accent, full width, at least as large as
- * any other link to the form. While sending it is disabled and shows a spinner with "Sending Message...".
+ * any other link to the form. While sending it shows a spinner with "Sending Message..." and says it is
+ * unavailable with `aria-disabled`, not `disabled`: a disabled button drops the focus of whoever
+ * pressed it (issue 24: the next Tab started from nowhere). The form ignores a submit while one is
+ * in flight, so a double click still sends once.
  */
 export function SubmitButton({ submitting }: { submitting: boolean }) {
   return (
     <button
       type="submit"
-      disabled={submitting}
-      className="btn btn-xl btn-accent w-full disabled:cursor-wait disabled:bg-accent-300"
+      aria-disabled={submitting || undefined}
+      className="btn btn-xl btn-accent w-full aria-disabled:cursor-wait aria-disabled:bg-accent-300"
     >
       {submitting ? (
         <svg
