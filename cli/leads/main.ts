@@ -38,7 +38,8 @@ export const statusText: Record<LeadState, string> = {
 const OPEN: LeadState[] = ["pending", "possibly_delivered", "dead", "sending"];
 const ALL: LeadState[] = ["pending", "possibly_delivered", "dead", "sending", "delivered", "inbox"];
 
-const time = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 19));
+const time = (ms: number | null) =>
+  ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 
 function reasonText(lead: Lead): string {
   if (!lead.lastReason) return "";
@@ -57,7 +58,9 @@ const leadColumns: Column<Lead>[] = [
   { header: "Message", maxWidth: 48, minWidth: 10, cut: "words", value: (lead) => lead.request.message },
 ];
 
-const inboxColumns = leadColumns.filter((column) => !["Tries", "Last error", "Status"].includes(column.header));
+const inboxColumns = leadColumns.filter(
+  (column) => !["Tries", "Last error", "Status"].includes(column.header),
+);
 
 const leadCsvColumns: CsvColumn<Lead>[] = [
   { header: "id", value: (lead) => lead.id },
@@ -66,7 +69,10 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
   { header: "attempts", value: (lead) => lead.attempts },
   { header: "lastReason", value: (lead) => lead.lastReason ?? "" },
   { header: "functionStatus", value: (lead) => lead.lastStatus ?? "" },
-  { header: "deliveredAt", value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : "") },
+  {
+    header: "deliveredAt",
+    value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : ""),
+  },
   { header: "name", value: (lead) => lead.request.name },
   { header: "email", value: (lead) => lead.request.email },
   { header: "phone", value: (lead) => lead.request.phone },
@@ -79,7 +85,8 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-const terminalWidth = () => (process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || 160);
+const terminalWidth = () =>
+  process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || 160;
 
 async function openStore(): Promise<LeadStore> {
   const database = openDatabase(databaseConfig(env));
@@ -178,7 +185,11 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
           "SUPABASE_ANON_KEY): run `retry` with the server's environment. Nothing was sent.",
       );
     }
-    const states: LeadState[] = ["pending", "dead", ...(options.includePossiblyDelivered ? (["possibly_delivered"] as const) : [])];
+    const states: LeadState[] = [
+      "pending",
+      "dead",
+      ...(options.includePossiblyDelivered ? (["possibly_delivered"] as const) : []),
+    ];
     const claims = await store.claimForRetry(states);
     const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
     let delivered = 0;
@@ -213,7 +224,8 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
 }
 
 async function forget(email: string): Promise<number> {
-  if (!email.includes("@")) throw new CliError(`"${email}" is not an e-mail address: \`npm run leads -- forget person@example.com\``);
+  if (!email.includes("@"))
+    throw new CliError(`"${email}" is not an e-mail address: \`npm run leads -- forget person@example.com\``);
   return withStore(async (store) => {
     const erased = await store.forget(email);
     out(`Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`);
@@ -249,7 +261,10 @@ export function leadsProgram(result: { code: number }): Command {
         "answer: the function may have run) are sent only with --include-possibly-delivered. Exit 0 when nothing " +
         "is left to deliver; 1 when something is; 2 when it could not run.",
     )
-    .option("--include-possibly-delivered", "send the leads that may have been delivered already too (check the mailbox first)")
+    .option(
+      "--include-possibly-delivered",
+      "send the leads that may have been delivered already too (check the mailbox first)",
+    )
     .action(async (options: { includePossiblyDelivered?: boolean }) => {
       result.code = await retry(options);
     });
@@ -264,7 +279,12 @@ export function leadsProgram(result: { code: number }): Command {
     .addOption(new Option("--csv", "CSV with a header row (the only format)").makeOptionMandatory())
     .addOption(new Option("--inbox", "export the inbox leads").conflicts("all"))
     .addOption(new Option("--all", "export every lead"))
-    .addOption(new Option("--raw", "every value exactly as stored, no quote added (for a program, never for a spreadsheet)"))
+    .addOption(
+      new Option(
+        "--raw",
+        "every value exactly as stored, no quote added (for a program, never for a spreadsheet)",
+      ),
+    )
     .action(async (options: { inbox?: boolean; all?: boolean; raw?: boolean }) => {
       result.code = await exportCsv(options);
     });

@@ -23,14 +23,22 @@ const GAP = 2;
  * Each column's width for a terminal of `width` columns: the narrowable columns give up columns,
  * the widest first, until the table fits or each is at its minimum.
  */
-export function fitColumns<Row>(columns: readonly Column<Row>[], natural: readonly number[], width: number): number[] {
+export function fitColumns<Row>(
+  columns: readonly Column<Row>[],
+  natural: readonly number[],
+  width: number,
+): number[] {
   const widths = [...natural];
   const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, widths.length - 1);
   while (total() > width) {
     let widest = -1;
     columns.forEach((column, index) => {
       const current = widths[index] ?? 0;
-      if (column.minWidth !== undefined && current > column.minWidth && (widest < 0 || current > (widths[widest] ?? 0)))
+      if (
+        column.minWidth !== undefined &&
+        current > column.minWidth &&
+        (widest < 0 || current > (widths[widest] ?? 0))
+      )
         widest = index;
     });
     if (widest < 0) break;
@@ -138,7 +146,9 @@ export function formatTable<Row>(
   const cells = rows.map((row) =>
     columns.map((column, index) => fitCell(column.value(row), limits[index] ?? column.maxWidth, column.cut)),
   );
-  const headers = columns.map((column, index) => fitCell(column.header, limits[index] ?? Number.POSITIVE_INFINITY));
+  const headers = columns.map((column, index) =>
+    fitCell(column.header, limits[index] ?? Number.POSITIVE_INFINITY),
+  );
   const widths = columns.map((_, index) =>
     Math.max(headers[index]?.width ?? 0, ...cells.map((line) => line[index]?.width ?? 0)),
   );
