@@ -1,0 +1,74 @@
+import { request } from "node:http";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+
+/**
+ * Without a proxy (TRUST_PROXY=0, the default) the per-client limit goes by the socket's own
+ * address (issue 24): one client's loop of distinct valid posts is stopped by its own limit, and
+ * never uses up the ceiling that every other visitor shares. Two clients are two loopback
+ * addresses (127.0.0.1 and 127.0.0.2: Linux routes all of 127/8 to the loopback interface).
+ */
+
+function post(url: string, from: string, index: number, headers: Record<string, string> = {}) {
+  const body = new URLSearchParams({
+    name: "Loop Client",
+    email: `loop${index}@example.com`,
+    message: `Distinct question number ${index}, please.`,
+  }).toString();
+  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+    const req = request(
+      `${url}/?index`,
+      {
+        method: "POST",
+        localAddress: from,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers["retry-after"] as string | undefined,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the per-client limit without a proxy", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({ RATE_LIMIT_PER_CLIENT: "5", RATE_LIMIT_GLOBAL_PER_MINUTE: "60" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("one client's loop is limited by its own address; another client still gets through", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 62; index++)
+      statuses.push((await post(server.url, "127.0.0.1", index)).status);
+    expect(statuses.slice(0, 5)).toEqual([303, 303, 303, 303, 303]);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    const limited = await post(server.url, "127.0.0.1", 100);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(60);
+    expect(server.output()).toContain('"rateLimitScope":"client"');
+    expect(server.output()).not.toContain('"rateLimitScope":"global"');
+    // Another visitor is not locked out by the first one's loop.
+    expect((await post(server.url, "127.0.0.2", 200)).status).toBe(303);
+  });
+
+  it("a forged X-Forwarded-For is ignored without a trusted proxy", async () => {
+    const forged = await post(server.url, "127.0.0.1", 300, { "x-forwarded-for": "198.51.100.9" });
+    expect(forged.status).toBe(429);
+  });
+});
