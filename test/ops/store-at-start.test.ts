@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
+
+/**
+ * A PostgreSQL lead store that cannot be reached when the server starts (issue 23): the server
+ * starts anyway and says so in its startup line, serves the page, sends posts to the function
+ * directly, and reconnects (and migrates) by itself once the database is there.
+ */
+describeWithPostgres("a lead store that is down when the server starts", () => {
+  let postgres: PostgresServer;
+  let fake: FakeFunction;
+  let server: AppServer | undefined;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    fake = await startFakeFunction();
+  });
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await fake?.close();
+    await postgres?.destroy();
+  });
+
+  it("starts, says so, keeps serving, and reconnects by itself", async () => {
+    const databaseUrl = await postgres.createDatabase();
+    await postgres.stop();
+    server = await startAppServer({
+      DATABASE_URL: databaseUrl,
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "test-anon-key",
+    });
+    const startup = server
+      .output()
+      .split("\n")
+      .find((line) => line.includes('"event":"startup"'));
+    expect(JSON.parse(startup!)).toMatchObject({ leadStore: { engine: "postgres", state: "unavailable" } });
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+
+    const during = await fetch(`${server.url}/?index`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({
+        name: "Ada",
+        email: "down@example.com",
+        message: "The store is down right now.",
+      }),
+    });
+    expect(during.status).toBe(303);
+    expect(fake.requests).toHaveLength(1);
+
+    await postgres.start();
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${server!.url}/healthz`)).json()) as { leadStore: { state: string } })
+            .leadStore.state,
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe("ready");
+    expect(server.output()).toContain('"event":"lead_store_reconnected"');
+    const after = await fetch(`${server.url}/?index`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({
+        name: "Ada",
+        email: "back@example.com",
+        message: "The store is back now.",
+      }),
+    });
+    expect(after.status).toBe(303);
+    expect(fake.requests.at(-1)?.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+  }, 90_000);
+});
