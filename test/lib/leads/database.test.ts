@@ -8,7 +8,6 @@ describe("what the lead store says about its database", () => {
       "postgres://site:***@db.example.com:5432/site?sslmode=require",
     );
     expect(redactUrl("postgres://site@127.0.0.1:5432/site")).toBe("postgres://site@127.0.0.1:5432/site");
-    expect(redactUrl("postgres://%%%")).not.toContain("%%%");
   });
 
   it("names a driver error by its code", () => {
