@@ -38,8 +38,23 @@ export const statusText: Record<LeadState, string> = {
 const OPEN: LeadState[] = ["pending", "possibly_delivered", "dead", "sending"];
 const ALL: LeadState[] = ["pending", "possibly_delivered", "dead", "sending", "delivered", "inbox"];
 
+/** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
 const time = (ms: number | null) =>
-  ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 19);
+  ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+
+/** A note broken into lines of at most `width` columns, at spaces. */
+export function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join("\n");
+}
 
 function reasonText(lead: Lead): string {
   if (!lead.lastReason) return "";
@@ -48,14 +63,14 @@ function reasonText(lead: Lead): string {
 
 const leadColumns: Column<Lead>[] = [
   { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
-  { header: "Received (UTC)", maxWidth: 19, value: (lead) => time(lead.receivedAt) },
+  { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
   { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
   { header: "Last error", maxWidth: 12, minWidth: 4, value: reasonText },
-  { header: "Name", maxWidth: 24, minWidth: 8, value: (lead) => lead.request.name },
-  { header: "E-mail", maxWidth: 32, minWidth: 12, value: (lead) => lead.request.email },
-  { header: "Phone", maxWidth: 18, minWidth: 10, value: (lead) => lead.request.phone },
-  { header: "Company", maxWidth: 20, minWidth: 6, value: (lead) => lead.request.company },
-  { header: "Message", maxWidth: 48, minWidth: 10, cut: "words", value: (lead) => lead.request.message },
+  { header: "Name", maxWidth: 24, minWidth: 6, value: (lead) => lead.request.name },
+  { header: "E-mail", maxWidth: 32, minWidth: 10, value: (lead) => lead.request.email },
+  { header: "Phone", maxWidth: 18, minWidth: 8, value: (lead) => lead.request.phone },
+  { header: "Company", maxWidth: 20, minWidth: 4, value: (lead) => lead.request.company },
+  { header: "Message", maxWidth: 48, minWidth: 8, cut: "words", value: (lead) => lead.request.message },
 ];
 
 const inboxColumns = leadColumns.filter(
@@ -121,18 +136,25 @@ async function list(options: { inbox?: boolean; all?: boolean }): Promise<number
   return withStore(async (store) => {
     const states: LeadState[] = options.inbox ? ["inbox"] : options.all ? ALL : OPEN;
     const leads = await store.list(states);
-    const what = options.inbox ? "inbox lead" : options.all ? "lead" : "lead to deliver";
+    const [one, many] = options.inbox
+      ? ["inbox lead", "inbox leads"]
+      : options.all
+        ? ["lead", "leads"]
+        : ["lead to deliver", "leads to deliver"];
     if (leads.length === 0) {
-      out(`No ${what}s in ${store.status().location}.\n`);
+      out(`No ${many} in ${store.status().location}.\n`);
       return 0;
     }
-    out(`${plural(leads.length, what)} in ${store.status().location}:\n\n`);
+    out(`${plural(leads.length, one, many)} in ${store.status().location}:\n\n`);
     out(formatTable(leads, options.inbox ? inboxColumns : leadColumns, terminalWidth()));
     const held = leads.filter((lead) => lead.state === "possibly_delivered").length;
     if (held > 0) {
       out(
-        `\n${plural(held, "lead")} possibly delivered: the function timed out or its answer could not be read, so it ` +
-          "may have run. Check the agency's mailbox first; `retry --include-possibly-delivered` sends them.\n",
+        `\n${wrap(
+          `${plural(held, "lead")} possibly delivered: the function timed out or its answer could not be read, so it ` +
+            "may have run. Check the agency's mailbox first; `retry --include-possibly-delivered` sends them.",
+          terminalWidth(),
+        )}\n`,
       );
     }
     return 0;
@@ -190,24 +212,30 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
       "dead",
       ...(options.includePossiblyDelivered ? (["possibly_delivered"] as const) : []),
     ];
-    const claims = await store.claimForRetry(states);
+    const ids = await store.idsIn(states);
     const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
     let delivered = 0;
-    if (claims.length > 0) {
-      const progress = progressReporter(claims.length);
+    let sent = 0;
+    if (ids.length > 0) {
+      const progress = progressReporter(ids.length);
       try {
         let done = 0;
-        for (const claim of claims) {
+        for (const id of ids) {
+          // Leased just before its own call: a lead waiting its turn holds no lease that could run out.
+          const claim = await store.claimIfIn(id, states);
+          done++;
+          if (!claim) continue; // taken meanwhile by a server (a visitor's resend, the dispatcher)
           const attempt = await attemptDelivery({ store, sink, alerts }, claim, "cli");
+          sent++;
           if (attempt.sent.ok) delivered++;
-          progress.progress(++done, claim.lead, attempt);
+          progress.progress(done, claim.lead, attempt);
         }
       } finally {
         progress.stop();
       }
       out(
-        `Sent ${plural(claims.length, "lead")} to the function ${CONTACT_FUNCTION} (each with its own Idempotency-Key): ` +
-          `${delivered} delivered, ${claims.length - delivered} failed again.\n`,
+        `Sent ${plural(sent, "lead")} to the function ${CONTACT_FUNCTION} (each with its own Idempotency-Key): ` +
+          `${delivered} delivered, ${sent - delivered} failed again.\n`,
       );
     } else out("Nothing to retry: no pending or dead lead.\n");
     const left = await store.counts();

@@ -1,3 +1,4 @@
+import { closeSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 import Database from "better-sqlite3";
@@ -23,6 +24,8 @@ export interface LeadsTable {
   received_at: number;
   name: string;
   email: string;
+  /** `email` trimmed and lower-cased (JavaScript's Unicode rules): what `forget` matches. */
+  email_key: string;
   phone: string;
   company: string;
   website: string;
@@ -119,6 +122,9 @@ function openSqlite(file: string): OpenDatabase {
       // not a server that cannot start.
       database: async () => {
         ensureDirectorySync(dirname(path));
+        // Personal data: readable by the server's user only. SQLite gives its -wal and -shm files
+        // the database file's permissions, so creating the file 0600 first covers all three.
+        closeSync(openSync(path, "a", 0o600));
         const database = new Database(path);
         // WAL: readers (the leads CLI) never block the server's writes. FULL: a lead the visitor
         // was told about survives a power cut, not only a crash.

@@ -20,6 +20,9 @@ const migrations: Record<string, Migration> = {
         .addColumn("received_at", "bigint", (col) => col.notNull())
         .addColumn("name", "text", (col) => col.notNull())
         .addColumn("email", "text", (col) => col.notNull())
+        // The e-mail as the rules compare it (trimmed, lower-cased by JavaScript, so "É" and "é" are
+        // one address, which SQL's ASCII-only lower() would not make them): what forget matches.
+        .addColumn("email_key", "text", (col) => col.notNull())
         .addColumn("phone", "text", (col) => col.notNull())
         .addColumn("company", "text", (col) => col.notNull())
         .addColumn("website", "text", (col) => col.notNull())
@@ -53,7 +56,7 @@ const migrations: Record<string, Migration> = {
         .on("leads")
         .columns(["state", "next_attempt_at"])
         .execute();
-      await db.schema.createIndex("leads_email").on("leads").column("email").execute();
+      await db.schema.createIndex("leads_email_key").on("leads").column("email_key").execute();
       await db.schema
         .createTable("lead_alerts")
         .addColumn("kind", "varchar(32)", (col) => col.primaryKey())

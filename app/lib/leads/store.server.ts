@@ -147,11 +147,15 @@ function toLead(row: Row): Lead {
   };
 }
 
-/** The eight fields as columns. */
+/** How an address is compared: trimmed, and lower-cased by Unicode's rules (as the fingerprint does). */
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+/** The eight fields as columns, and the address as it is compared. */
 export function requestColumns(request: ContactRequest) {
   return {
     name: request.name,
     email: request.email,
+    email_key: emailKey(request.email),
     phone: request.phone,
     company: request.company,
     website: request.website,
@@ -423,24 +427,37 @@ export function createLeadStore({
       );
     },
 
+    /** The ids of the leads in these states, oldest first (what a person's `retry` will try). */
+    async idsIn(states: readonly LeadState[]): Promise<string[]> {
+      return guarded(async () => {
+        const rows = await db
+          .selectFrom("leads")
+          .select("id")
+          .where("state", "in", states)
+          .orderBy("received_at")
+          .orderBy("id")
+          .execute();
+        return rows.map((row) => row.id);
+      });
+    },
+
     /**
-     * Leases every lead in these states for a person's `retry` (pending and dead, and possibly
-     * delivered when asked). Each is then sent with its own id as Idempotency-Key.
+     * Leases one lead for a person's `retry`, just before its call, if it is still in one of these
+     * states (a dispatcher or a visitor may have taken it meanwhile): a lease is never held by a
+     * lead that waits its turn, so it cannot run out before the call.
      */
-    async claimForRetry(states: readonly LeadState[]): Promise<Claim[]> {
+    async claimIfIn(id: string, states: readonly LeadState[]): Promise<Claim | undefined> {
       return guarded(() =>
         writeTransaction(database, async (trx) => {
-          const ids = await trx
+          const row = await trx
             .selectFrom("leads")
             .select("id")
+            .where("id", "=", id)
             .where("state", "in", states)
-            .orderBy("received_at")
             .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
-            .execute();
-          return lease(
-            trx,
-            ids.map((row) => row.id),
-          );
+            .executeTakeFirst();
+          if (!row) return undefined;
+          return (await lease(trx, [row.id]))[0];
         }),
       );
     },
@@ -503,7 +520,7 @@ export function createLeadStore({
       return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
-          .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+          .where("email_key", "=", emailKey(email))
           .executeTakeFirst();
         return Number(result.numDeletedRows);
       });
