@@ -1,29 +1,32 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import { readQueue } from "~/lib/contact/undelivered-file.server";
+import { type LeadsTable, openDatabase } from "~/lib/leads/database.server";
+import { fingerprintOf } from "~/lib/leads/fingerprint.server";
 import {
-  deliveredMarker,
-  pendingEntries,
-  serializeLine,
-  type UndeliveredEntry,
-  undeliveredEntry,
-  unreadableLines,
-} from "~/lib/contact/undelivered-format.server";
+  createLeadStore,
+  type Lead,
+  type LeadState,
+  leadStates,
+  requestColumns,
+} from "~/lib/leads/store.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";
-import { type AppServer, startAppServer } from "../support/app-server";
 import { root } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * `npm run leads -- list|retry|export`, run as whoever runs the site would run it, against files
- * the server's format and the fake function (issue 13).
+ * `npm run leads -- list|retry|export|forget`, run as whoever runs the site would run it, over a
+ * lead store seeded through the store's own API (an SQLite file of the test's own, or a database
+ * on a throwaway PostgreSQL server), against the fake function on 127.0.0.1.
  */
 
 interface Run {
@@ -32,19 +35,48 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run leads -- …args`; `silent` is `npm run --silent`, the way to get clean stdout (CSV). */
-function leads(args: string[], env: Record<string, string | undefined>, silent = false): Promise<Run> {
+/** Where the leads are: an SQLite file (LEADS_DATABASE_FILE) or a PostgreSQL database (DATABASE_URL). */
+type Target = { file: string } | { databaseUrl: string };
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "leads-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A fresh SQLite lead store, not created yet (the first program to open it migrates it). */
+const sqliteTarget = (): { file: string } => ({ file: join(tempDir(), "data", "leads.sqlite") });
+
+function targetEnv(target: Target): Record<string, string | undefined> {
+  return "file" in target
+    ? { LEADS_DATABASE_FILE: target.file, DATABASE_URL: undefined }
+    : // Never the checkout's .data/ even if DATABASE_URL were ignored.
+      { DATABASE_URL: target.databaseUrl, LEADS_DATABASE_FILE: join(tempDir(), "unused.sqlite") };
+}
+
+/** `npm run --silent leads -- …args` (clean stdout, as for CSV), with the store of `target`. */
+function leads(args: string[], target: Target, env: Record<string, string | undefined> = {}): Promise<Run> {
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
-    // Never a real backend from the developer's shell: each test names its own.
+    // Never a real backend nor a terminal width from the developer's shell: each test names its own.
     SUPABASE_URL: undefined,
     SUPABASE_ANON_KEY: undefined,
+    COLUMNS: undefined,
+    LINES: undefined,
+    ...targetEnv(target),
     ...env,
   };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
-  const npmArgs = ["run", ...(silent ? ["--silent"] : []), "leads", "--", ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", npmArgs, { cwd: root, env: childEnv as NodeJS.ProcessEnv });
+    const child = spawn("npm", ["run", "--silent", "leads", "--", ...args], {
+      cwd: root,
+      env: childEnv as NodeJS.ProcessEnv,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -66,32 +98,133 @@ const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
   ...overrides,
 });
 
-const failedEntry = (
-  req: ContactRequest,
-  failure: { reason: "http" | "timeout" | "network"; status?: number } = { reason: "http", status: 500 },
-  at = new Date("2026-02-03T04:05:06.000Z"),
-) => undeliveredEntry(req, failure, { sink: "supabase", requestId: "seeded", at });
-
-function dataFiles() {
-  const dir = mkdtempSync(join(tmpdir(), "leads-cli-"));
-  return { undelivered: join(dir, "data", "undelivered.jsonl"), inbox: join(dir, "data", "inbox.jsonl") };
+interface Seed {
+  state: LeadState;
+  request?: Partial<ContactRequest>;
+  attempts?: number;
+  lastReason?: string;
+  lastStatus?: number;
 }
 
-function write(file: string, lines: (UndeliveredEntry | ReturnType<typeof deliveredMarker> | string)[]) {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(
-    file,
-    lines.map((line) => (typeof line === "string" ? `${line}\n` : serializeLine(line))).join(""),
-    { mode: 0o600 },
-  );
+/** 2026-02-03 04:05:06 UTC, and each seeded lead a minute after the one before. */
+const T0 = Date.UTC(2026, 1, 3, 4, 5, 6);
+
+function rowOf(seed: Seed, index: number): LeadsTable {
+  const lead = request(seed.request);
+  const receivedAt = T0 + index * 60_000;
+  const sending = seed.state === "sending";
+  return {
+    id: randomUUID(),
+    fingerprint: fingerprintOf(lead),
+    state: seed.state,
+    received_at: receivedAt,
+    ...requestColumns(lead),
+    request_id: null,
+    source: "form",
+    attempts: seed.attempts ?? (seed.state === "inbox" ? 0 : 1),
+    next_attempt_at: seed.state === "pending" ? receivedAt + 30_000 : null,
+    // A lead a server is sending right now: leased for an hour more.
+    lease_until: sending ? Date.now() + 3_600_000 : null,
+    lease_token: sending ? randomUUID() : null,
+    last_attempt_at: seed.state === "inbox" ? null : receivedAt,
+    last_reason: seed.lastReason ?? null,
+    last_status: seed.lastStatus ?? null,
+    delivered_at: seed.state === "delivered" ? receivedAt + 1_000 : null,
+    erased_at: null,
+  };
 }
 
-/** What must never reach a terminal from a visitor's value (LF only as the table's own line ends). */
+/** The lead store of `target`, opened (and migrated) as the server opens it. */
+async function withStore<T>(target: Target, work: (store: ReturnType<typeof createLeadStore>) => Promise<T>) {
+  const store = createLeadStore({
+    database: openDatabase({
+      databaseUrl: "databaseUrl" in target ? target.databaseUrl : undefined,
+      file: "file" in target ? target.file : "",
+    }),
+    leaseMs: 15_000,
+    retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 20 },
+    log: () => undefined,
+  });
+  const status = await store.start();
+  try {
+    if (status.state !== "ready") throw new Error(`test store not ready: ${status.reason}`);
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Writes these leads into the store, as they are; returns their rows. */
+async function seed(target: Target, seeds: Seed[]): Promise<LeadsTable[]> {
+  const rows = seeds.map(rowOf);
+  const inserted = await withStore(target, (store) => store.insertImported(rows));
+  expect(inserted).toBe(rows.length);
+  return rows;
+}
+
+/** Every lead in the store, oldest first. */
+const leadsIn = (target: Target): Promise<Lead[]> => withStore(target, (store) => store.list(leadStates));
+const byId = (all: Lead[], id: string | undefined) => all.find((lead) => lead.id === id);
+
+/** What must never reach a terminal from a visitor's value (LF only as the output's own line ends). */
 // eslint-disable-next-line no-control-regex
 const TERMINAL_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
-const pendingIn = async (file: string) => pendingEntries((await readQueue(file))!);
+/** Terminal columns of each line: one per grapheme cluster, two for an emoji, a flag or a CJK character. */
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const WIDE =
+  /\p{Emoji_Presentation}|\p{Regional_Indicator}|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u;
+const lineWidths = (text: string) =>
+  text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) =>
+      [...segmenter.segment(line)].reduce((sum, { segment }) => sum + (WIDE.test(segment) ? 2 : 1), 0),
+    );
+
 const sentBodies = (fake: FakeFunction) => fake.requests.map((received) => received.json as ContactRequest);
+const sentKeys = (fake: FakeFunction) => fake.requests.map((received) => received.headers["idempotency-key"]);
+
+/** The store of the open states, seeded by most tests: one lead of each state. */
+const everyState: Seed[] = [
+  { state: "pending", lastReason: "http", lastStatus: 500 },
+  {
+    state: "dead",
+    request: {
+      name: "Christine Darden",
+      email: "christine@example.com",
+      phone: "+1 757 555 0102",
+      company: "NASA Langley Research Center",
+      message: "Sonic boom minimisation for our supersonic research, please.",
+    },
+    attempts: 20,
+    lastReason: "http",
+    lastStatus: 503,
+  },
+  {
+    state: "possibly_delivered",
+    request: {
+      name: "Katherine Johnson",
+      email: "katherine@example.com",
+      phone: "",
+      company: "",
+      message: "Trajectories.",
+    },
+    lastReason: "timeout",
+  },
+  {
+    state: "sending",
+    request: {
+      name: "Dorothy Vaughan",
+      email: "dorothy@example.com",
+      phone: "",
+      company: "IBM",
+      message: "Fortran.",
+    },
+  },
+  { state: "delivered", request: { name: "Already Delivered", email: "done@example.com", message: "Sent." } },
+  { state: "inbox", request: { name: "Inbox Lead", email: "inbox@example.com", message: "Kept for you." } },
+];
 
 beforeAll(() => {
   if (!existsSync(cliBundlePath())) {
@@ -99,519 +232,399 @@ beforeAll(() => {
   }
 });
 
-describe("npm run leads -- list", () => {
-  it("says clearly that there is no file yet, and exits 0", async () => {
-    const files = dataFiles();
-    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`No undelivered requests: ${files.undelivered} does not exist yet`);
+describe("npm run leads -- list", { timeout: 120_000 }, () => {
+  it("says in words how many leads wait: none, one, several (exit 0)", async () => {
+    const target = sqliteTarget();
+    const none = await leads(["list"], target);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe(`No leads to deliver in ${target.file}.\n`);
+    await seed(target, [everyState[0]!]);
+    const one = await leads(["list"], target);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(new RegExp(`^1 lead to deliver in ${target.file}:\n\nStatus `));
+    await seed(target, [everyState[1]!, everyState[3]!]);
+    const three = await leads(["list"], target);
+    expect(three.code).toBe(0);
+    expect(three.stdout).toMatch(new RegExp(`^3 leads to deliver in ${target.file}:\n\nStatus `));
   });
 
-  it("prints the pending requests as a table: time, reason, name, e-mail, company, first words", async () => {
-    const files = dataFiles();
-    const delivered = request({
-      name: "Already Delivered",
-      email: "done@example.com",
-      message: "Sent later.",
-    });
-    write(files.undelivered, [
-      failedEntry(request()),
-      failedEntry(delivered),
-      failedEntry(request({ name: "Christine Darden", email: "christine@example.com", company: "" }), {
-        reason: "timeout",
-      }),
-      deliveredMarker(delivered, "server", new Date()),
-    ]);
-    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+  it("prints the leads to deliver with their status, tries, last error, name, e-mail, phone, company and message", async () => {
+    const target = sqliteTarget();
+    await seed(target, everyState);
+    const run = await leads(["list"], target, { COLUMNS: "200" });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`2 pending undelivered requests in ${files.undelivered}`);
-    expect(run.stdout).toMatch(/Failed at \(UTC\)\s+Reason\s+Name\s+E-mail\s+Company\s+Message/);
-    // Those `retry` sends, then, apart, those that may have reached the function (a timeout).
-    const [toRetry, possiblyDelivered] = run.stdout.split(/\nPossibly delivered \(1\): /);
-    expect(toRetry).toContain("To retry (1): `npm run leads -- retry` sends them.");
-    expect(toRetry).toContain("Mary Jackson");
-    expect(possiblyDelivered).toContain("Christine Darden");
-    expect(possiblyDelivered).toContain("--include-possibly-delivered");
+    expect(run.stdout).toContain(` in ${target.file}:\n`);
+    expect(run.stdout).toMatch(
+      /\nStatus\s+Received \(UTC\)\s+Tries\s+Last error\s+Name\s+E-mail\s+Phone\s+Company\s+Message\n/,
+    );
     // Long values are cut ("…"), the message after a whole word.
     expect(run.stdout).toMatch(
-      /2026-02-03 04:05:06\s+http 500\s+Mary Jackson\s+mary@example\.com\s+Hampton "Wind Tunne…\s+Please automate our wind tunnel…\n/,
+      /\npending\s+2026-02-03 04:05\s+1\s+http 500\s+Mary Jackson\s+mary@example\.com\s+\+1 757 555 0101\s+Hampton "Wind Tunne…\s+Please automate our wind tunnel…\n/,
     );
-    expect(run.stdout).toMatch(/timeout, maybe sent\s+Christine Darden\s+christine@example\.com/);
+    expect(run.stdout).toMatch(
+      /\ndead\s+2026-02-03 04:06\s+20\s+http 503\s+Christine Darden\s+christine@example\.com\s+\+1 757 555 0102\s+NASA Langley Resear…\s+Sonic boom minimisation for our supersonic…\n/,
+    );
+    expect(run.stdout).toMatch(
+      /\npossibly-delivered\s+2026-02-03 04:07\s+1\s+timeout\s+Katherine Johnson\s+katherine@/,
+    );
+    expect(run.stdout).toMatch(
+      /\nsending\s+2026-02-03 04:08\s+1\s+Dorothy Vaughan\s+dorothy@example\.com\s+IBM\s+Fortran\.\n/,
+    );
+    // Neither delivered nor inbox leads: nothing to deliver there.
     expect(run.stdout).not.toContain("Already Delivered");
+    expect(run.stdout).not.toContain("Inbox Lead");
+    // The possibly delivered one is explained, with what to do.
+    expect(run.stdout).toContain("1 lead possibly delivered");
+    expect(run.stdout).toContain("retry --include-possibly-delivered");
+    for (const width of lineWidths(run.stdout)) expect(width).toBeLessThanOrEqual(200);
+  });
+
+  it("fits COLUMNS=100 and COLUMNS=200 (not a terminal): no line longer, every column still there", async () => {
+    const target = sqliteTarget();
+    await seed(target, [
+      everyState[0]!,
+      everyState[1]!,
+      everyState[3]!,
+      {
+        state: "pending",
+        request: { name: "漢字 Kanji Name", email: "kanji@example.com", message: "👩‍💻 ".repeat(40) },
+      },
+    ]);
+    const wide = await leads(["list"], target, { COLUMNS: "200" });
+    const narrow = await leads(["list"], target, { COLUMNS: "100" });
+    for (const [run, columns] of [
+      [wide, 200],
+      [narrow, 100],
+    ] as const) {
+      expect(run.code).toBe(0);
+      const widths = lineWidths(run.stdout);
+      expect(Math.max(...widths)).toBeLessThanOrEqual(columns);
+      const lines = run.stdout.split("\n");
+      const header = lines.find((line) => line.startsWith("Status"));
+      expect(header).toMatch(
+        /^Status\s+Received \(UTC\)\s+Tries\s+Last[^\n]*?\s+Name\s+E-mail\s+Phone\s+Compa\S*\s+Message$/,
+      );
+      // Each lead still has its row, with its status, the start of its name, e-mail, phone and message.
+      expect(lines.filter((line) => /^(pending|dead|sending) /.test(line))).toHaveLength(4);
+      expect(run.stdout).toMatch(
+        /\npending\s+2026-02-03 04:05\s+1\s+[^\n]*?Mary J[^\n]*?mary@exam[^\n]*?\+1 757 5[^\n]*?Hampt[^\n]*?Please/,
+      );
+      expect(run.stdout).toMatch(
+        /\ndead\s+2026-02-03 04:06\s+20\s[^\n]*?Christi[^\n]*?christine[^\n]*?\+1 757 5/,
+      );
+    }
+    // The wide terminal shows more of each value than the narrow one.
+    expect(wide.stdout).toContain("christine@example.com");
+    expect(narrow.stdout).not.toContain("christine@example.com");
+    expect(Math.max(...lineWidths(wide.stdout))).toBeGreaterThan(100);
+  });
+
+  it("fits COLUMNS=100 with a possibly-delivered lead too (the status column at its widest, and the note under it)", async () => {
+    const target = sqliteTarget();
+    await seed(target, everyState);
+    const run = await leads(["list"], target, { COLUMNS: "100" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("possibly-delivered");
+    expect(lineWidths(run.stdout).filter((width) => width > 100)).toEqual([]);
   });
 
   it("shows control and bidi characters as escapes, and never cuts an emoji, a flag or an accent in half", async () => {
-    const files = dataFiles();
-    write(files.undelivered, [
-      failedEntry(
-        request({
+    const target = sqliteTarget();
+    await seed(target, [
+      {
+        state: "pending",
+        request: {
           name: "Ali\r\nBcc: x@evil.example",
           email: "zoe\u0301@example.com",
+          phone: "",
           company: "🇫🇷".repeat(11),
           message: `x${"👩‍💻".repeat(25)}`,
-        }),
-      ),
-      failedEntry(
-        request({
+        },
+      },
+      {
+        state: "dead",
+        request: {
           name: "Eve\u001b[2J\u001b[31m",
           email: "eve@example.com",
+          phone: "\u202e1010 555 757",
           company: "invoice\u202Efdp.exe",
           message: "Hi\u0085there\u2028\u007f\u2066",
-        }),
-      ),
+        },
+      },
     ]);
-    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
+    const run = await leads(["list"], target, { COLUMNS: "200" });
     expect(run.code).toBe(0);
     // Nothing that acts on a terminal or reorders text reaches it, and nothing is blanked either.
     expect(run.stdout).not.toMatch(TERMINAL_CONTROLS);
     expect(run.stdout).toContain("Ali\\r\\nBcc: x@evil.exam…  ");
     expect(run.stdout).toContain("Eve\\u001B[2J\\u001B[31m");
+    expect(run.stdout).toContain("\\u202E1010 555 757");
     expect(run.stdout).toContain("invoice\\u202Efdp.exe  ");
     expect(run.stdout).toContain("Hi\\u0085there\\u2028\\u007F\\u2066\n");
-    // Whole clusters only: 9 flags (18 columns) and 19 people at laptops (38), then the ellipsis;
-    // the Company column is 20 wide, so one space pads its 19.
-    expect(run.stdout).toContain(`zoe\u0301@example.com  ${"🇫🇷".repeat(9)}…   x${"👩‍💻".repeat(19)}…\n`);
+    // Whole clusters only: 9 flags (18 columns) and the ellipsis in the 20-column Company column,
+    // 23 people at laptops (46) after the x and the ellipsis in the 48-column Message column.
+    expect(run.stdout).toContain(`  ${"🇫🇷".repeat(9)}…   x${"👩‍💻".repeat(23)}…\n`);
+    expect(run.stdout).toContain("zoe\u0301@example.com");
   });
 
-  it("reports an unreadable line with its number, keeps it, and exits 1", async () => {
-    const files = dataFiles();
-    write(files.undelivered, [failedEntry(request()), '{"kind":"undelivered","name":"half a line']);
-    const before = readFileSync(files.undelivered, "utf8");
-    const run = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain("Mary Jackson");
-    expect(run.stderr).toContain(`${files.undelivered}:2: unreadable line`);
-    expect(readFileSync(files.undelivered, "utf8")).toBe(before);
-  });
-
-  it("--inbox lists the inbox file (the embedded default's leads)", async () => {
-    const files = dataFiles();
-    mkdirSync(dirname(files.inbox), { recursive: true });
-    writeFileSync(
-      files.inbox,
-      `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...request({ name: "Inbox Lead" }) })}\n`,
-    );
-    const run = await leads(["list", "--inbox"], { CONTACT_INBOX_FILE: files.inbox });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Received at \(UTC\)\s+Name\s+E-mail\s+Company\s+Message/);
-    expect(run.stdout).toMatch(/2026-02-03 10:00:00\s+Inbox Lead\s+mary@example\.com/);
-
-    const none = await leads(["list", "--inbox"], {
-      CONTACT_INBOX_FILE: join(dirname(files.inbox), "none.jsonl"),
-    });
+  it("--inbox lists the inbox leads (kept without a function), without status columns", async () => {
+    const target = sqliteTarget();
+    const none = await leads(["list", "--inbox"], target);
     expect(none.code).toBe(0);
-    expect(none.stderr).toContain("No inbox file yet");
+    expect(none.stdout).toBe(`No inbox leads in ${target.file}.\n`);
+
+    await seed(target, [
+      ...everyState,
+      { state: "inbox", request: { name: "Second Inbox", email: "two@example.com", message: "Two." } },
+    ]);
+    const run = await leads(["list", "--inbox"], target);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`2 inbox leads in ${target.file}:`);
+    expect(run.stdout).toMatch(/\nReceived \(UTC\)\s+Name\s+E-mail\s+Phone\s+Company\s+Message\n/);
+    expect(run.stdout).toMatch(
+      /\n2026-02-03 04:10\s+Inbox Lead\s+inbox@example\.com\s+\+1 757 555 0101\s+Hampton/,
+    );
+    expect(run.stdout).toContain("Second Inbox");
+    expect(run.stdout).not.toContain("Status");
+    expect(run.stdout).not.toContain("Mary Jackson");
+  });
+
+  it("--all lists every lead, delivered and inbox ones included, each with its status", async () => {
+    const target = sqliteTarget();
+    await seed(target, everyState);
+    const run = await leads(["list", "--all"], target, { COLUMNS: "200" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`6 leads in ${target.file}:`);
+    const statuses = run.stdout
+      .split("\n")
+      .map((line) => /^(pending|dead|possibly-delivered|sending|delivered|inbox) /.exec(line)?.[1])
+      .filter(Boolean);
+    expect(statuses).toEqual(["pending", "dead", "possibly-delivered", "sending", "delivered", "inbox"]);
+    expect(run.stdout).toMatch(/\ndelivered\s+2026-02-03 04:09\s+1\s+Already Delivered/);
+
+    const both = await leads(["list", "--all", "--inbox"], target);
+    expect(both.code).toBe(2);
   });
 });
 
-describe("npm run --silent leads -- export --csv", () => {
-  it("writes the pending requests as RFC 4180 CSV to stdout", async () => {
-    const files = dataFiles();
-    const entry = failedEntry(request());
-    write(files.undelivered, [entry]);
-    for (const args of [
-      ["export", "--csv"],
-      ["export", "--csv", "--undelivered"],
-    ]) {
-      const run = await leads(args, { CONTACT_UNDELIVERED_FILE: files.undelivered }, true);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toBe(
-        "id,failedAt,reason,functionStatus,possiblyDelivered,attempts,name,email,phone,company,website,companySize,industry,message\r\n" +
-          `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,Mary Jackson,mary@example.com,'+1 757 555 0101,` +
-          '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,' +
-          '"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
-      );
-    }
-  });
+describe("npm run --silent leads -- export --csv", { timeout: 120_000 }, () => {
+  const HEADER =
+    "id,status,receivedAt,attempts,lastReason,functionStatus,deliveredAt,name,email,phone,company,website,companySize,industry,message\r\n";
 
-  it("--inbox exports the inbox file", async () => {
-    const files = dataFiles();
-    mkdirSync(dirname(files.inbox), { recursive: true });
-    writeFileSync(
-      files.inbox,
-      `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...request() })}\n`,
-    );
-    const run = await leads(["export", "--csv", "--inbox"], { CONTACT_INBOX_FILE: files.inbox }, true);
+  it("writes the leads to deliver as RFC 4180 CSV to stdout, phone numbers readable in a spreadsheet", async () => {
+    const target = sqliteTarget();
+    const rows = await seed(target, everyState);
+    const run = await leads(["export", "--csv"], target);
     expect(run.code).toBe(0);
+    const records = run.stdout.split("\r\n");
+    expect(`${records[0]}\r\n`).toBe(HEADER);
     expect(run.stdout).toBe(
-      "receivedAt,name,email,phone,company,website,companySize,industry,message\r\n" +
-        '2026-02-03T10:00:00.000Z,Mary Jackson,mary@example.com,\'+1 757 555 0101,"Hampton ""Wind Tunnels"", Inc",' +
-        'https://example.org,11-50,Aerospace,"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n',
+      HEADER +
+        `${rows[0]!.id},pending,2026-02-03T04:05:06.000Z,1,http,500,,Mary Jackson,mary@example.com,'+1 757 555 0101,` +
+        '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,' +
+        '"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n' +
+        `${rows[1]!.id},dead,2026-02-03T04:06:06.000Z,20,http,503,,Christine Darden,christine@example.com,'+1 757 555 0102,` +
+        'NASA Langley Research Center,https://example.org,11-50,Aerospace,"Sonic boom minimisation for our supersonic research, please."\r\n' +
+        `${rows[2]!.id},possibly-delivered,2026-02-03T04:07:06.000Z,1,timeout,,,Katherine Johnson,katherine@example.com,,,` +
+        "https://example.org,11-50,Aerospace,Trajectories.\r\n" +
+        `${rows[3]!.id},sending,2026-02-03T04:08:06.000Z,1,,,,Dorothy Vaughan,dorothy@example.com,,IBM,` +
+        "https://example.org,11-50,Aerospace,Fortran.\r\n",
     );
   });
 
-  it("never emits a cell a spreadsheet would evaluate: formula-looking values get a quote in front", async () => {
-    const files = dataFiles();
-    const hostile = request({
+  it("--inbox exports the inbox leads; --all every lead", async () => {
+    const target = sqliteTarget();
+    const rows = await seed(target, everyState);
+    const inbox = await leads(["export", "--csv", "--inbox"], target);
+    expect(inbox.code).toBe(0);
+    expect(inbox.stdout).toBe(
+      HEADER +
+        `${rows[5]!.id},inbox,2026-02-03T04:10:06.000Z,0,,,,Inbox Lead,inbox@example.com,'+1 757 555 0101,` +
+        '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,Kept for you.\r\n',
+    );
+    const all = await leads(["export", "--csv", "--all"], target);
+    expect(all.code).toBe(0);
+    const records = all.stdout.split("\r\n").filter((record) => /^[0-9a-f-]{36},/.test(record));
+    expect(records.map((record) => record.split(",")[0])).toEqual(rows.map((row) => row.id));
+    expect(records.map((record) => record.split(",")[1])).toEqual([
+      "pending",
+      "dead",
+      "possibly-delivered",
+      "sending",
+      "delivered",
+      "inbox",
+    ]);
+    // A delivered lead says when.
+    expect(records[4]).toContain(
+      ",delivered,2026-02-03T04:09:06.000Z,1,,,2026-02-03T04:09:07.000Z,Already Delivered,",
+    );
+  });
+
+  it("never emits a cell a spreadsheet would evaluate: formula-looking values get a quote in front; --raw keeps them", async () => {
+    const target = sqliteTarget();
+    const hostile = {
       name: '=HYPERLINK("http://evil.example","click")',
       company: "+cmd|' /C calc'!A0",
       website: "@SUM(1+1)*cmd|' /C calc'!A0",
       industry: "-2+3",
       message: "\t=1+1",
-    });
-    const entry = failedEntry(hostile);
-    write(files.undelivered, [entry]);
-    mkdirSync(dirname(files.inbox), { recursive: true });
-    writeFileSync(files.inbox, `${JSON.stringify({ receivedAt: "2026-02-03T10:00:00.000Z", ...hostile })}\n`);
-    const cells =
-      '"\'=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,\'+1 757 555 0101,' +
-      "'+cmd|' /C calc'!A0,'@SUM(1+1)*cmd|' /C calc'!A0,11-50,'-2+3,'\t=1+1\r\n";
-
-    const undelivered = await leads(
-      ["export", "--csv"],
-      { CONTACT_UNDELIVERED_FILE: files.undelivered },
-      true,
-    );
-    expect(undelivered.code).toBe(0);
-    expect(undelivered.stdout.split("\r\n")[1]).toBe(
-      `${entry.id},2026-02-03T04:05:06.000Z,http,500,false,0,${cells.replace(/\r\n$/, "")}`,
-    );
-    const inbox = await leads(["export", "--csv", "--inbox"], { CONTACT_INBOX_FILE: files.inbox }, true);
-    expect(inbox.code).toBe(0);
-    expect(inbox.stdout).toBe(
-      `receivedAt,name,email,phone,company,website,companySize,industry,message\r\n2026-02-03T10:00:00.000Z,${cells}`,
-    );
-  });
-
-  it("--raw exports every value exactly as stored, and --help says what the quote is for", async () => {
-    const files = dataFiles();
-    const hostile = request({
-      name: '=HYPERLINK("http://evil.example","click")',
-      company: "+cmd|' /C calc'!A0",
-    });
-    write(files.undelivered, [failedEntry(hostile)]);
-    const run = await leads(
-      ["export", "--csv", "--raw"],
-      { CONTACT_UNDELIVERED_FILE: files.undelivered },
-      true,
-    );
+    };
+    const [row] = await seed(target, [{ state: "pending", request: hostile }]);
+    const run = await leads(["export", "--csv"], target);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(
-      '"=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,+1 757 555 0101,+cmd|\' /C calc\'!A0,',
+    expect(run.stdout.split("\r\n")[1]).toBe(
+      `${row!.id},pending,2026-02-03T04:05:06.000Z,1,,,,` +
+        '"\'=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,\'+1 757 555 0101,' +
+        "'+cmd|' /C calc'!A0,'@SUM(1+1)*cmd|' /C calc'!A0,11-50,'-2+3,'\t=1+1",
     );
-    expect(run.stdout).not.toContain("'=");
 
-    const help = await leads(["export", "--help"], {}, true);
+    const raw = await leads(["export", "--csv", "--raw"], target);
+    expect(raw.code).toBe(0);
+    expect(raw.stdout.split("\r\n")[1]).toBe(
+      `${row!.id},pending,2026-02-03T04:05:06.000Z,1,,,,` +
+        '"=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,+1 757 555 0101,' +
+        "+cmd|' /C calc'!A0,@SUM(1+1)*cmd|' /C calc'!A0,11-50,-2+3,\t=1+1",
+    );
+    expect(raw.stdout).not.toContain("'=");
+
+    const help = await leads(["export", "--help"], target);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--raw");
     expect(help.stdout).toMatch(/single\s+quote/);
   });
 
-  it("refuses without --csv or with both sources (exit 2)", async () => {
-    const files = dataFiles();
-    const noFormat = await leads(["export"], { CONTACT_UNDELIVERED_FILE: files.undelivered }, true);
+  it("refuses without --csv or with both --inbox and --all (exit 2), writing nothing to stdout", async () => {
+    const target = sqliteTarget();
+    await seed(target, everyState);
+    const noFormat = await leads(["export"], target);
     expect(noFormat.code).toBe(2);
     expect(noFormat.stderr).toContain("required option '--csv'");
-    const both = await leads(["export", "--csv", "--inbox", "--undelivered"], {}, true);
+    expect(noFormat.stdout).toBe("");
+    const both = await leads(["export", "--csv", "--inbox", "--all"], target);
     expect(both.code).toBe(2);
+    expect(both.stdout).toBe("");
   });
 });
 
-describe("npm run leads -- retry", () => {
-  let fake: FakeFunction;
-  beforeAll(async () => {
-    fake = await startFakeFunction();
-  });
-  afterAll(async () => {
-    await fake?.close();
-  });
-  beforeEach(() => fake.reset());
-
+/** The retry tests of one engine: the same behaviour over SQLite and PostgreSQL. */
+function retryTests(newTarget: () => Promise<Target>, fake: () => FakeFunction) {
   const supabase = (extra: Record<string, string> = {}) => ({
-    SUPABASE_URL: fake.url,
+    SUPABASE_URL: fake().url,
     SUPABASE_ANON_KEY: "leads-cli-key",
     CONTACT_FUNCTION_TIMEOUT_MS: "2000",
     ...extra,
   });
 
-  it("function up: each pending request is delivered exactly once, the latest of its copies; nothing is left, exit 0", async () => {
-    const files = dataFiles();
-    const a = request();
-    const aAgain = { ...a, email: "MARY@example.com", phone: "+1 757 555 0199" };
-    const b = request({ name: "Christine Darden", email: "christine@example.com", message: "Sonic booms." });
-    const superseded = request({ name: "Delivered Already", email: "done@example.com", message: "Done." });
-    write(files.undelivered, [
-      failedEntry(a),
-      failedEntry(superseded),
-      deliveredMarker(superseded, "server", new Date()),
-      failedEntry(b, { reason: "network" }),
-      // The same request (same e-mail in any case, same message) failed again: sent once, as last typed.
-      failedEntry(aAgain, { reason: "network" }),
-    ]);
-    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(run.code).toBe(0);
-    expect(sentBodies(fake)).toEqual([aAgain, b]);
-    expect(fake.requests[0]?.headers.authorization).toBe("Bearer leads-cli-key");
-    expect(run.stdout).toContain(
-      `2 pending requests in ${files.undelivered} (3 copies: a request kept more than once is sent once).`,
-    );
-    expect(run.stdout).toContain(
-      "Sent 2 requests to the function send-contact-email: 2 delivered, 0 failed again, 0 skipped",
-    );
-    expect(run.stdout).toContain(`None left pending in ${files.undelivered}`);
-    expect(run.stderr).toMatch(/\[1\/2\] [0-9a-f-]{36} \(2 copies, sent once\): delivered/);
-    expect(readFileSync(files.undelivered, "utf8")).toBe("");
-    expect(statSync(files.undelivered).mode & 0o777).toBe(0o600);
-
-    const again = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(again.code).toBe(0);
-    expect(again.stdout).toContain("Nothing to retry");
-    expect(fake.requests).toHaveLength(2);
-  });
-
-  it("function down: nothing is lost, every request stays pending with the attempt noted, exit 1", async () => {
-    const files = dataFiles();
-    const entries = [failedEntry(request()), failedEntry(request({ email: "grace@example.com" }))];
-    write(files.undelivered, entries);
-    fake.setMode({ kind: "status", status: 503 });
-    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
+  it("sends each pending and dead lead once, its id as Idempotency-Key; holds possibly delivered and sending ones (exit 1)", async () => {
+    const target = await newTarget();
+    const rows = await seed(target, everyState);
+    const [pending, dead, possibly, sending, delivered, inbox] = rows;
+    const run = await leads(["retry"], target, supabase());
     expect(run.code).toBe(1);
-    expect(fake.requests).toHaveLength(2);
-    expect(run.stdout).toContain("0 delivered, 2 failed again");
-    expect(run.stdout).toContain(`2 entries still pending in ${files.undelivered}`);
-    const pending = await pendingIn(files.undelivered);
-    expect(pending).toEqual(
-      entries.map((entry) => ({
-        ...entry,
-        attempts: 1,
-        lastAttemptAt: expect.any(String),
-        lastReason: "http",
-      })),
-    );
-
-    // Once the function is back, each is delivered once, and nothing is left.
-    fake.reset();
-    const back = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(back.code).toBe(0);
-    expect(sentBodies(fake)).toEqual(entries.map((entry) => entry.request));
-    expect(await pendingIn(files.undelivered)).toEqual([]);
-  });
-
-  it("duplicate copies while the function still fails: one call per request, every copy stays pending, updated", async () => {
-    const files = dataFiles();
-    const a = request();
-    const b = request({ email: "grace@example.com", message: "Another request." });
-    const copies = [
-      failedEntry(a),
-      failedEntry({ ...a, email: "Mary@Example.com" }, { reason: "network" }),
-      failedEntry(b),
-      failedEntry({ ...a, name: "Mary J." }),
-    ];
-    write(files.undelivered, copies);
-    fake.setMode({ kind: "status", status: 500 });
-    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(run.code).toBe(1);
-    expect(sentBodies(fake)).toEqual([{ ...a, name: "Mary J." }, b]);
+    expect(sentKeys(fake())).toEqual([pending!.id, dead!.id]);
+    expect(sentBodies(fake())).toEqual([request(everyState[0]!.request), request(everyState[1]!.request)]);
+    expect(fake().requests[0]?.headers.authorization).toBe("Bearer leads-cli-key");
     expect(run.stdout).toContain(
-      "Sent 2 requests to the function send-contact-email: 0 delivered, 2 failed again",
+      "Sent 2 leads to the function send-contact-email (each with its own Idempotency-Key): 2 delivered, 0 failed again.",
     );
-    expect(await pendingIn(files.undelivered)).toEqual(
-      copies.map((entry) => ({
-        ...entry,
-        attempts: 1,
-        lastAttemptAt: expect.any(String),
-        lastReason: "http",
-      })),
-    );
-
-    fake.reset();
-    const back = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(back.code).toBe(0);
-    expect(sentBodies(fake)).toEqual([{ ...a, name: "Mary J." }, b]);
-    expect(readFileSync(files.undelivered, "utf8")).toBe("");
-  });
-
-  it("possibly delivered requests are not sent unless --include-possibly-delivered, and the summary says so", async () => {
-    const files = dataFiles();
-    const maybe = request({ email: "maybe@example.com", message: "The function timed out on this one." });
-    const sure = request({ email: "sure@example.com", message: "This one surely failed." });
-    const maybeCopies = [
-      failedEntry(maybe, { reason: "timeout" }),
-      failedEntry(maybe, { reason: "http", status: 500 }),
-    ];
-    write(files.undelivered, [maybeCopies[0]!, failedEntry(sure), maybeCopies[1]!]);
-
-    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(run.code).toBe(1);
-    expect(sentBodies(fake)).toEqual([sure]);
-    expect(run.stdout).toContain("Sent 1 request to the function send-contact-email: 1 delivered");
-    expect(run.stdout).toContain("Not sent: 1 possibly delivered request");
+    expect(run.stdout).toContain("Not sent: 1 possibly delivered lead");
     expect(run.stdout).toContain("--include-possibly-delivered");
-    expect(run.stdout).toContain(`2 entries still pending in ${files.undelivered}`);
-    // Held back untouched: no attempt recorded.
-    expect(await pendingIn(files.undelivered)).toEqual(maybeCopies);
+    expect(run.stdout).toContain("2 leads still to deliver.");
+    expect(run.stderr).toContain(`[1/2] ${pending!.id}: delivered`);
 
-    const listed = await leads(["list"], { CONTACT_UNDELIVERED_FILE: files.undelivered });
-    expect(listed.code).toBe(0);
-    expect(listed.stdout).not.toContain("To retry");
-    expect(listed.stdout).toMatch(/Possibly delivered \(2\): [^\n]*\n\nFailed at/);
+    const after = await leadsIn(target);
+    expect(byId(after, pending!.id)).toMatchObject({ state: "delivered", attempts: 2 });
+    expect(byId(after, dead!.id)).toMatchObject({ state: "delivered", attempts: 21 });
+    expect(byId(after, possibly!.id)).toMatchObject({ state: "possibly_delivered", attempts: 1 });
+    expect(byId(after, sending!.id)).toMatchObject({ state: "sending", attempts: 1 });
+    expect(byId(after, delivered!.id)).toMatchObject({ state: "delivered", attempts: 1 });
+    expect(byId(after, inbox!.id)).toMatchObject({ state: "inbox", attempts: 0 });
 
-    const anyway = await leads(["retry", "--include-possibly-delivered"], {
-      CONTACT_UNDELIVERED_FILE: files.undelivered,
-      ...supabase(),
-    });
-    expect(anyway.code).toBe(0);
-    expect(sentBodies(fake)).toEqual([sure, maybe]);
-    expect(anyway.stdout).toContain(
-      "Sent 1 request to the function send-contact-email, 1 of them possibly delivered already (--include-possibly-delivered): 1 delivered",
-    );
-    expect(readFileSync(files.undelivered, "utf8")).toBe("");
+    // Asked to, it sends the possibly delivered one too (same key); the one a server is sending stays.
+    const anyway = await leads(["retry", "--include-possibly-delivered"], target, supabase());
+    expect(anyway.code).toBe(1);
+    expect(sentKeys(fake())).toEqual([pending!.id, dead!.id, possibly!.id]);
+    expect(anyway.stdout).toContain("1 lead still to deliver.");
+    expect(byId(await leadsIn(target), possibly!.id)).toMatchObject({ state: "delivered", attempts: 2 });
   });
 
-  it("uses the server's timeout: a resend that times out fails as a timeout and is held back from then on", async () => {
-    const files = dataFiles();
-    const entry = failedEntry(request());
-    write(files.undelivered, [entry]);
-    fake.setMode({ kind: "hang" });
-    const run = await leads(["retry"], {
-      CONTACT_UNDELIVERED_FILE: files.undelivered,
-      ...supabase({ CONTACT_FUNCTION_TIMEOUT_MS: "500" }),
-    });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("failed again (timeout, maybe sent: now held back)");
-    expect((await pendingIn(files.undelivered))[0]).toMatchObject({
-      attempts: 1,
-      lastReason: "timeout",
-      possiblyDelivered: true,
-    });
-
-    // The function may have run: the next retry leaves it alone.
-    fake.reset();
-    const next = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(next.code).toBe(1);
-    expect(fake.requests).toHaveLength(0);
-    expect(next.stdout).toContain("Not sent: 1 possibly delivered request");
-  });
-
-  it("some fail again: only they stay; an unreadable line is reported with its number and kept as it was", async () => {
-    const files = dataFiles();
-    const ok = request({ message: "This one goes through." });
-    const failing = request({ email: "grace@example.com", message: "This one fails again." });
-    const broken = '{"kind":"undelivered","id":"cut-short';
-    write(files.undelivered, [failedEntry(ok), broken, failedEntry(failing)]);
-    fake.setMode({
-      kind: "per-request",
-      choose: (json) =>
-        (json as ContactRequest).message === failing.message
-          ? { kind: "status", status: 500 }
-          : { kind: "success" },
-    });
-    const run = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${files.undelivered}:2: unreadable line`);
-    const queue = (await readQueue(files.undelivered))!;
-    expect(pendingEntries(queue).map((entry) => entry.request)).toEqual([failing]);
-    expect(unreadableLines(queue).map((line) => line.raw)).toEqual([broken]);
-    expect(sentBodies(fake)).toEqual([ok, failing]);
-  });
-
-  it("refuses to run twice at the same time (exit 2), so nothing is sent twice", async () => {
-    const files = dataFiles();
-    write(files.undelivered, [failedEntry(request()), failedEntry(request({ email: "grace@example.com" }))]);
-    fake.setMode({ kind: "slow", delayMs: 1_500 });
-    const first = leads(["retry"], {
-      CONTACT_UNDELIVERED_FILE: files.undelivered,
-      ...supabase({ CONTACT_FUNCTION_TIMEOUT_MS: "10000" }),
-    });
-    const deadline = Date.now() + 20_000;
-    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    const second = await leads(["retry"], { CONTACT_UNDELIVERED_FILE: files.undelivered, ...supabase() });
-    expect(second.code).toBe(2);
-    expect(second.stderr).toContain("Another `npm run leads -- retry` is running");
-    expect((await first).code).toBe(0);
-    expect(fake.requests).toHaveLength(2);
-  });
-});
-
-describe("npm run leads -- retry without Supabase (the server's inbox mode)", () => {
-  const inboxEntry = (req: ContactRequest) =>
-    undeliveredEntry(
-      req,
-      { reason: "unknown" },
-      { sink: "inbox-file", requestId: "seeded", at: new Date("2026-02-03T04:05:06.000Z") },
-    );
-  const inboxLines = (file: string) =>
-    readFileSync(file, "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as Record<string, string>);
-
-  it("delivers into the inbox file, each request once, after what the server wrote; exit 0", async () => {
-    const files = dataFiles();
-    const a = request();
-    const b = request({ email: "grace@example.com", message: "Inbox was full." });
-    write(files.undelivered, [inboxEntry(a), inboxEntry(b), inboxEntry({ ...a, email: "MARY@EXAMPLE.COM" })]);
-    mkdirSync(dirname(files.inbox), { recursive: true });
-    const serverLine = `${JSON.stringify({ receivedAt: "2026-02-03T03:00:00.000Z", ...request({ name: "Earlier Lead" }) })}\n`;
-    writeFileSync(files.inbox, serverLine);
-
-    const run = await leads(["retry"], {
-      CONTACT_UNDELIVERED_FILE: files.undelivered,
-      CONTACT_INBOX_FILE: files.inbox,
-    });
+  it("nothing left afterwards: exit 0; run again, nothing to retry (exit 0, no call)", async () => {
+    const target = await newTarget();
+    await seed(target, [everyState[0]!, everyState[1]!, everyState[4]!, everyState[5]!]);
+    const run = await leads(["retry"], target, supabase());
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(
-      `Sent 2 requests to the inbox file ${files.inbox}: 2 delivered, 0 failed again, 0 skipped`,
-    );
-    expect(readFileSync(files.inbox, "utf8").startsWith(serverLine)).toBe(true);
-    const lines = inboxLines(files.inbox);
-    expect(lines).toHaveLength(3);
-    expect(lines.slice(1).map(({ receivedAt, ...fields }) => [typeof receivedAt, fields])).toEqual([
-      ["string", { ...a, email: "MARY@EXAMPLE.COM" }],
-      ["string", b],
-    ]);
-    expect(readFileSync(files.undelivered, "utf8")).toBe("");
-
-    // What ops reads the inbox with shows them.
-    const listed = await leads(["list", "--inbox"], { CONTACT_INBOX_FILE: files.inbox });
-    expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain("3 requests in");
-    expect(listed.stdout).toContain("grace@example.com");
+    expect(run.stdout).toContain("2 delivered, 0 failed again");
+    expect(run.stdout).toContain("None left to deliver.");
+    const again = await leads(["retry"], target, supabase());
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Nothing to retry: no pending or dead lead.");
+    expect(fake().requests).toHaveLength(2);
   });
 
-  it("an inbox that still cannot be written: the requests stay pending with the attempt noted, exit 1", async () => {
-    const files = dataFiles();
-    const entry = inboxEntry(request());
-    write(files.undelivered, [entry]);
-    mkdirSync(files.inbox, { recursive: true }); // a directory where the file should be: EISDIR
-    const run = await leads(["retry"], {
-      CONTACT_UNDELIVERED_FILE: files.undelivered,
-      CONTACT_INBOX_FILE: files.inbox,
-    });
+  it("function down: nothing is lost, each stays pending (or dead) with the attempt counted, exit 1; back up, the same keys", async () => {
+    const target = await newTarget();
+    const [pending, dead] = await seed(target, [everyState[0]!, everyState[1]!]);
+    fake().setMode({ kind: "status", status: 500 });
+    const run = await leads(["retry"], target, supabase());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("failed again (unknown)");
-    expect(await pendingIn(files.undelivered)).toEqual([
-      { ...entry, attempts: 1, lastAttemptAt: expect.any(String), lastReason: "unknown" },
-    ]);
+    expect(run.stdout).toContain("0 delivered, 2 failed again");
+    expect(run.stderr).toContain(`${pending!.id}: failed (http 500): now pending`);
+    expect(run.stderr).toContain(`${dead!.id}: failed (http 500): now dead`);
+    const after = await leadsIn(target);
+    expect(byId(after, pending!.id)).toMatchObject({
+      state: "pending",
+      attempts: 2,
+      lastReason: "http",
+      lastStatus: 500,
+    });
+    expect(byId(after, pending!.id)?.nextAttemptAt).toEqual(expect.any(Number));
+    expect(byId(after, dead!.id)).toMatchObject({ state: "dead", attempts: 21, lastStatus: 500 });
+
+    fake().reset();
+    const back = await leads(["retry"], target, supabase());
+    expect(back.code).toBe(0);
+    expect(sentKeys(fake())).toEqual([pending!.id, dead!.id]);
+    expect((await leadsIn(target)).map((lead) => lead.state)).toEqual(["delivered", "delivered"]);
   });
 
-  it("refuses requests that failed at the Supabase function (exit 2, nothing written) unless --into-inbox", async () => {
-    const files = dataFiles();
-    const fromFunction = failedEntry(request());
-    write(files.undelivered, [inboxEntry(request({ email: "grace@example.com" })), fromFunction]);
-    const before = readFileSync(files.undelivered, "utf8");
-    const env = { CONTACT_UNDELIVERED_FILE: files.undelivered, CONTACT_INBOX_FILE: files.inbox };
+  it("uses the server's timeout: a resend that times out is held as possibly delivered from then on (exit 1)", async () => {
+    const target = await newTarget();
+    const [pending] = await seed(target, [everyState[0]!]);
+    fake().setMode({ kind: "hang" });
+    const run = await leads(["retry"], target, supabase({ CONTACT_FUNCTION_TIMEOUT_MS: "500" }));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${pending!.id}: failed (timeout): now possibly-delivered`);
+    expect(await leadsIn(target)).toEqual([
+      expect.objectContaining({ state: "possibly_delivered", attempts: 2 }),
+    ]);
 
-    const refused = await leads(["retry"], env);
+    fake().reset();
+    const next = await leads(["retry"], target, supabase());
+    expect(next.code).toBe(1);
+    expect(fake().requests).toHaveLength(0);
+    expect(next.stdout).toContain("Not sent: 1 possibly delivered lead");
+  });
+
+  it("refuses without SUPABASE_URL while leads wait (exit 2, nothing sent, nothing changed); with none waiting, exit 0", async () => {
+    const target = await newTarget();
+    await seed(target, everyState);
+    const before = await leadsIn(target);
+    const refused = await leads(["retry"], target);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(
-      "1 pending request failed at the Supabase function, but no Supabase is configured",
-    );
-    expect(refused.stderr).toContain("--into-inbox");
-    expect(readFileSync(files.undelivered, "utf8")).toBe(before);
-    expect(existsSync(files.inbox)).toBe(false);
+    expect(refused.stderr).toContain("4 leads wait for the function, but no Supabase is configured here");
+    expect(refused.stderr).toContain("Nothing was sent.");
+    expect(await leadsIn(target)).toEqual(before);
+    expect(fake().requests).toHaveLength(0);
 
-    const moved = await leads(["retry", "--into-inbox"], env);
-    expect(moved.code).toBe(0);
-    expect(inboxLines(files.inbox).map((line) => line.email)).toEqual([
-      "grace@example.com",
-      "mary@example.com",
-    ]);
-    expect(readFileSync(files.undelivered, "utf8")).toBe("");
+    const quiet = await newTarget();
+    await seed(quiet, [everyState[4]!, everyState[5]!]);
+    const nothing = await leads(["retry"], quiet);
+    expect(nothing.code).toBe(0);
+    expect(nothing.stdout).toContain("Nothing to retry: no lead to deliver.");
   });
-});
+}
 
-describe("npm run leads -- retry: exit codes, as the README and --help state them", () => {
+describe("npm run leads -- retry (SQLite)", { timeout: 120_000 }, () => {
   let fake: FakeFunction;
   beforeAll(async () => {
     fake = await startFakeFunction();
@@ -621,152 +634,292 @@ describe("npm run leads -- retry: exit codes, as the README and --help state the
   });
   beforeEach(() => fake.reset());
 
-  const retryWith = (file: string, args: string[] = [], extra: Record<string, string> = {}) =>
-    leads(["retry", ...args], {
-      CONTACT_UNDELIVERED_FILE: file,
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "leads-cli-key",
-      CONTACT_FUNCTION_TIMEOUT_MS: "2000",
-      ...extra,
-    });
+  retryTests(
+    async () => sqliteTarget(),
+    () => fake,
+  );
 
-  it("0: nothing pending (no file, an empty file, only superseded copies)", async () => {
-    const files = dataFiles();
-    const noFile = await retryWith(files.undelivered);
-    expect(noFile.code).toBe(0);
-    expect(noFile.stderr).toContain("does not exist yet");
-
-    write(files.undelivered, []);
-    expect((await retryWith(files.undelivered)).code).toBe(0);
-
-    const done = request();
-    write(files.undelivered, [failedEntry(done), deliveredMarker(done, "server", new Date())]);
-    const superseded = await retryWith(files.undelivered);
-    expect(superseded.code).toBe(0);
-    expect(superseded.stdout).toContain("Nothing to retry");
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  it("1: only unreadable lines left, even when everything else was delivered", async () => {
-    const files = dataFiles();
-    write(files.undelivered, ['{"kind":"undelivered","id":"cut-short']);
-    const onlyBroken = await retryWith(files.undelivered);
-    expect(onlyBroken.code).toBe(1);
-    expect(onlyBroken.stdout).toContain("Nothing to retry");
-    expect(onlyBroken.stderr).toContain(`${files.undelivered}:1: unreadable line`);
-
-    write(files.undelivered, [failedEntry(request()), "not json at all"]);
-    const rest = await retryWith(files.undelivered);
-    expect(rest.code).toBe(1);
-    expect(rest.stdout).toContain("1 delivered");
-    expect(rest.stdout).toContain(`None left pending in ${files.undelivered}`);
-    expect(rest.stderr).toContain(`${files.undelivered}:2: unreadable line`);
-    expect(readFileSync(files.undelivered, "utf8")).toBe("not json at all\n");
-  });
-
-  it("1: some still failing", async () => {
-    const files = dataFiles();
-    write(files.undelivered, [failedEntry(request())]);
-    fake.setMode({ kind: "status", status: 500 });
-    const run = await retryWith(files.undelivered);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain("1 failed again");
-  });
-
-  it("1: possibly delivered requests held back (0 once they are sent with --include-possibly-delivered)", async () => {
-    const files = dataFiles();
-    write(files.undelivered, [failedEntry(request(), { reason: "timeout" })]);
-    const held = await retryWith(files.undelivered);
-    expect(held.code).toBe(1);
-    expect(fake.requests).toHaveLength(0);
-    expect((await retryWith(files.undelivered, ["--include-possibly-delivered"])).code).toBe(0);
-    expect(fake.requests).toHaveLength(1);
-  });
-
-  it("2: it could not run (an unreadable file, a malformed environment, an unknown option)", async () => {
-    const files = dataFiles();
-    mkdirSync(files.undelivered, { recursive: true }); // a directory: EISDIR
-    const unreadable = await retryWith(files.undelivered);
-    expect(unreadable.code).toBe(2);
-    expect(unreadable.stderr).toContain("EISDIR");
-
-    const other = dataFiles();
-    write(other.undelivered, [failedEntry(request())]);
-    const badEnv = await retryWith(other.undelivered, [], { SUPABASE_URL: "not a url" });
+  it("2: it could not run (a malformed environment, an unknown option, a store that cannot open): nothing sent", async () => {
+    const target = sqliteTarget();
+    await seed(target, [everyState[0]!]);
+    const env = { SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "leads-cli-key" };
+    const badEnv = await leads(["retry"], target, { ...env, SUPABASE_URL: "not a url" });
     expect(badEnv.code).toBe(2);
     expect(badEnv.stderr).toContain("SUPABASE_URL");
-    const badOption = await retryWith(other.undelivered, ["--everything"]);
+    const badOption = await leads(["retry", "--everything"], target, env);
     expect(badOption.code).toBe(2);
+    const blocked = join(target.file, "leads.sqlite"); // under a regular file: cannot be opened
+    const noStore = await leads(["retry"], { file: blocked }, env);
+    expect(noStore.code).toBe(2);
+    expect(noStore.stderr).toContain(`Cannot open the lead store ${blocked}`);
     expect(fake.requests).toHaveLength(0);
-    expect(await pendingIn(other.undelivered)).toHaveLength(1);
+    expect(await leadsIn(target)).toEqual([expect.objectContaining({ state: "pending", attempts: 1 })]);
   });
 });
 
-describe("npm run leads -- retry while the server appends", () => {
-  it("loses no line: the server's new failures stay pending, the old ones are delivered once", async () => {
-    const files = dataFiles();
-    // The server's function is down (its failures are appended); the CLI's is up but slow.
-    const serverFunction = await startFakeFunction();
-    serverFunction.setMode({ kind: "status", status: 500 });
-    const cliFunction = await startFakeFunction();
-    cliFunction.setMode({ kind: "slow", delayMs: 150 });
-    let server: AppServer | undefined;
-    try {
-      server = await startAppServer({
-        SUPABASE_URL: serverFunction.url,
-        SUPABASE_ANON_KEY: "server-key",
-        CONTACT_UNDELIVERED_FILE: files.undelivered,
-        RATE_LIMIT_GLOBAL_PER_MINUTE: "100000",
-        RATE_LIMIT_PER_CLIENT: "100000",
+/** The forget tests of one engine. */
+function forgetTests(newTarget: () => Promise<Target>) {
+  it("erases every lead of that address, in any case and any state, prints the count, and keeps everyone else's", async () => {
+    const target = await newTarget();
+    const mary = (state: LeadState, email: string, message: string): Seed => ({
+      state,
+      request: { email, message },
+    });
+    const rows = await seed(target, [
+      mary("pending", "mary@example.com", "One."),
+      mary("delivered", "MARY@Example.com", "Two."),
+      mary("inbox", "Mary@example.com", "Three."),
+      mary("possibly_delivered", "mary@example.com", "Four."),
+      { state: "pending", request: { name: "Grace", email: "grace@example.com", message: "Keep me." } },
+      {
+        state: "pending",
+        request: { name: "Not Mary", email: "annemary@example.com", message: "Keep me too." },
+      },
+    ]);
+    const run = await leads(["forget", " Mary@EXAMPLE.com "], target);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Erased 4 leads of Mary@EXAMPLE.com (every state).\n");
+    expect((await leadsIn(target)).map((lead) => lead.id)).toEqual([rows[4]!.id, rows[5]!.id]);
+
+    const again = await leads(["forget", "mary@example.com"], target);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("Erased 0 leads of mary@example.com (every state).\n");
+
+    const notAnAddress = await leads(["forget", "mary"], target);
+    expect(notAnAddress.code).toBe(2);
+    expect(notAnAddress.stderr).toContain('"mary" is not an e-mail address');
+    expect(await leadsIn(target)).toHaveLength(2);
+  });
+
+  it("erases an address with non-ASCII letters as typed, in any case (the form accepts them)", async () => {
+    const target = await newTarget();
+    await seed(target, [
+      { state: "pending", request: { name: "Élodie", email: "Élodie@example.com", message: "Bonjour." } },
+      { state: "delivered", request: { name: "Élodie", email: "élodie@example.com", message: "Encore." } },
+    ]);
+    const exact = await leads(["forget", "Élodie@example.com"], target);
+    expect(exact.code).toBe(0);
+    expect(exact.stdout).toBe("Erased 2 leads of Élodie@example.com (every state).\n");
+    expect(await leadsIn(target)).toEqual([]);
+  });
+}
+
+describe("npm run leads -- forget (SQLite)", { timeout: 120_000 }, () => {
+  forgetTests(async () => sqliteTarget());
+});
+
+describe("npm run leads while another connection writes the SQLite store", { timeout: 120_000 }, () => {
+  let writer: Database.Database | undefined;
+  afterEach(() => {
+    if (writer?.inTransaction) writer.exec("rollback");
+    writer?.close();
+    writer = undefined;
+  });
+
+  /** Another program's connection (the server's, say), as any SQLite client opens the file. */
+  function openWriter(file: string) {
+    const db = new Database(file);
+    db.pragma("busy_timeout = 10000");
+    const insert = db.prepare(
+      `insert into leads (id, fingerprint, state, received_at, name, email, email_key, phone, company, website,
+         company_size, industry, message, source, attempts)
+       values (@id, @fingerprint, 'inbox', @at, @name, @email, @email, '', '', '', '', '', @message, 'form', 0)`,
+    );
+    let count = 0;
+    const add = (name: string) => {
+      const message = `Written meanwhile, number ${++count}.`;
+      const email = `writer${count}@example.com`;
+      insert.run({
+        id: randomUUID(),
+        fingerprint: fingerprintOf({ email, message }),
+        at: Date.now(),
+        name,
+        email,
+        message,
       });
-      const seeded = Array.from({ length: 8 }, (_, i) =>
-        failedEntry(request({ message: `Seeded request number ${i}.` })),
-      );
-      write(files.undelivered, seeded);
+    };
+    return { db, add, count: () => count };
+  }
 
-      let retryDone = false;
-      const retry = leads(["retry"], {
-        CONTACT_UNDELIVERED_FILE: files.undelivered,
-        SUPABASE_URL: cliFunction.url,
-        SUPABASE_ANON_KEY: "cli-key",
-        CONTACT_FUNCTION_TIMEOUT_MS: "10000",
-      }).finally(() => (retryDone = true));
+  it("list reads while a write transaction is open (it sees what was committed, exit 0)", async () => {
+    const target = sqliteTarget();
+    await seed(target, [everyState[0]!]);
+    const other = openWriter(target.file);
+    writer = other.db;
+    other.db.exec("begin immediate");
+    other.add("Uncommitted Lead");
+    const run = await leads(["list", "--all"], target);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("1 lead in");
+    expect(run.stdout).toContain("Mary Jackson");
+    expect(run.stdout).not.toContain("Uncommitted Lead");
+    other.db.exec("commit");
+    const later = await leads(["list", "--inbox"], target);
+    expect(later.stdout).toContain("Uncommitted Lead");
+  });
 
-      // Visitors keep submitting (and failing) for as long as the retry runs, and a little after.
-      const submitted: string[] = [];
-      const visitor = async (id: number) => {
-        for (let n = 0; !retryDone || n < 2; n++) {
-          const message = `Visitor ${id} submission ${n}, while the retry runs.`;
-          const res = await fetch(`${server!.url}/?index`, {
-            method: "POST",
-            body: new URLSearchParams({ ...request({ message }) }),
-          });
-          expect(res.status).toBe(502);
-          await res.arrayBuffer();
-          submitted.push(message);
-        }
-      };
-      await Promise.all([visitor(1), visitor(2), visitor(3)]);
-      const run = await retry;
-
-      expect(submitted.length).toBeGreaterThan(6);
-      const delivered = sentBodies(cliFunction).map((body) => body.message);
-      const queue = (await readQueue(files.undelivered))!;
-      const pending = pendingEntries(queue).map((entry) => entry.request.message);
-      expect(unreadableLines(queue)).toEqual([]);
-      // Every request, seeded or kept by the server meanwhile, is either delivered once or still pending.
-      expect([...delivered, ...pending].sort()).toEqual(
-        [...seeded.map((entry) => entry.request.message), ...submitted].sort(),
-      );
-      expect(new Set(delivered).size).toBe(delivered.length);
-      expect(delivered).toEqual(expect.arrayContaining(seeded.map((entry) => entry.request.message)));
-      // The failures kept after the retry's last read are still there, so something is left: exit 1.
-      expect(pending.length).toBeGreaterThan(0);
-      expect(run.code).toBe(1);
+  it("retry and forget write while another connection keeps writing: both succeed, nothing of the other's is lost", async () => {
+    const target = sqliteTarget();
+    const fake = await startFakeFunction();
+    try {
+      const rows = await seed(target, [
+        everyState[0]!,
+        everyState[1]!,
+        { state: "pending", request: { name: "Forget Me", email: "forget@example.com", message: "Bye." } },
+      ]);
+      const other = openWriter(target.file);
+      writer = other.db;
+      // A short write transaction every few milliseconds, for as long as the CLI runs.
+      const timer = setInterval(() => other.add("Concurrent Lead"), 5);
+      let retry: Run;
+      let forget: Run;
+      try {
+        [retry, forget] = await Promise.all([
+          leads(["retry"], target, { SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "leads-cli-key" }),
+          leads(["forget", "forget@example.com"], target),
+        ]);
+      } finally {
+        clearInterval(timer);
+      }
+      expect(other.count()).toBeGreaterThan(0);
+      expect(forget.stderr).toBe("");
+      expect(forget.code).toBe(0);
+      expect(forget.stdout).toBe("Erased 1 lead of forget@example.com (every state).\n");
+      expect(retry.code).toBe(0);
+      // The forgotten lead may or may not have been claimed before it was erased; the others were sent once each.
+      const keys = sentKeys(fake);
+      expect(keys.slice(0, 2)).toEqual([rows[0]!.id, rows[1]!.id]);
+      expect(new Set(keys).size).toBe(keys.length);
+      const after = await leadsIn(target);
+      expect(after.filter((lead) => lead.state === "inbox")).toHaveLength(other.count());
+      expect(after.filter((lead) => lead.state === "delivered").map((lead) => lead.id)).toEqual([
+        rows[0]!.id,
+        rows[1]!.id,
+      ]);
+      expect(after.some((lead) => lead.request.email === "forget@example.com")).toBe(false);
     } finally {
-      await server?.stop();
-      await serverFunction.close();
-      await cliFunction.close();
+      await fake.close();
     }
+  });
+});
+
+describe("npm run leads -- retry while a server runs on the same store", { timeout: 180_000 }, () => {
+  it("a lead the CLI has not sent yet is never declared possibly delivered by the server's lease expiry", async () => {
+    const target = sqliteTarget();
+    const rows = await seed(
+      target,
+      Array.from({ length: 20 }, (_, i) => ({
+        state: "pending" as const,
+        request: { email: `lead${i}@example.com`, message: `Waiting lead number ${i}.` },
+      })),
+    );
+    const fake = await startFakeFunction();
+    // Every call fails for sure (HTTP 500), each after 0.4 s: the 20 take at least 8 s, more than one
+    // lease (the timeout of 0.5 s and the 5 s margin).
+    fake.setMode({ kind: "status", status: 500, delayMs: 400 });
+    // What every running server's dispatcher does on each pass: expire the leases that ran out.
+    const server = createLeadStore({
+      database: openDatabase({ file: target.file }),
+      leaseMs: 5_500,
+      retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 20 },
+      log: () => undefined,
+    });
+    await server.start();
+    const expired: string[] = [];
+    const dispatcher = setInterval(() => {
+      void server.expireLeases().then(
+        (ids) => expired.push(...ids),
+        () => undefined,
+      );
+    }, 100);
+    let run: Run;
+    try {
+      run = await leads(["retry"], target, {
+        SUPABASE_URL: fake.url,
+        SUPABASE_ANON_KEY: "leads-cli-key",
+        CONTACT_FUNCTION_TIMEOUT_MS: "500",
+      });
+    } finally {
+      clearInterval(dispatcher);
+      await server.close();
+      await fake.close();
+    }
+    expect(run.code).toBe(1);
+    expect(sentKeys(fake)).toEqual(rows.map((row) => row.id));
+    expect(run.stdout).toContain("0 delivered, 20 failed again");
+    // Each failed for sure: pending, to be tried again; none held for a person as if it might have arrived.
+    const after = await leadsIn(target);
+    expect(
+      after.filter((lead) => lead.state !== "pending").map((lead) => `${lead.state} ${lead.lastReason}`),
+    ).toEqual([]);
+    expect(expired).toEqual([]);
+  });
+});
+
+describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
+  let postgres: PostgresServer;
+  let fake: FakeFunction;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    fake = await startFakeFunction();
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await postgres?.destroy();
+  });
+  beforeEach(() => fake.reset());
+  const newTarget = async (): Promise<Target> => ({ databaseUrl: await postgres.createDatabase() });
+
+  it(
+    "list shows the leads to deliver with their status, phone and company; --inbox and --all",
+    { timeout: 120_000 },
+    async () => {
+      const target = await newTarget();
+      await seed(target, everyState);
+      const run = await leads(["list"], target, { COLUMNS: "200" });
+      expect(run.code).toBe(0);
+      // Where, without the password (there is none here: the URL as configured).
+      expect(run.stdout).toMatch(/ in postgres:\/\/postgres@127\.0\.0\.1:\d+\/test_[0-9a-f]+:\n/);
+      expect(run.stdout).toMatch(
+        /\npending\s+2026-02-03 04:05\s+1\s+http 500\s+Mary Jackson\s+mary@example\.com\s+\+1 757 555 0101\s+Hampton "Wind Tunne…/,
+      );
+      expect(run.stdout).toMatch(
+        /\npossibly-delivered\s+2026-02-03 04:07\s+1\s+timeout\s+Katherine Johnson/,
+      );
+      expect(run.stdout).not.toContain("Inbox Lead");
+      const inbox = await leads(["list", "--inbox"], target);
+      expect(inbox.code).toBe(0);
+      expect(inbox.stdout).toContain("Inbox Lead");
+      expect(inbox.stdout).not.toContain("Mary Jackson");
+      const all = await leads(["list", "--all"], target, { COLUMNS: "100" });
+      expect(all.code).toBe(0);
+      expect(all.stdout).toContain("6 leads in");
+    },
+  );
+
+  it(
+    "never prints the database password (the server trusts loopback here, so any password connects)",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const url = new URL(await postgres.createDatabase());
+      url.password = "s3cret-Passw0rd";
+      const target: Target = { databaseUrl: url.toString() };
+      await seed(target, [everyState[0]!]);
+      const run = await leads(["list"], target);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("Mary Jackson");
+      expect(run.stdout).toContain(`postgres://postgres:***@127.0.0.1:${url.port}${url.pathname}`);
+      expect(run.stdout + run.stderr).not.toContain("s3cret-Passw0rd");
+    },
+  );
+
+  describe("retry", { timeout: 120_000 }, () => {
+    retryTests(newTarget, () => fake);
+  });
+
+  describe("forget", { timeout: 120_000 }, () => {
+    forgetTests(newTarget);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { clusterWidth, displayWidth, escapeControls, fitCell, formatTable } from "../../cli/leads/table";
+import {
+  clusterWidth,
+  type Column,
+  displayWidth,
+  escapeControls,
+  fitCell,
+  fitColumns,
+  formatTable,
+} from "../../cli/leads/table";
 
 describe("the leads table: what a visitor typed, shown as it is", () => {
   it("escapes control characters visibly instead of passing them to the terminal", () => {
@@ -79,5 +87,87 @@ describe("the leads table: widths and cuts by grapheme cluster", () => {
     expect(table).toBe(
       ["A     Bee", "----  ----------", "1     short", "漢字  a much lo…", "🇫🇷    x\\ty", ""].join("\n"),
     );
+  });
+});
+
+describe("the leads table: fitting a terminal's width", () => {
+  interface Row {
+    status: string;
+    name: string;
+    message: string;
+  }
+  const columns: Column<Row>[] = [
+    { header: "Status", maxWidth: 18, value: (row) => row.status },
+    { header: "Name", maxWidth: 24, minWidth: 8, value: (row) => row.name },
+    { header: "Message", maxWidth: 48, minWidth: 10, cut: "words", value: (row) => row.message },
+  ];
+  const rows: Row[] = [
+    {
+      status: "pending",
+      name: "Katherine Johnson",
+      message: "Please compute the trajectories for our next launch window",
+    },
+    {
+      status: "possibly-delivered",
+      name: "Zoe\u0301 👩‍💻 Ñúñez",
+      message: "漢字 and 🇫🇷 in a message that is long enough",
+    },
+  ];
+  const widthsOf = (table: string) => table.trimEnd().split("\n").map(displayWidth);
+
+  it("fitColumns keeps the natural widths when they fit (two columns between each)", () => {
+    expect(fitColumns(columns, [18, 17, 48], 18 + 17 + 48 + 4)).toEqual([18, 17, 48]);
+    expect(fitColumns(columns, [18, 17, 48], 1_000)).toEqual([18, 17, 48]);
+  });
+
+  it("fitColumns takes columns from the widest narrowable column first, never from one without a minimum", () => {
+    const widths = fitColumns(columns, [18, 17, 48], 60);
+    expect(widths[0]).toBe(18);
+    expect(widths.reduce((sum, width) => sum + width, 0) + 4).toBe(60);
+    // The message (widest) gave up columns until it was as narrow as the name, then both shrank together.
+    expect(widths).toEqual([18, 17, 21]);
+    const tighter = fitColumns(columns, [18, 17, 48], 50);
+    expect(tighter[0]).toBe(18);
+    expect(Math.abs((tighter[1] ?? 0) - (tighter[2] ?? 0))).toBeLessThanOrEqual(1);
+    expect(tighter.reduce((sum, width) => sum + width, 0) + 4).toBe(50);
+  });
+
+  it("fitColumns stops at each column's minimum, even when the terminal is narrower still", () => {
+    expect(fitColumns(columns, [18, 17, 48], 10)).toEqual([18, 8, 10]);
+    // A column already at or under its minimum is left as it is.
+    expect(fitColumns(columns, [18, 5, 48], 10)).toEqual([18, 5, 10]);
+  });
+
+  it("formatTable with a terminal width: every line fits, cut values end with …, wide characters counted as two", () => {
+    for (const width of [40, 50, 60, 80]) {
+      const table = formatTable(rows, columns, width);
+      expect(Math.max(...widthsOf(table))).toBeLessThanOrEqual(width);
+      // Still one line per row, under a header and a rule.
+      expect(table.trimEnd().split("\n")).toHaveLength(4);
+      expect(table).toMatch(/^Status\s+Name\s+Message\n-+ {2}-+ {2}-+\n/);
+    }
+    const narrow = formatTable(rows, columns, 40);
+    expect(narrow).toContain("possibly-delivered  ");
+    // Name and Message at their minimums (8 and 10 columns), the message cut after a whole word.
+    expect(narrow).toContain("pending             Katheri…  Please…\n");
+    // Never an emoji, a flag or an accent cut in half.
+    expect(narrow).not.toMatch(/\u200d…|\u{1f1eb}…/u);
+  });
+
+  it("formatTable without a width, or with a wide one, is the natural table (each column up to its maxWidth)", () => {
+    const natural = formatTable(rows, columns);
+    expect(formatTable(rows, columns, 200)).toBe(natural);
+    expect(natural).toContain("Katherine Johnson  Please compute the trajectories for our…\n");
+    expect(Math.max(...widthsOf(natural))).toBeGreaterThan(60);
+    expect(Math.max(...widthsOf(natural))).toBeLessThanOrEqual(18 + 2 + 24 + 2 + 48);
+  });
+
+  it("formatTable never narrows below the minimums: a terminal too narrow gets the narrowest table there is", () => {
+    const table = formatTable(rows, columns, 20);
+    expect(table).toBe(formatTable(rows, columns, 40));
+    expect(table.split("\n")[0]).toBe("Status              Name      Message");
+    // The status column has no minimum: never cut.
+    expect(table).toContain("possibly-delivered  ");
+    expect(Math.max(...widthsOf(table))).toBeGreaterThan(20);
   });
 });

@@ -55,7 +55,8 @@ describe("caching and compression of the production server", () => {
       SUPABASE_URL: fake.url,
       SUPABASE_ANON_KEY: "caching-test-anon-key",
       RATE_LIMIT_PER_CLIENT: "1000",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+      // Greater than the per-client limit, or the server refuses to start.
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "2000",
     });
     html = (await wire(`${server.url}/`, "identity")).body.toString("utf8");
     const stylesheet = /<link[^>]+rel="stylesheet"[^>]+href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];

@@ -1,17 +1,17 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { type LeadRow, readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 
 /**
  * When the contact function fails in any way, the visitor gets the spec's
  * error notice with everything they typed still in the form, the server logs
- * it, stays up and serves the next request normally.
+ * it, stays up and serves the next request normally. The lead was committed to
+ * the store before the call, and the store says what became of it: pending
+ * (failed for sure, retried later), possibly delivered (unknown outcome, held),
+ * delivered. A visitor's resend is that same lead's next attempt.
  */
 const ERROR_TITLE = "Error Sending Message";
 const ERROR_TEXT = "There was a problem sending your message. Please try again or email us directly.";
@@ -30,7 +30,14 @@ const VALUES = {
 const escapeHtml = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-const inbox = () => join(mkdtempSync(join(tmpdir(), "faults-")), "inbox.jsonl");
+/** The one lead of VALUES in this store (every resend is the same row). */
+function theLead(file: string): LeadRow {
+  const leads = readLeads(file).filter(
+    (lead) => lead.email === VALUES.email && lead.message === VALUES.message,
+  );
+  expect(leads).toHaveLength(1);
+  return leads[0]!;
+}
 
 async function submit(server: AppServer): Promise<{ status: number; html: string }> {
   const res = await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(VALUES) });
@@ -74,14 +81,28 @@ async function expectStillServing(server: AppServer) {
 describe("the function misbehaves", () => {
   let fake: FakeFunction;
   let server: AppServer;
+  const store = leadStoreEnv();
+  const file = store.LEADS_DATABASE_FILE!;
+  /** The lead's row after this test's one call, which carried its id as Idempotency-Key. */
+  const expectOneAttempt = (state: string, attempts: number) => {
+    expect(fake.requests).toHaveLength(1);
+    const lead = theLead(file);
+    expect(lead).toMatchObject({ state, attempts });
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(lead.id);
+    return lead;
+  };
   beforeAll(async () => {
     fake = await startFakeFunction();
     server = await startAppServer({
       SUPABASE_URL: fake.url,
       SUPABASE_ANON_KEY: "faults-key",
       CONTACT_FUNCTION_TIMEOUT_MS: "1000",
-      CONTACT_INBOX_FILE: inbox(),
+      // Every submission here comes from 127.0.0.1.
+      RATE_LIMIT_PER_CLIENT: "100",
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+      // The dispatcher must not retry behind these tests' backs: the visitor's resends are the attempts.
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
   });
   afterAll(async () => {
@@ -95,18 +116,23 @@ describe("the function misbehaves", () => {
     const { status, html } = await submit(server);
     expect(status).toBe(502);
     expectErrorWithValuesKept(html);
-    expect(fake.requests).toHaveLength(1);
+    // A sure failure: kept, to be retried later.
+    const lead = expectOneAttempt("pending", 1);
+    expect(lead).toMatchObject({ last_reason: "http", last_status: 500 });
+    expect(lead.next_attempt_at).toBeGreaterThan(Date.now());
     await expectStillServing(server);
   });
 
   it("is slower than CONTACT_FUNCTION_TIMEOUT_MS: 504 after the timeout, not after the function", async () => {
-    fake.setMode({ kind: "slow", delayMs: 8_000 });
-    const started = Date.now();
+    // The function would answer after a minute, twice the test's own timeout: only the 1 s
+    // timeout can answer the visitor in time.
+    fake.setMode({ kind: "slow", delayMs: 60_000 });
     const { status, html } = await submit(server);
     expect(status).toBe(504);
-    // Answered because of our 1 s timeout, not the function's 8 s (generous bound for a loaded machine).
-    expect(Date.now() - started).toBeLessThan(7_000);
     expectErrorWithValuesKept(html);
+    // The function may have received it: held, never resent by a machine.
+    const lead = expectOneAttempt("possibly_delivered", 2);
+    expect(lead).toMatchObject({ last_reason: "timeout", next_attempt_at: null });
     await expectStillServing(server);
   });
 
@@ -115,6 +141,8 @@ describe("the function misbehaves", () => {
     const { status, html } = await submit(server);
     expect(status).toBe(504);
     expectErrorWithValuesKept(html);
+    // The visitor's resend of a held lead is its next attempt, not a second lead.
+    expectOneAttempt("possibly_delivered", 3);
     await expectStillServing(server);
   });
 
@@ -123,17 +151,28 @@ describe("the function misbehaves", () => {
     const { status, html } = await submit(server);
     expect(status).toBe(502);
     expectErrorWithValuesKept(html);
+    // It answered, but unreadably: the outcome is unknown.
+    expectOneAttempt("possibly_delivered", 4);
     await expectStillServing(server);
   });
 
   it("recovers: once the function answers again, the next submission succeeds", async () => {
     fake.setMode({ kind: "status", status: 503 });
     expect((await submit(server)).status).toBe(502);
+    expect(theLead(file)).toMatchObject({ state: "pending", attempts: 5, last_status: 503 });
     fake.setMode({ kind: "success" });
     // (fetch follows the 303 to the page with the notice, as a browser does.)
     const { status, html } = await submit(server);
     expect(status).toBe(200);
     expect(html).toContain("Message Sent Successfully!");
+    expect(fake.requests).toHaveLength(2);
+    const lead = theLead(file);
+    expect(lead).toMatchObject({ state: "delivered", attempts: 6 });
+    expect(lead.delivered_at).not.toBeNull();
+    // Every attempt at this lead, whatever became of it, carried the same key.
+    expect(fake.requests.map((request) => request.headers["idempotency-key"])).toEqual([lead.id, lead.id]);
+    // Once delivered, the same request again is a duplicate: answered as sent, no call.
+    expect((await submit(server)).status).toBe(200);
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -142,8 +181,15 @@ describe("the function misbehaves", () => {
       .output()
       .split("\n")
       .filter((line) => line.includes('"event":"contact_submission"'));
-    const results = lines.map((line) => (JSON.parse(line) as { result: string }).result);
-    expect(results).toEqual(expect.arrayContaining(["send-failed", "timeout", "sent"]));
+    const outcomes = lines.map(
+      (line) => JSON.parse(line) as { result: string; keptIn?: string; sink?: string },
+    );
+    const results = outcomes.map((outcome) => outcome.result);
+    expect(results).toEqual(expect.arrayContaining(["send-failed", "timeout", "sent", "duplicate"]));
+    // Each failed lead is in the store (never in the log).
+    for (const outcome of outcomes.filter((o) => o.result === "send-failed" || o.result === "timeout"))
+      expect(outcome).toMatchObject({ keptIn: "store", sink: "supabase" });
+    expect(server.output()).not.toContain("contact_lead_not_saved");
     for (const value of [VALUES.name, VALUES.email, VALUES.phone, VALUES.message]) {
       expect(server.output()).not.toContain(value);
     }
@@ -161,40 +207,58 @@ describe("the function misbehaves", () => {
     const body = await res.text();
     expect(body).toContain(ERROR_TITLE);
     expect(body).toContain(VALUES.name);
+    const again = readLeads(file).filter((lead) => lead.message === `${VALUES.message} Again.`);
+    expect(again).toMatchObject([{ state: "pending", attempts: 1 }]);
   });
 });
 
 describe("the function cannot be reached", () => {
   it("connection refused: 502, values kept, still serving", async () => {
     const closedPort = await freePort();
+    const store = leadStoreEnv();
     const server = await startAppServer({
       SUPABASE_URL: `http://127.0.0.1:${closedPort}`,
       SUPABASE_ANON_KEY: "faults-key",
-      CONTACT_INBOX_FILE: inbox(),
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
     try {
       const { status, html } = await submit(server);
       expect(status).toBe(502);
       expectErrorWithValuesKept(html);
       await expectStillServing(server);
+      // Nothing reached the function for sure: pending, to be retried.
+      expect(theLead(store.LEADS_DATABASE_FILE!)).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        last_reason: "network",
+      });
       expect((await submit(server)).status).toBe(502);
+      expect(theLead(store.LEADS_DATABASE_FILE!)).toMatchObject({ state: "pending", attempts: 2 });
     } finally {
       await server.stop();
     }
   });
 
   it("DNS failure (a .invalid host never resolves): 502, values kept, still serving", async () => {
+    const store = leadStoreEnv();
     const server = await startAppServer({
       // RFC 6761: .invalid names never resolve, so nothing leaves the machine.
       SUPABASE_URL: "http://contact-function.invalid",
       SUPABASE_ANON_KEY: "faults-key",
-      CONTACT_INBOX_FILE: inbox(),
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
     try {
       const { status, html } = await submit(server);
       expect(status).toBe(502);
       expectErrorWithValuesKept(html);
       await expectStillServing(server);
+      expect(theLead(store.LEADS_DATABASE_FILE!)).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        last_reason: "network",
+      });
     } finally {
       await server.stop();
     }

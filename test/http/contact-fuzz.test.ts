@@ -1,12 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { scriptsRefusedByPolicy } from "../security/html";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { type LeadRow, readLeads } from "../support/leads";
 
 /**
  * Fuzzes the contact action over HTTP with randomized and hostile bodies, as
@@ -18,7 +15,9 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
  * - no 5xx at all (the fake function always succeeds, so not even 502/504);
  * - the server never crashes and still serves the page afterwards;
  * - each case answered as sent (except the honeypot) reached the function exactly
- *   once, with exactly the values it sent (trimmed); no other case reached it.
+ *   once, with exactly the values it sent (trimmed); no other case reached it;
+ * - each of those is exactly one delivered lead in the store, whose id is the
+ *   Idempotency-Key of its one call; no other case left a lead in the store.
  *   "Sent" is 303 See Other for the no-JS document endpoint (POST, then GET), 200
  *   for single fetch with the enhanced form's `answer=data`, and single fetch's
  *   redirect (202) for a hostile body that reached single fetch without it;
@@ -508,15 +507,16 @@ describe("contact action under fuzzing", () => {
   let fake: FakeFunction;
   let server: AppServer;
   const outcomes: Outcome[] = [];
+  const store = leadStoreEnv();
 
   beforeAll(async () => {
     fake = await startFakeFunction();
     server = await startAppServer({
       SUPABASE_URL: fake.url,
       SUPABASE_ANON_KEY: "fuzz-key",
-      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "fuzz-")), "inbox.jsonl"),
+      ...store,
       RATE_LIMIT_PER_CLIENT: "1000000",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "2000000",
     });
   });
   afterAll(async () => {
@@ -582,11 +582,15 @@ describe("contact action under fuzzing", () => {
       `#${o.testCase.id} ${o.testCase.kind} "${o.testCase.description}" (${o.testCase.document ? "document" : "data"}) -> ${o.status}${o.error ? ` ${o.error}` : ""}`;
 
     // The function calls, by the token of the case that made them.
+    const tokenOf = (message: unknown) =>
+      /fz[0-9a-z]+q[0-9a-z]+z/.exec(String(message ?? ""))?.[0] ?? "(none)";
     const calls = new Map<string, Record<string, unknown>[]>();
+    const keys = new Map<string, unknown[]>();
     for (const request of fake.requests) {
       const body = request.json as Record<string, unknown> | undefined;
-      const token = /fz[0-9a-z]+q[0-9a-z]+z/.exec(String(body?.message ?? ""))?.[0] ?? "(none)";
+      const token = tokenOf(body?.message);
       calls.set(token, [...(calls.get(token) ?? []), body ?? {}]);
+      keys.set(token, [...(keys.get(token) ?? []), request.headers["idempotency-key"]]);
       if (!body || Object.keys(body).sort().join() !== [...FIELDS].sort().join())
         problems.push(`function got a malformed body: ${request.body.slice(0, 200)}`);
       else if (Object.values(body).some((value) => typeof value !== "string"))
@@ -594,6 +598,18 @@ describe("contact action under fuzzing", () => {
     }
     if (calls.has("(none)"))
       problems.push(`${calls.get("(none)")!.length} function call(s) without a case token`);
+
+    // The lead store, by the token of the case that made each lead.
+    const leads = new Map<string, LeadRow[]>();
+    for (const lead of readLeads(store.LEADS_DATABASE_FILE!)) {
+      const token = tokenOf(lead.message);
+      leads.set(token, [...(leads.get(token) ?? []), lead]);
+      if (lead.state !== "delivered" || lead.attempts !== 1)
+        problems.push(
+          `a lead ${lead.state} after ${lead.attempts} attempt(s) (the function always succeeds): ${token}`,
+        );
+    }
+    if (leads.has("(none)")) problems.push(`${leads.get("(none)")!.length} lead(s) without a case token`);
 
     for (const o of outcomes) {
       const { testCase } = o;
@@ -614,6 +630,18 @@ describe("contact action under fuzzing", () => {
         problems.push(`reached the function ${made.length} times: ${describeCase(o)}`);
       if (!shouldCall && made.length !== 0)
         problems.push(`reached the function though answered ${o.status}: ${describeCase(o)}`);
+      const kept = leads.get(testCase.token) ?? [];
+      if (shouldCall && kept.length !== 1)
+        problems.push(`${kept.length} leads in the store: ${describeCase(o)}`);
+      if (!shouldCall && kept.length !== 0)
+        problems.push(`a lead in the store though answered ${o.status}: ${describeCase(o)}`);
+      if (
+        shouldCall &&
+        kept.length === 1 &&
+        made.length === 1 &&
+        keys.get(testCase.token)?.[0] !== kept[0]?.id
+      )
+        problems.push(`Idempotency-Key is not the lead's id: ${describeCase(o)}`);
       if (testCase.expectBody && made.length === 1) {
         try {
           expect(made[0]).toEqual(testCase.expectBody);
@@ -641,7 +669,7 @@ describe("contact action under fuzzing", () => {
     }
     const valid = outcomes.filter((o) => o.testCase.kind === "valid");
     console.log(
-      `contact fuzz: ${valid.length} valid bodies, ${valid.filter((o) => (calls.get(o.testCase.token) ?? []).length === 1).length} reached the function exactly once`,
+      `contact fuzz: ${valid.length} valid bodies, ${valid.filter((o) => (calls.get(o.testCase.token) ?? []).length === 1).length} reached the function exactly once; ${[...leads.values()].flat().length} leads in the store`,
     );
     expect(problems.slice(0, 30)).toEqual([]);
     expect(outcomes.length).toBe(COUNT);

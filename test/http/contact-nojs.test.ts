@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -6,8 +6,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { type LeadRow, readLeads } from "../support/leads";
 
 /**
  * The contact form without JavaScript: a browser's form-encoded POST to the built server,
@@ -71,6 +72,10 @@ function post(
 }
 const encode = (fields: Record<string, string> | string[][]) => new URLSearchParams(fields).toString();
 
+/** The leads of this message in the store (a visitor's resends are the same row). */
+const leadsOf = (file: string, message: string): LeadRow[] =>
+  readLeads(file).filter((lead) => lead.message === message);
+
 /** The opening tag of the form control with that name. */
 function control(html: string, name: string): string {
   const match = html.match(new RegExp(`<(input|textarea|select)[^>]*\\bname="${name}"[^>]*>`));
@@ -101,6 +106,8 @@ const text = (html: string) =>
 describe("contact form without JavaScript (Supabase function)", () => {
   let fake: FakeFunction;
   let server: AppServer;
+  const store = leadStoreEnv();
+  const file = store.LEADS_DATABASE_FILE!;
 
   beforeAll(async () => {
     fake = await startFakeFunction();
@@ -110,6 +117,9 @@ describe("contact form without JavaScript (Supabase function)", () => {
       CONTACT_FUNCTION_TIMEOUT_MS: "400",
       TRUST_PROXY: "1",
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+      // No automatic retry while these tests count the function's requests.
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
   });
   afterEach(() => fake.reset());
@@ -151,6 +161,19 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(fake.requests[0]?.json).toEqual(form);
     expect(fake.requests[0]?.headers.apikey).toBe(ANON_KEY);
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${ANON_KEY}`);
+    // Committed before the call, confirmed after it; the call named the lead.
+    const leads = leadsOf(file, form.message);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({
+      state: "delivered",
+      attempts: 1,
+      source: "form",
+      name: form.name,
+      email: form.email,
+      company_size: form.companySize,
+    });
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
+    expect(leads[0]?.request_id).toBe(res.headers.get("x-request-id"));
   });
 
   it("validation failure: 400, the Validation Error notice, every value back, nothing sent", async () => {
@@ -173,6 +196,8 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(selectedSize(html)).toBe(form.companySize);
     expect(control(html, "website")).toContain('aria-invalid="true"');
     expect(fake.requests).toHaveLength(0);
+    // Nothing kept either: an invalid request is not a lead.
+    expect(leadsOf(file, form.message)).toEqual([]);
   });
 
   it.each([
@@ -213,6 +238,10 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(textareaValue(html)).toBe(escapeHtml(form.message));
     expect(selectedSize(html)).toBe(form.companySize);
     expect(fake.requests).toHaveLength(1);
+    // Kept in the store, to be retried.
+    const leads = leadsOf(file, form.message);
+    expect(leads).toMatchObject([{ state: "pending", attempts: 1, last_status: 500 }]);
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
     // Logged without personal data.
     const log = server
       .output()
@@ -220,6 +249,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
       .filter((line) => line.includes('"result":"send-failed"'));
     expect(log.length).toBeGreaterThan(0);
     for (const line of log) {
+      expect(JSON.parse(line)).toMatchObject({ sink: "supabase", keptIn: "store", functionStatus: 500 });
       expect(line).not.toContain(form.email);
       expect(line).not.toContain(form.name);
     }
@@ -230,6 +260,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
     const res = await post(server, encode(form));
     expect(res.status).toBe(502);
     expect(notice(await res.text())).toEqual({ role: "alert", ...contactNotices.sendFailed });
+    expect(leadsOf(file, form.message)).toMatchObject([{ state: "pending", last_status: 422 }]);
   });
 
   it("function timeout: 504, the error notice, values back", async () => {
@@ -239,6 +270,10 @@ describe("contact form without JavaScript (Supabase function)", () => {
     const html = await res.text();
     expect(notice(html)).toEqual({ role: "alert", ...contactNotices.sendFailed });
     expect(text(inputValue(html, "email"))).toBe(form.email);
+    // It may have arrived: held for a person, never resent by a machine.
+    expect(leadsOf(file, form.message)).toMatchObject([
+      { state: "possibly_delivered", last_reason: "timeout", next_attempt_at: null },
+    ]);
   });
 
   it("escapes markup typed into the fields", async () => {
@@ -253,6 +288,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/?contact=sent#contact-form");
     expect(fake.requests).toHaveLength(0);
+    expect(leadsOf(file, form.message)).toEqual([]);
     await expect.poll(() => server.output()).toContain('"result":"honeypot"');
   });
 
@@ -269,6 +305,8 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(notice(html)).toEqual({ role: "alert", ...contactNotices.tooManyRequests });
     expect(text(inputValue(html, "name"))).toBe(form.name);
     expect(fake.requests).toHaveLength(5);
+    // The refused one is not kept: the visitor was told to try later.
+    expect(leadsOf(file, form.message)).toEqual([]);
   });
 
   it("refuses a body over 16 KB with 413, declared or not", async () => {
@@ -335,23 +373,34 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("keeps serving after failures", async () => {
+  it("keeps serving after failures; the visitor's resend is the same lead's next attempt", async () => {
     fake.setMode({ kind: "status", status: 503 });
     expect((await post(server, encode(form))).status).toBe(502);
     fake.setMode({ kind: "success" });
     expect((await post(server, encode(form))).status).toBe(303);
     expect((await fetch(server.url + "/")).status).toBe(200);
+    const leads = leadsOf(file, form.message);
+    expect(leads).toMatchObject([{ state: "delivered", attempts: 2 }]);
+    expect(fake.requests.map((request) => request.headers["idempotency-key"])).toEqual([
+      leads[0]?.id,
+      leads[0]?.id,
+    ]);
   });
 });
 
-describe("contact form without JavaScript (inbox file, no Supabase)", () => {
+describe("contact form without JavaScript (the store as the inbox, no Supabase)", () => {
   let dir: string;
+  let file: string;
   let server: AppServer;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "contact-http-inbox-"));
+    const store = leadStoreEnv(dir);
+    file = store.LEADS_DATABASE_FILE!;
     server = await startAppServer({
-      CONTACT_INBOX_FILE: join(dir, "data", "inbox.jsonl"),
+      ...store,
+      // Every submission comes from 127.0.0.1 (no trusted proxy): one client.
+      RATE_LIMIT_PER_CLIENT: "100",
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
     });
   });
@@ -361,10 +410,11 @@ describe("contact form without JavaScript (inbox file, no Supabase)", () => {
   });
 
   it("says at start where requests go", () => {
-    expect(server.output()).toContain('"contactSink":"inbox-file"');
+    expect(server.output()).toContain('"contactSink":"inbox"');
+    expect(server.output()).not.toContain("inbox-file");
   });
 
-  it("writes exactly one whole line per request, also under 50 concurrent submissions", async () => {
+  it("keeps exactly one whole lead per request, also under 50 concurrent submissions", async () => {
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         post(server, encode({ ...form, name: `Visitor ${i}`, message: `${form.message} #${i}` })),
@@ -372,18 +422,44 @@ describe("contact form without JavaScript (inbox file, no Supabase)", () => {
     );
     expect(answers.map((res) => res.status)).toEqual(Array(50).fill(303));
     await Promise.all(answers.map((res) => res.arrayBuffer()));
-    const lines = (await readFile(join(dir, "data", "inbox.jsonl"), "utf8")).trimEnd().split("\n");
-    expect(lines).toHaveLength(50);
-    const parsed = lines.map((line) => JSON.parse(line) as Record<string, string>);
-    expect(parsed.map((entry) => entry.name).sort()).toEqual(
+    const leads = readLeads(file).filter((lead) => lead.message.startsWith(form.message));
+    expect(leads).toHaveLength(50);
+    expect(leads.map((lead) => lead.name).sort()).toEqual(
       Array.from({ length: 50 }, (_, i) => `Visitor ${i}`).sort(),
     );
-    for (const entry of parsed) {
-      expect(Number.isNaN(Date.parse(entry.receivedAt ?? ""))).toBe(false);
-      expect({ ...entry, receivedAt: undefined, name: form.name, message: form.message }).toEqual({
-        ...form,
-        receivedAt: undefined,
+    expect(new Set(leads.map((lead) => lead.id)).size).toBe(50);
+    for (const lead of leads) {
+      expect(lead).toMatchObject({ state: "inbox", attempts: 0, source: "form" });
+      expect(lead.received_at).toBeGreaterThan(Date.now() - 600_000);
+      expect(lead.message).toBe(`${form.message} #${lead.name.replace("Visitor ", "")}`);
+      expect({
+        email: lead.email,
+        phone: lead.phone,
+        company: lead.company,
+        website: lead.website,
+        companySize: lead.company_size,
+        industry: lead.industry,
+      }).toEqual({
+        email: form.email,
+        phone: form.phone,
+        company: form.company,
+        website: form.website,
+        companySize: form.companySize,
+        industry: form.industry,
       });
     }
+    const logged = server
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"event":"contact_submission"') && line.includes('"result":"sent"'));
+    expect(logged).toHaveLength(50);
+    for (const line of logged) expect(JSON.parse(line)).toMatchObject({ status: 303, sink: "inbox" });
+  });
+
+  it("the same request again within 10 minutes is a duplicate: answered as sent, not kept twice", async () => {
+    expect((await post(server, encode(form))).status).toBe(303);
+    expect((await post(server, encode({ ...form, email: form.email.toUpperCase() }))).status).toBe(303);
+    expect(leadsOf(file, form.message)).toMatchObject([{ state: "inbox" }]);
+    await expect.poll(() => server.output()).toMatch(/"result":"duplicate","sink":"inbox"/);
   });
 });

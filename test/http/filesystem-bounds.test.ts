@@ -1,90 +1,376 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { readLeads } from "../support/leads";
+import { descendantsOf } from "../support/npm";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * No request waits forever on the filesystem (issue 18). A disk that never answers is played by a
- * named pipe nobody reads: opening it blocks for good, as a write to a hung network mount does.
- * The visitor still gets the error notice, and the lead is kept as on any failure: in the
- * undelivered file, or in the log as the last resort.
+ * No request waits forever on the lead store, and no visitor is told a lie when it cannot keep a
+ * lead (issues 18 and 23). Two faults that really happen to an SQLite file, reproduced for real:
+ * - a store that does not answer: another process (a stuck `npm run leads`, a backup tool) holds
+ *   the file's write lock; the server waits its busy timeout, then treats the store as unavailable;
+ * - a full disk: the store's folder is a small tmpfs, filled up after the server started (needs
+ *   root to mount; skipped otherwise);
+ * - a PostgreSQL server that hangs (its processes stopped with SIGSTOP, as a frozen VM or a full
+ *   disk under the database looks from the network): connections open, queries never answered.
+ * Either way the function is called directly, so the visitor gets its true outcome; a lead neither
+ * the store nor the function took goes to the log in full (the last resort); once the fault is
+ * gone the store comes back by itself and keeps leads again.
  */
 
-const form = () =>
-  new URLSearchParams({
-    name: "Grace Hopper",
-    email: "grace@example.com",
-    message: "Please automate our compiler paperwork, thank you.",
-  });
+const form = (message = "Please automate our compiler paperwork, thank you.") =>
+  new URLSearchParams({ name: "Grace Hopper", email: "grace@example.com", message });
 
-const hangForever = (path: string) => {
-  rmSync(path, { force: true });
-  execFileSync("mkfifo", [path]);
+const post = async (server: AppServer, body: URLSearchParams) => {
+  const res = await fetch(`${server.url}/?index`, { method: "POST", body, redirect: "manual" });
+  return { status: res.status, html: await res.text(), requestId: res.headers.get("x-request-id") };
 };
 
-describe("a disk that does not answer", () => {
+const lines = (server: AppServer, event: string) =>
+  server
+    .output()
+    .split("\n")
+    .filter((line) => line.includes(`"event":"${event}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Every log line but the last resort's carries no personal data. */
+function expectNoPersonalDataOutsideLastResort(server: AppServer) {
+  const others = server
+    .output()
+    .split("\n")
+    .filter((line) => !line.includes('"event":"contact_lead_not_saved"'))
+    .join("\n");
+  for (const value of ["Grace Hopper", "grace@example.com", "compiler paperwork", "database hangs"])
+    expect(others).not.toContain(value);
+}
+
+const storeState = async (server: AppServer) =>
+  ((await (await fetch(`${server.url}/healthz`)).json()) as { leadStore?: { state: string } }).leadStore
+    ?.state;
+
+/** Holds the SQLite file's write lock, as another process in the middle of a write would. */
+function holdWriteLock(file: string): () => void {
+  const database = new Database(file);
+  database.pragma("busy_timeout = 10000");
+  database.prepare("begin immediate").run();
+  return () => {
+    database.prepare("rollback").run();
+    database.close();
+  };
+}
+
+/** A tmpfs of `size` mounted on a fresh folder, or the reason it cannot be (not root, no mount). */
+function smallDisk(size: string): { dir: string; unmount: () => void } | { reason: string } {
+  if (process.getuid?.() !== 0) return { reason: "mounting a tmpfs needs root" };
+  const dir = mkdtempSync(join(tmpdir(), "full-disk-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size},mode=0700`, "tmpfs", dir], { stdio: "pipe" });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    return { reason: `mount failed: ${String((error as Error).message).split("\n")[0]}` };
+  }
+  return {
+    dir,
+    unmount: () => {
+      execFileSync("umount", ["-l", dir], { stdio: "pipe" });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes into `dir` until the disk is full (ENOSPC). */
+function fillUp(dir: string): string {
+  const filler = join(dir, "filler");
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  writeFileSync(filler, "");
+  for (;;) {
+    try {
+      writeFileSync(filler, chunk, { flag: "a" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOSPC") break;
+      throw error;
+    }
+  }
+  // The last bytes too, so not even a page fits.
+  for (const size of [4096, 512, 1]) {
+    try {
+      for (;;) writeFileSync(filler, Buffer.alloc(size, 1), { flag: "a" });
+    } catch {
+      // full at this size
+    }
+  }
+  return filler;
+}
+
+describe("a lead store that does not answer (its write lock held by another process)", () => {
   let server: AppServer | undefined;
   let fake: FakeFunction | undefined;
+  let release: (() => void) | undefined;
   afterEach(async () => {
-    // The blocked writes would never finish: end the process.
+    release?.();
     await server?.stop("SIGKILL");
     await fake?.close();
     server = undefined;
     fake = undefined;
+    release = undefined;
   });
 
-  it("the inbox: the visitor gets the error notice and the lead is kept in the undelivered file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "hung-inbox-"));
-    const undelivered = join(dir, "undelivered.jsonl");
-    server = await startAppServer({
-      CONTACT_INBOX_FILE: join(dir, "inbox.jsonl"),
-      CONTACT_UNDELIVERED_FILE: undelivered,
-    });
-    hangForever(join(dir, "inbox.jsonl"));
-
-    const res = await fetch(`${server.url}/?index`, { method: "POST", body: form() });
-    expect(res.status).toBe(502);
-    expect(await res.text()).toContain("Error Sending Message");
-    const [entry] = readFileSync(undelivered, "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(entry).toMatchObject({
-      kind: "undelivered",
-      sink: "inbox-file",
-      possiblyDelivered: true,
-      request: { name: "Grace Hopper", email: "grace@example.com" },
-    });
-    await expect.poll(() => server!.output()).toContain("inbox write failed: ETIMEDOUT");
-  });
-
-  it("the undelivered file: the visitor gets the error notice and the lead is logged in full (last resort)", async () => {
+  it("the visitor gets the function's true outcome (sent, or the error notice with the lead logged); the store comes back by itself", async () => {
     fake = await startFakeFunction();
-    const dir = mkdtempSync(join(tmpdir(), "hung-undelivered-"));
-    const undelivered = join(dir, "undelivered.jsonl");
+    const store = leadStoreEnv();
+    const file = store.LEADS_DATABASE_FILE!;
     server = await startAppServer({
       SUPABASE_URL: fake.url,
       SUPABASE_ANON_KEY: "hung-key",
-      CONTACT_UNDELIVERED_FILE: undelivered,
+      RATE_LIMIT_PER_CLIENT: "100",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
-    hangForever(undelivered);
-    fake.setMode({ kind: "status", status: 500 });
+    release = holdWriteLock(file);
 
-    const res = await fetch(`${server.url}/?index`, { method: "POST", body: form() });
-    expect(res.status).toBe(502);
-    expect(await res.text()).toContain("Error Sending Message");
-    const line = server
-      .output()
-      .split("\n")
-      .find((text) => text.includes('"event":"contact_undelivered_not_saved"'));
-    expect(JSON.parse(line!)).toMatchObject({
-      error: "ETIMEDOUT",
-      entry: { request: { name: "Grace Hopper", email: "grace@example.com" } },
+    // The function works: the visitor is told it was sent, and it was.
+    const sent = await post(server, form("Please automate our compiler paperwork, first request."));
+    expect(sent.status).toBe(303);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(sent.requestId);
+    expect(await storeState(server)).toBe("unavailable");
+
+    // The function fails too: the error notice, and the whole lead in the log, nowhere else.
+    fake.setMode({ kind: "status", status: 500 });
+    const failed = await post(server, form("Please automate our compiler paperwork, second request."));
+    expect(failed.status).toBe(502);
+    expect(failed.html).toContain("Error Sending Message");
+    await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+    expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
+      requestId: failed.requestId,
+      reason: "http",
+      lead: {
+        name: "Grace Hopper",
+        email: "grace@example.com",
+        message: expect.stringContaining("second request"),
+      },
     });
+    expect(lines(server, "contact_submission").at(-1)).toMatchObject({
+      result: "send-failed",
+      keptIn: "stderr",
+    });
+    expect(readLeads(file)).toEqual([]);
+
+    // The other process lets go: the store reconnects without a restart and keeps leads again.
+    release();
+    release = undefined;
+    await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
+    fake.setMode({ kind: "success" });
+    const kept = await post(server, form("Please automate our compiler paperwork, third request."));
+    expect(kept.status).toBe(303);
+    const leads = readLeads(file);
+    expect(leads).toMatchObject([
+      { state: "delivered", attempts: 1, message: expect.stringContaining("third request") },
+    ]);
+    expect(fake.requests.at(-1)?.headers["idempotency-key"]).toBe(leads[0]?.id);
+    expect(server.output()).toContain('"event":"lead_store_reconnected"');
+    expectNoPersonalDataOutsideLastResort(server);
   });
+
+  it("without a function (the store is the inbox): the error notice, never a false 'sent', and the lead logged", async () => {
+    const store = leadStoreEnv();
+    server = await startAppServer(store);
+    release = holdWriteLock(store.LEADS_DATABASE_FILE!);
+
+    const res = await post(server, form());
+    expect(res.status).toBe(502);
+    expect(res.html).toContain("Error Sending Message");
+    await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+    expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
+      requestId: res.requestId,
+      lead: { name: "Grace Hopper", email: "grace@example.com" },
+    });
+    expect(lines(server, "contact_submission").at(-1)).toMatchObject({ sink: "inbox", keptIn: "stderr" });
+    // The page itself never needed the store.
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expectNoPersonalDataOutsideLastResort(server);
+  });
+});
+
+describe("a full disk under the lead store", () => {
+  let server: AppServer | undefined;
+  let fake: FakeFunction | undefined;
+  let unmount: (() => void) | undefined;
+  afterEach(async () => {
+    await server?.stop("SIGKILL");
+    await fake?.close();
+    unmount?.();
+    server = undefined;
+    fake = undefined;
+    unmount = undefined;
+  });
+
+  const disk = smallDisk("4m");
+  if ("reason" in disk) console.log(`skipping the full-disk test: ${disk.reason}`);
+  else disk.unmount();
+
+  it.skipIf("reason" in disk)(
+    "the visitor gets the function's true outcome; once space is freed, leads are kept again",
+    async () => {
+      const mounted = smallDisk("4m");
+      if ("reason" in mounted) throw new Error(mounted.reason);
+      unmount = mounted.unmount;
+      const dir = join(mounted.dir, "data");
+      mkdirSync(dir);
+      const store = leadStoreEnv(dir);
+      const file = store.LEADS_DATABASE_FILE!;
+      fake = await startFakeFunction();
+      server = await startAppServer({
+        SUPABASE_URL: fake.url,
+        SUPABASE_ANON_KEY: "full-disk-key",
+        RATE_LIMIT_PER_CLIENT: "100",
+        RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+        CONTACT_RETRY_INITIAL_SECONDS: "3600",
+        ...store,
+      });
+      // A first lead while there is room.
+      expect((await post(server, form("A first request, while the disk has room."))).status).toBe(303);
+      expect(readLeads(file)).toHaveLength(1);
+
+      const filler = fillUp(mounted.dir);
+      const sent = await post(server, form(`A request on a full disk: ${"words ".repeat(300)}`));
+      expect(sent.status).toBe(303);
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(sent.requestId);
+      await expect
+        .poll(() => server!.output())
+        .toMatch(/"event":"lead_store_unavailable"[^\n]*(FULL|full|ENOSPC)/);
+
+      fake.setMode({ kind: "status", status: 503 });
+      const failed = await post(server, form(`Another request on a full disk: ${"words ".repeat(300)}`));
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain("Error Sending Message");
+      await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+      expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
+        requestId: failed.requestId,
+        reason: "http",
+      });
+      expect(lines(server, "contact_submission").at(-1)).toMatchObject({
+        result: "send-failed",
+        keptIn: "stderr",
+      });
+
+      // Space is freed: the store comes back without a restart.
+      rmSync(filler);
+      await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
+      fake.setMode({ kind: "success" });
+      expect((await post(server, form("A request after the disk was cleaned up."))).status).toBe(303);
+      const leads = readLeads(file);
+      expect(leads.map((lead) => lead.state)).toEqual(["delivered", "delivered"]);
+      expect(leads.map((lead) => lead.message)).toEqual([
+        "A first request, while the disk has room.",
+        "A request after the disk was cleaned up.",
+      ]);
+      expectNoPersonalDataOutsideLastResort(server);
+    },
+  );
+});
+
+/** The leads in a PostgreSQL store, oldest first. */
+async function pgLeads(url: string): Promise<{ state: string; message: string; id: string }[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ state: string; message: string; id: string }>(
+      "select id, state, message from leads order by received_at, id",
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describeWithPostgres("a PostgreSQL lead store that hangs", () => {
+  let server: AppServer | undefined;
+  let fake: FakeFunction | undefined;
+  let postgres: PostgresServer | undefined;
+  let frozen: number[] = [];
+  const thaw = () => {
+    for (const pid of frozen) {
+      try {
+        process.kill(pid, "SIGCONT");
+      } catch {
+        // already gone
+      }
+    }
+    frozen = [];
+  };
+  afterEach(async () => {
+    thaw();
+    await server?.stop("SIGKILL");
+    await fake?.close();
+    await postgres?.destroy();
+    server = undefined;
+    fake = undefined;
+    postgres = undefined;
+  });
+
+  it(
+    "the visitor still gets the function's true outcome, in bounded time; the store comes back after SIGCONT",
+    { timeout: 180_000 },
+    async () => {
+      postgres = await startPostgres();
+      const url = await postgres.createDatabase();
+      fake = await startFakeFunction();
+      server = await startAppServer({
+        SUPABASE_URL: fake.url,
+        SUPABASE_ANON_KEY: "hung-postgres-key",
+        DATABASE_URL: url,
+        RATE_LIMIT_PER_CLIENT: "100",
+        RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+        CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      });
+      expect(await storeState(server)).toBe("ready");
+      expect((await post(server, form("A first request, while the database answers."))).status).toBe(303);
+      expect(await pgLeads(url)).toMatchObject([{ state: "delivered" }]);
+
+      // Every process of the database server stops answering (connections stay open).
+      frozen = [postgres.pid, ...descendantsOf(postgres.pid)];
+      for (const pid of frozen) process.kill(pid, "SIGSTOP");
+
+      const sent = await post(server, form("A request while the database hangs."));
+      expect(sent.status).toBe(303);
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(sent.requestId);
+      expect(await storeState(server)).toBe("unavailable");
+
+      fake.setMode({ kind: "status", status: 500 });
+      const failed = await post(server, form("Another request while the database hangs."));
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain("Error Sending Message");
+      await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+      expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
+        requestId: failed.requestId,
+        reason: "http",
+      });
+      // The page never needed the database.
+      expect((await fetch(`${server.url}/`)).status).toBe(200);
+
+      thaw();
+      await expect.poll(() => storeState(server!), { timeout: 60_000, interval: 250 }).toBe("ready");
+      fake.setMode({ kind: "success" });
+      expect((await post(server, form("A request once the database answers again."))).status).toBe(303);
+      expect((await pgLeads(url)).map((lead) => [lead.state, lead.message])).toEqual([
+        ["delivered", "A first request, while the database answers."],
+        ["delivered", "A request once the database answers again."],
+      ]);
+      expectNoPersonalDataOutsideLastResort(server);
+    },
+  );
 });

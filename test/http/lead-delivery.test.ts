@@ -1,17 +1,21 @@
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type FakeFunction, type FakeFunctionMode, startFakeFunction } from "../support/fake-function";
+import { type LeadRow, readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 
 /**
- * Issue 13: every valid request the function does not confirm is kept in CONTACT_UNDELIVERED_FILE
- * before the visitor is answered; the visitor's answer does not change.
+ * Issue 23 (decision 032): every valid request is committed to the lead store before the function
+ * is called with the lead's id as Idempotency-Key; the store then says what became of it. A sure
+ * failure is pending and the dispatcher (in the server itself, nobody running a command) tries it
+ * again with the same key; an unknown outcome is held as possibly delivered and never resent by a
+ * machine; a lead that keeps failing is dead after CONTACT_RETRY_MAX_ATTEMPTS. The visitor's
+ * answer does not change.
  */
 const VALUES = {
   name: "Katherine Johnson",
@@ -24,76 +28,77 @@ const VALUES = {
   message: "We need our trajectory reports automated,\nsoon, please.",
 };
 const ERROR_TITLE = "Error Sending Message";
-const TOKEN = "undelivered-test-metrics-token";
+const TOKEN = "lead-delivery-test-metrics-token";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), "undelivered-http-")), "data", name);
+const storeDir = () => mkdtempSync(join(tmpdir(), "lead-delivery-"));
 
 async function submit(server: AppServer, fields: Record<string, string> = VALUES) {
   const res = await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(fields) });
   return { status: res.status, html: await res.text(), requestId: res.headers.get("x-request-id") };
 }
 
-const readLines = (file: string): Record<string, unknown>[] =>
-  existsSync(file)
-    ? readFileSync(file, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-    : [];
+/** The leads of one message (the same e-mail in any case and message are one lead). */
+const leadsOf = (file: string, message: string): LeadRow[] =>
+  readLeads(file).filter((lead) => lead.message === message);
 
-/** Same e-mail in any case and same message: computed here independently of the app. */
-const fingerprint = (email: string, message: string) =>
-  createHash("sha256")
-    .update(JSON.stringify([email.trim().toLowerCase(), message]))
-    .digest("hex");
+/** The one lead of that message. */
+function leadOf(file: string, message: string): LeadRow {
+  const leads = leadsOf(file, message);
+  expect(leads).toHaveLength(1);
+  return leads[0]!;
+}
 
-async function pendingGauge(server: AppServer): Promise<number> {
+/** The function's requests for that message, by the Idempotency-Key they carried. */
+const keysFor = (fake: FakeFunction, message: string) =>
+  fake.requests
+    .filter((request) => (request.json as { message?: string } | undefined)?.message === message)
+    .map((request) => request.headers["idempotency-key"]);
+
+async function gauge(server: AppServer, name: string): Promise<number> {
   const res = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(200);
-  const value = /^contact_undelivered_pending (\S+)$/m.exec(await res.text())?.[1];
-  return Number(value);
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await res.text())?.[1]);
 }
 
-function expectKeptLine(
-  line: Record<string, unknown> | undefined,
-  expected: { reason: string; functionStatus?: number; possiblyDelivered: boolean; requestId: string | null },
-  window: { from: number; to: number },
-) {
-  expect(line).toEqual({
-    kind: "undelivered",
-    id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-    fingerprint: fingerprint(VALUES.email, VALUES.message),
-    failedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-    reason: expected.reason,
-    ...(expected.functionStatus !== undefined ? { functionStatus: expected.functionStatus } : {}),
-    possiblyDelivered: expected.possiblyDelivered,
-    sink: "supabase",
-    requestId: expected.requestId,
-    request: VALUES,
-  });
-  const failedAt = Date.parse(line!.failedAt as string);
-  expect(failedAt).toBeGreaterThanOrEqual(window.from);
-  expect(failedAt).toBeLessThanOrEqual(window.to);
-}
+const messageOf = (json: unknown) => (json as { message?: string } | undefined)?.message ?? "";
 
-describe("a request the function does not confirm is kept before the visitor is answered", () => {
-  const file = tempFile("undelivered.jsonl");
+/** The eight fields of a row, as the form named them. */
+const requestOf = (lead: LeadRow) => ({
+  name: lead.name,
+  email: lead.email,
+  phone: lead.phone,
+  company: lead.company,
+  website: lead.website,
+  companySize: lead.company_size,
+  industry: lead.industry,
+  message: lead.message,
+});
+
+describe("a request the function does not confirm is kept in the store before the visitor is answered", () => {
+  const store = leadStoreEnv(storeDir());
+  const file = store.LEADS_DATABASE_FILE!;
   const app = useAppWithFunction({
     CONTACT_FUNCTION_TIMEOUT_MS: "1000",
-    CONTACT_UNDELIVERED_FILE: file,
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-    RATE_LIMIT_PER_CLIENT: "1000",
+    RATE_LIMIT_PER_CLIENT: "100",
+    // The visitor's own attempts only here: the dispatcher's retries are tested below.
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
     METRICS_TOKEN: TOKEN,
+    ...store,
   });
   beforeEach(() => app.fake.reset());
 
-  it("a success keeps nothing (the file is not even created)", async () => {
-    // Another request than VALUES, which the tests below fail on purpose (a delivered one would
-    // be answered as sent without a call, decision 026). fetch follows the 303 to the notice.
-    const { status, html } = await submit(app.server, { ...VALUES, message: `${VALUES.message} (sent)` });
+  it("a success is one delivered lead; nothing pending", async () => {
+    const message = `${VALUES.message} (sent)`;
+    const { status, html } = await submit(app.server, { ...VALUES, message });
     expect(status).toBe(200);
     expect(html).toContain("Message Sent Successfully!");
-    expect(existsSync(file)).toBe(false);
+    const lead = leadOf(file, message);
+    expect(lead).toMatchObject({ state: "delivered", attempts: 1, last_reason: null });
+    expect(lead.delivered_at).not.toBeNull();
+    expect(keysFor(app.fake, message)).toEqual([lead.id]);
+    expect(await gauge(app.server, "leads_pending")).toBe(0);
   });
 
   const failures: {
@@ -101,8 +106,8 @@ describe("a request the function does not confirm is kept before the visitor is 
     mode: FakeFunctionMode;
     status: number;
     reason: string;
-    functionStatus?: number;
-    possiblyDelivered: boolean;
+    functionStatus: number | null;
+    state: "pending" | "possibly_delivered";
   }[] = [
     {
       name: "HTTP 500",
@@ -110,7 +115,7 @@ describe("a request the function does not confirm is kept before the visitor is 
       status: 502,
       reason: "http",
       functionStatus: 500,
-      possiblyDelivered: false,
+      state: "pending",
     },
     {
       name: "a relay error",
@@ -118,151 +123,327 @@ describe("a request the function does not confirm is kept before the visitor is 
       status: 502,
       reason: "relay",
       functionStatus: 502,
-      possiblyDelivered: false,
+      state: "pending",
     },
-    { name: "a timeout", mode: { kind: "hang" }, status: 504, reason: "timeout", possiblyDelivered: true },
+    {
+      name: "a timeout",
+      mode: { kind: "hang" },
+      status: 504,
+      reason: "timeout",
+      functionStatus: null,
+      state: "possibly_delivered",
+    },
     {
       name: "an unreadable answer (unknown)",
       mode: { kind: "garbage" },
       status: 502,
       reason: "unknown",
-      possiblyDelivered: true,
+      functionStatus: null,
+      state: "possibly_delivered",
     },
   ];
 
   for (const failure of failures) {
-    it(`${failure.name}: the visitor gets ${failure.status} and the notice, one line is kept with the exact fields`, async () => {
+    it(`${failure.name}: the visitor gets ${failure.status} and the notice; one ${failure.state} lead with the exact fields`, async () => {
       app.fake.setMode(failure.mode);
-      const before = readLines(file).length;
+      const message = `${VALUES.message} (${failure.name})`;
+      const fields = { ...VALUES, message };
       const from = Date.now();
-      const { status, html, requestId } = await submit(app.server);
+      const { status, html, requestId } = await submit(app.server, fields);
       const to = Date.now();
       expect(status).toBe(failure.status);
       expect(html).toContain(ERROR_TITLE);
       expect(html).toContain("Katherine Johnson");
-      const lines = readLines(file);
-      expect(lines).toHaveLength(before + 1);
-      expectKeptLine(lines.at(-1), { ...failure, requestId }, { from, to });
-      // Exactly what the function was sent.
-      expect(app.fake.requests.at(-1)?.json).toEqual((lines.at(-1) as { request: unknown }).request);
+
+      const lead = leadOf(file, message);
+      expect(lead).toMatchObject({
+        id: expect.stringMatching(UUID),
+        state: failure.state,
+        attempts: 1,
+        source: "form",
+        request_id: requestId,
+        last_reason: failure.reason,
+        last_status: failure.functionStatus,
+        lease_until: null,
+        delivered_at: null,
+      });
+      expect(requestOf(lead)).toEqual(fields);
+      expect(lead.received_at).toBeGreaterThanOrEqual(from);
+      expect(lead.received_at).toBeLessThanOrEqual(to);
+      if (failure.state === "pending") expect(lead.next_attempt_at).toBeGreaterThan(to);
+      else expect(lead.next_attempt_at).toBeNull();
+      // Exactly what the function was sent, under the lead's id.
+      expect(app.fake.requests).toHaveLength(1);
+      expect(app.fake.requests[0]?.json).toEqual(fields);
+      expect(app.fake.requests[0]?.headers["idempotency-key"]).toBe(lead.id);
     });
   }
 
-  it("the file is readable by its owner only (0600)", () => {
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+  it("the store's file is readable by its owner only (0600), as the files it replaces were", () => {
+    for (const path of [file, `${file}-wal`, `${file}-shm`].filter((candidate) => existsSync(candidate)))
+      expect({ path, mode: (statSync(path).mode & 0o777).toString(8) }).toEqual({ path, mode: "600" });
   });
 
-  it("a successful resend of the same request (e-mail in another case) leaves nothing pending", async () => {
-    expect(await pendingGauge(app.server)).toBeGreaterThan(0);
+  it("the visitor's resend of a pending lead (e-mail in another case) is one row, attempts + 1, the same key; then nothing pending", async () => {
+    const message = `${VALUES.message} (resent)`;
+    app.fake.setMode({ kind: "status", status: 503 });
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
+    const first = leadOf(file, message);
+    expect(first).toMatchObject({ state: "pending", attempts: 1, last_status: 503 });
+    expect(await gauge(app.server, "leads_pending")).toBeGreaterThan(0);
+
     app.fake.setMode({ kind: "success" });
     const { status } = await submit(app.server, {
       ...VALUES,
+      message,
       email: VALUES.email.toUpperCase(),
       name: "K. Johnson",
     });
     expect(status).toBe(200);
-    expect(await pendingGauge(app.server)).toBe(0);
-    const last = readLines(file).at(-1);
-    expect(last).toMatchObject({
-      kind: "delivered",
-      fingerprint: fingerprint(VALUES.email, VALUES.message),
-      by: "server",
-    });
+    const lead = leadOf(file, message);
+    // The same row, with what the visitor typed this time (and this request's id).
+    expect(lead).toMatchObject({ id: first.id, state: "delivered", attempts: 2, name: "K. Johnson" });
+    expect(lead.request_id).toEqual(expect.stringMatching(UUID));
+    expect(lead.request_id).not.toBe(first.request_id);
+    expect(keysFor(app.fake, message)).toEqual([first.id, first.id]);
   });
 
-  it("a success of another request leaves the kept one pending", async () => {
+  it("a success of another request leaves the pending one pending", async () => {
+    const failing = "A question that fails first, please.";
     app.fake.setMode({ kind: "status", status: 503 });
-    // VALUES was delivered just above: this is a request of its own.
-    expect(
-      (await submit(app.server, { ...VALUES, message: "A question that fails first, please." })).status,
-    ).toBe(502);
+    expect((await submit(app.server, { ...VALUES, message: failing })).status).toBe(502);
     app.fake.setMode({ kind: "success" });
     expect(
       (await submit(app.server, { ...VALUES, message: "A different question about automation." })).status,
     ).toBe(200);
-    expect(await pendingGauge(app.server)).toBe(1);
+    expect(leadOf(file, failing)).toMatchObject({ state: "pending", attempts: 1 });
+    expect(await gauge(app.server, "leads_pending")).toBe(
+      readLeads(file).filter((lead) => lead.state === "pending").length,
+    );
   });
 
   it("honeypot and invalid requests are never kept, even with the function down", async () => {
     app.fake.setMode({ kind: "status", status: 500 });
-    const before = readLines(file).length;
-    expect((await submit(app.server, { ...VALUES, hp_ref_code: "bot" })).status).toBe(200);
-    expect((await submit(app.server, { ...VALUES, email: "not-an-address" })).status).toBe(400);
-    expect(readLines(file)).toHaveLength(before);
+    const before = readLeads(file).length;
+    const message = `${VALUES.message} (never kept)`;
+    expect((await submit(app.server, { ...VALUES, message, hp_ref_code: "bot" })).status).toBe(200);
+    expect((await submit(app.server, { ...VALUES, message, email: "not-an-address" })).status).toBe(400);
+    expect(readLeads(file)).toHaveLength(before);
     expect(app.fake.requests).toHaveLength(0);
   });
 
-  it("the log line says where it was kept, and never the visitor's data", () => {
+  it("the log line says the lead is in the store, and never the visitor's data", () => {
     const failed = app.server
       .output()
       .split("\n")
-      .filter((line) => line.includes('"event":"contact_submission"') && line.includes('"send-failed"'));
-    expect(failed.length).toBeGreaterThan(0);
-    for (const line of failed) expect(JSON.parse(line)).toMatchObject({ keptIn: "file" });
-    for (const value of [VALUES.name, VALUES.email, VALUES.phone])
+      .filter(
+        (line) =>
+          line.includes('"event":"contact_submission"') &&
+          (line.includes('"send-failed"') || line.includes('"timeout"')),
+      );
+    expect(failed.length).toBeGreaterThanOrEqual(5);
+    for (const line of failed) expect(JSON.parse(line)).toMatchObject({ sink: "supabase", keptIn: "store" });
+    expect(app.server.output()).not.toContain("contact_lead_not_saved");
+    for (const value of [VALUES.name, VALUES.email, VALUES.phone, "trajectory", "K. Johnson"])
       expect(app.server.output()).not.toContain(value);
   });
 });
 
+describe("delivered by the dispatcher, with nobody running a command", () => {
+  const store = leadStoreEnv(storeDir());
+  const file = store.LEADS_DATABASE_FILE!;
+  const app = useAppWithFunction({
+    CONTACT_FUNCTION_TIMEOUT_MS: "1000",
+    CONTACT_RETRY_INITIAL_SECONDS: "1",
+    CONTACT_RETRY_MAX_SECONDS: "1",
+    CONTACT_RETRY_MAX_ATTEMPTS: "3",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    RATE_LIMIT_PER_CLIENT: "100",
+    METRICS_TOKEN: TOKEN,
+    ...store,
+  });
+  beforeEach(() => app.fake.reset());
+
+  it("a failure is pending, then delivered automatically with the same Idempotency-Key", async () => {
+    const message = `${VALUES.message} (retried by the dispatcher)`;
+    app.fake.setMode({ kind: "status", status: 500 });
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
+    const pending = leadOf(file, message);
+    expect(pending).toMatchObject({ state: "pending", attempts: 1 });
+    // The function comes back; the visitor does nothing more.
+    app.fake.setMode({ kind: "success" });
+    await expect
+      .poll(() => leadOf(file, message).state, { timeout: 20_000, interval: 100 })
+      .toBe("delivered");
+    const lead = leadOf(file, message);
+    expect(lead).toMatchObject({ id: pending.id, attempts: 2 });
+    expect(keysFor(app.fake, message)).toEqual([pending.id, pending.id]);
+    expect(app.fake.requests[1]?.json).toEqual({ ...VALUES, message });
+    await expect
+      .poll(() => app.server.output())
+      .toMatch(
+        new RegExp(
+          `"event":"lead_attempt","leadId":"${lead.id}","by":"dispatcher","attempt":2,"state":"delivered"`,
+        ),
+      );
+    const metrics = await (
+      await fetch(`${app.server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+    ).text();
+    expect(metrics).toMatch(/^lead_delivery_attempts_total\{by="dispatcher",outcome="delivered"\} 1$/m);
+    expect(metrics).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="pending"\} 1$/m);
+    // The visitor sending it again now is a duplicate: no third call.
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(200);
+    expect(keysFor(app.fake, message)).toHaveLength(2);
+  });
+
+  it("a timeout is possibly delivered and never resent, while the dispatcher delivers the others", async () => {
+    const held = `${VALUES.message} (timed out)`;
+    const other = `${VALUES.message} (fails once, then delivered)`;
+    let otherFails = true;
+    app.fake.setMode({
+      kind: "per-request",
+      choose: (json) => {
+        if (messageOf(json) === held) return { kind: "hang" };
+        if (otherFails) return { kind: "status", status: 500 };
+        return { kind: "success" };
+      },
+    });
+    expect((await submit(app.server, { ...VALUES, message: held })).status).toBe(504);
+    expect(leadOf(file, held)).toMatchObject({
+      state: "possibly_delivered",
+      attempts: 1,
+      last_reason: "timeout",
+    });
+    expect((await submit(app.server, { ...VALUES, message: other })).status).toBe(502);
+    otherFails = false;
+    // The dispatcher has run (it delivered the other lead) and the held one was not touched.
+    await expect.poll(() => leadOf(file, other).state, { timeout: 20_000, interval: 100 }).toBe("delivered");
+    // A few more passes (every 500 ms here) for good measure: the other lead's retry proves they run.
+    const otherLead = leadOf(file, other);
+    await expect
+      .poll(() => (otherLead.delivered_at ?? 0) + 3_000 < Date.now(), { timeout: 10_000, interval: 200 })
+      .toBe(true);
+    expect(leadOf(file, held)).toMatchObject({ state: "possibly_delivered", attempts: 1 });
+    expect(keysFor(app.fake, held)).toHaveLength(1);
+    expect(await gauge(app.server, "leads_possibly_delivered")).toBe(1);
+  });
+
+  it(`dead after CONTACT_RETRY_MAX_ATTEMPTS (3) sure failures, then never tried again`, async () => {
+    const message = `${VALUES.message} (always fails)`;
+    const later = `${VALUES.message} (fails once, after the dead one)`;
+    let laterFails = true;
+    app.fake.setMode({
+      kind: "per-request",
+      choose: (json) =>
+        messageOf(json) === later && !laterFails ? { kind: "success" } : { kind: "status", status: 500 },
+    });
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
+    await expect.poll(() => leadOf(file, message).state, { timeout: 30_000, interval: 100 }).toBe("dead");
+    const dead = leadOf(file, message);
+    expect(dead).toMatchObject({ attempts: 3, last_status: 500, next_attempt_at: null });
+    expect(keysFor(app.fake, message)).toEqual([dead.id, dead.id, dead.id]);
+    expect(await gauge(app.server, "leads_dead")).toBe(1);
+
+    // Another lead goes through the dispatcher afterwards; the dead one is not tried a fourth time.
+    expect((await submit(app.server, { ...VALUES, message: later })).status).toBe(502);
+    laterFails = false;
+    await expect.poll(() => leadOf(file, later).state, { timeout: 20_000, interval: 100 }).toBe("delivered");
+    expect(keysFor(app.fake, message)).toHaveLength(3);
+    expect(leadOf(file, message)).toMatchObject({ state: "dead", attempts: 3 });
+    await expect
+      .poll(() => app.server.output())
+      .toMatch(/"event":"lead_attempt"[^\n]*"by":"dispatcher"[^\n]*"state":"dead"/);
+  });
+});
+
 describe("the function cannot be reached", () => {
-  it("network: kept with reason network; rate-limited requests are not kept", async () => {
-    const file = tempFile("undelivered.jsonl");
+  it("network: pending with reason network; a rate-limited resend is not an attempt", async () => {
+    const store = leadStoreEnv(storeDir());
+    const file = store.LEADS_DATABASE_FILE!;
     const server = await startAppServer({
       SUPABASE_URL: `http://127.0.0.1:${await freePort()}`,
-      SUPABASE_ANON_KEY: "undelivered-key",
-      CONTACT_UNDELIVERED_FILE: file,
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1",
+      SUPABASE_ANON_KEY: "lead-delivery-key",
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      RATE_LIMIT_PER_CLIENT: "1",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "2",
+      ...store,
     });
     try {
-      const from = Date.now();
       const { status, requestId } = await submit(server);
       expect(status).toBe(502);
-      const lines = readLines(file);
-      expect(lines).toHaveLength(1);
-      expectKeptLine(
-        lines[0],
-        { reason: "network", possiblyDelivered: false, requestId },
-        { from, to: Date.now() },
-      );
+      expect(leadOf(file, VALUES.message)).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        last_reason: "network",
+        last_status: null,
+        request_id: requestId,
+      });
 
       expect((await submit(server)).status).toBe(429);
-      expect(readLines(file)).toHaveLength(1);
+      expect(leadOf(file, VALUES.message)).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        request_id: requestId,
+      });
     } finally {
       await server.stop();
     }
   });
 });
 
-describe("the undelivered file cannot be written", () => {
-  it("the request goes to stderr in full as a last resort; the visitor still gets the error notice", async () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), "undelivered-blocked-")), "a-file");
+describe("the store cannot be written", () => {
+  it("the function is called directly; when it fails the lead goes to stderr in full as a last resort", async () => {
+    const store = leadStoreEnv(storeDir());
+    // A file that is not a database: every write fails, as with a broken disk.
+    writeFileSync(store.LEADS_DATABASE_FILE!, "not an SQLite database ".repeat(300));
     const fake = await startFakeFunction();
     fake.setMode({ kind: "status", status: 500 });
     const server = await startAppServer({
       SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "undelivered-key",
-      CONTACT_UNDELIVERED_FILE: join(blocker, "undelivered.jsonl"),
+      SUPABASE_ANON_KEY: "lead-delivery-key",
+      ...store,
     });
-    // The server checks the directory at start (issue 18): it breaks afterwards, as a disk does.
-    rmSync(blocker, { recursive: true, force: true });
-    writeFileSync(blocker, "not a directory");
     try {
-      const { status, html } = await submit(server);
+      const { status, html, requestId } = await submit(server);
       expect(status).toBe(502);
       expect(html).toContain(ERROR_TITLE);
+      // The true outcome: the function was asked, once, keyed by the request (there is no lead id).
+      expect(fake.requests).toHaveLength(1);
+      expect(fake.requests[0]?.headers["idempotency-key"]).toBe(requestId);
       const lastResort = server
         .output()
         .split("\n")
-        .find((line) => line.includes('"event":"contact_undelivered_not_saved"'));
+        .find((line) => line.includes('"event":"contact_lead_not_saved"'));
       expect(lastResort).toBeDefined();
-      const logged = JSON.parse(lastResort!) as { entry: { request: unknown; reason: string } };
-      expect(logged.entry.request).toEqual(VALUES);
-      expect(logged.entry.reason).toBe("http");
+      expect(JSON.parse(lastResort!)).toMatchObject({ requestId, reason: "http", lead: VALUES });
       const submission = server
         .output()
         .split("\n")
         .find((line) => line.includes('"event":"contact_submission"'));
-      expect(JSON.parse(submission!)).toMatchObject({ result: "send-failed", keptIn: "stderr" });
+      expect(JSON.parse(submission!)).toMatchObject({ result: "send-failed", keptIn: "stderr", requestId });
+      // Only the last-resort line carries the visitor's data.
+      const others = server
+        .output()
+        .split("\n")
+        .filter((line) => !line.includes('"event":"contact_lead_not_saved"'));
+      for (const value of [VALUES.name, VALUES.phone, "trajectory"])
+        expect(others.join("\n")).not.toContain(value);
+
+      // When the function takes it, the visitor is told so and nothing goes to the log.
+      fake.setMode({ kind: "success" });
+      const message = `${VALUES.message} (delivered without the store)`;
+      const sent = await submit(server, { ...VALUES, message });
+      expect(sent.status).toBe(200);
+      expect(sent.html).toContain("Message Sent Successfully!");
+      await expect
+        .poll(() => server.output())
+        .toMatch(/"result":"sent","sink":"supabase","detail":"lead store unavailable"/);
+      expect(
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes("contact_lead_not_saved")),
+      ).toHaveLength(1);
     } finally {
       await server.stop();
       await fake.close();
@@ -278,34 +459,37 @@ describe("SIGTERM while a call to the function is failing", () => {
     await fake?.close();
   });
 
-  it("the server finishes the call, keeps the line, answers, then exits 0", async () => {
-    const file = tempFile("undelivered.jsonl");
+  it("the server finishes the call, records the lead as pending, answers, then exits 0", async () => {
+    const store = leadStoreEnv(storeDir());
+    const file = store.LEADS_DATABASE_FILE!;
     fake = await startFakeFunction();
     fake.setMode({ kind: "status", status: 500, delayMs: 1_500 });
     server = await startAppServer({
       SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "undelivered-key",
+      SUPABASE_ANON_KEY: "lead-delivery-key",
       CONTACT_FUNCTION_TIMEOUT_MS: "10000",
-      CONTACT_UNDELIVERED_FILE: file,
+      CONTACT_RETRY_INITIAL_SECONDS: "3600",
+      ...store,
     });
     const exit = new Promise<number | null>((resolve) => server!.process.once("exit", resolve));
     const inFlight = submit(server);
-    const deadline = Date.now() + 10_000;
-    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(fake.requests).toHaveLength(1);
+    await expect.poll(() => fake!.requests.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    expect(leadOf(file, VALUES.message)).toMatchObject({ state: "sending", attempts: 1 });
     server.process.kill("SIGTERM");
 
     const { status, requestId } = await inFlight;
     expect(status).toBe(502);
     expect(await exit).toBe(0);
-    const lines = readLines(file);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({
-      kind: "undelivered",
-      reason: "http",
-      functionStatus: 500,
-      requestId,
-      request: VALUES,
+    const lead = leadOf(file, VALUES.message);
+    expect(lead).toMatchObject({
+      state: "pending",
+      attempts: 1,
+      last_reason: "http",
+      last_status: 500,
+      request_id: requestId,
+      lease_until: null,
     });
+    expect(requestOf(lead)).toEqual(VALUES);
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(lead.id);
   });
 });

@@ -1,10 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
+import { readLeads } from "../support/leads";
 
 /**
  * GET /metrics (issue 13): Prometheus text for whoever has METRICS_TOKEN; for anyone else the
@@ -38,10 +39,16 @@ const scrape = (server: AppServer, authorization?: string) =>
   fetch(`${server.url}/metrics`, authorization ? { headers: { Authorization: authorization } } : {});
 
 describe("GET /metrics with METRICS_TOKEN set", () => {
+  const store = leadStoreEnv(dataDir());
+  const file = store.LEADS_DATABASE_FILE!;
   const app = useAppWithFunction({
-    CONTACT_UNDELIVERED_FILE: join(dataDir(), "undelivered.jsonl"),
+    ...store,
     METRICS_TOKEN: TOKEN,
+    RATE_LIMIT_PER_CLIENT: "100",
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    // A timeout within the test; no automatic retry of the failed lead while the tests run.
+    CONTACT_FUNCTION_TIMEOUT_MS: "1500",
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
   });
 
   it("without a token: the same 404 as a path that does not exist", async () => {
@@ -88,6 +95,9 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     app.fake.setMode({ kind: "status", status: 500 });
     const another = new URLSearchParams({ ...VALUES, message: `${VALUES.message} And payroll.` });
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: another })).status).toBe(502);
+    app.fake.setMode({ kind: "hang" });
+    const unanswered = new URLSearchParams({ ...VALUES, message: `${VALUES.message} And the library.` });
+    expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: unanswered })).status).toBe(504);
     const invalid = new URLSearchParams({ ...VALUES, email: "nope" });
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
     const bot = new URLSearchParams({ ...VALUES, hp_ref_code: "bot" });
@@ -102,6 +112,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
 
     expect(text).toMatch(/^contact_submissions_total\{result="sent"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="send-failed"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="timeout"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="invalid"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="rate-limited"\} 0$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="duplicate"\} 1$/m);
@@ -109,9 +120,32 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(text).toMatch(/^# TYPE contact_function_duration_seconds histogram$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="ok"\} 1$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="http"\} 1$/m);
+    expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="timeout"\} 1$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_bucket\{le="\+Inf",outcome="ok"\} 1$/m);
-    expect(text).toMatch(/^# TYPE contact_undelivered_pending gauge$/m);
-    expect(text).toMatch(/^contact_undelivered_pending 1$/m);
+    // The lead store, read at the scrape: one lead waits for a retry, one is held (unknown outcome).
+    expect(text).not.toContain("contact_undelivered_pending");
+    for (const gauge of [
+      "leads_pending",
+      "leads_possibly_delivered",
+      "leads_dead",
+      "leads_oldest_pending_age_seconds",
+    ])
+      expect(text).toMatch(new RegExp(`^# TYPE ${gauge} gauge$`, "m"));
+    expect(text).toMatch(/^leads_pending 1$/m);
+    expect(text).toMatch(/^leads_possibly_delivered 1$/m);
+    expect(text).toMatch(/^leads_dead 0$/m);
+    expect(text).toMatch(/^leads_oldest_pending_age_seconds \d+$/m);
+    expect(text).toMatch(/^# TYPE lead_delivery_attempts_total counter$/m);
+    expect(text).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="delivered"\} 1$/m);
+    expect(text).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="pending"\} 1$/m);
+    expect(text).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="possibly_delivered"\} 1$/m);
+    expect(text).not.toMatch(/^lead_delivery_attempts_total\{by="dispatcher"/m);
+    // What the gauges say is what the store holds.
+    expect(
+      readLeads(file)
+        .map((lead) => lead.state)
+        .sort(),
+    ).toEqual(["delivered", "pending", "possibly_delivered"]);
     expect(text).toMatch(/^# HELP documents_served_total /m);
     expect(text).toMatch(/^# TYPE documents_served_total counter$/m);
     // prom-client's default process metrics.
@@ -176,13 +210,38 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
 
 describe("GET /metrics without METRICS_TOKEN", () => {
   it("is a 404 for everyone, whatever they send", async () => {
-    const server = await startAppServer({ CONTACT_INBOX_FILE: join(dataDir(), "inbox.jsonl") });
+    const server = await startAppServer();
     try {
       for (const authorization of [undefined, "Bearer ", "Bearer undefined", `Bearer ${TOKEN}`]) {
         const res = await scrape(server, authorization);
         expect(res.status).toBe(404);
         expect(await res.text()).not.toContain("# HELP");
       }
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("GET /metrics when the lead store cannot be read", () => {
+  it("the lead gauges say NaN (unknown), never a 0 that looks fine; the other metrics are still there", async () => {
+    const store = leadStoreEnv(dataDir());
+    writeFileSync(store.LEADS_DATABASE_FILE!, "not an SQLite database ".repeat(300));
+    const server = await startAppServer({ ...store, METRICS_TOKEN: TOKEN });
+    try {
+      const res = await scrape(server, `Bearer ${TOKEN}`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      for (const gauge of [
+        "leads_pending",
+        "leads_possibly_delivered",
+        "leads_dead",
+        "leads_oldest_pending_age_seconds",
+      ])
+        // prom-client writes "Nan"; Prometheus reads NaN in any case.
+        expect(text).toMatch(new RegExp(`^${gauge} NaN$`, "im"));
+      expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+      expect(server.output()).toContain('"event":"metrics_lead_store_unavailable"');
     } finally {
       await server.stop();
     }

@@ -1,11 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterEach, describe, expect, it } from "vitest";
 
-import { type AppServer, startAppServer } from "../support/app-server";
+import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { readLeads } from "../support/leads";
 
 const form = (overrides: Record<string, string> = {}) =>
   new URLSearchParams({
@@ -44,13 +41,14 @@ describe("graceful shutdown on SIGTERM", () => {
     fake = undefined;
   });
 
-  it("lets a request waiting on a slow function finish, then exits 0", async () => {
+  it("lets a request waiting on a slow function finish and records its outcome, then exits 0", async () => {
     fake = await startFakeFunction();
+    const store = leadStoreEnv();
     server = await startAppServer({
       SUPABASE_URL: fake.url,
       SUPABASE_ANON_KEY: "shutdown-key",
       CONTACT_FUNCTION_TIMEOUT_MS: "10000",
-      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "shutdown-")), "inbox.jsonl"),
+      ...store,
     });
     fake.setMode({ kind: "slow", delayMs: 1_500 });
     const exit = exited(server);
@@ -66,13 +64,56 @@ describe("graceful shutdown on SIGTERM", () => {
     expect(await exit).toBe(0);
     // After the stop, nothing listens any more.
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    // The confirmation was written before the store was closed: never left "sending".
+    const leads = readLeads(store.LEADS_DATABASE_FILE!);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ state: "delivered", attempts: 1, email: "grace@example.com" });
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
   });
 
-  it("with the inbox file, every accepted request is written as one whole line before exit", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "shutdown-inbox-")), "inbox.jsonl");
-    server = await startAppServer({ CONTACT_INBOX_FILE: file, RATE_LIMIT_GLOBAL_PER_MINUTE: "100000" });
+  it("lets the dispatcher's retry under way finish and records it, then exits 0", async () => {
+    fake = await startFakeFunction();
+    const store = leadStoreEnv();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "shutdown-key",
+      CONTACT_FUNCTION_TIMEOUT_MS: "10000",
+      CONTACT_RETRY_INITIAL_SECONDS: "1",
+      ...store,
+    });
     const exit = exited(server);
-    // Long messages make each append a larger write, so SIGTERM lands while lines are being written.
+    fake.setMode({ kind: "status", status: 500 });
+    const res = await fetch(`${server.url}/?index`, { method: "POST", body: form() });
+    expect(res.status).toBe(502);
+    expect(readLeads(store.LEADS_DATABASE_FILE!)[0]).toMatchObject({ state: "pending", attempts: 1 });
+
+    // The dispatcher's retry reaches a slow function; the deploy's SIGTERM arrives meanwhile.
+    fake.setMode({ kind: "slow", delayMs: 1_500 });
+    await until(() => fake!.requests.length === 2, 30_000);
+    server.process.kill("SIGTERM");
+    expect(await exit).toBe(0);
+
+    const leads = readLeads(store.LEADS_DATABASE_FILE!);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ state: "delivered", attempts: 2 });
+    expect(fake.requests.map((request) => request.headers["idempotency-key"])).toEqual([
+      leads[0]?.id,
+      leads[0]?.id,
+    ]);
+    expect(server.output()).toMatch(/"event":"lead_attempt"[^\n]*"by":"dispatcher"[^\n]*"state":"delivered"/);
+  });
+
+  it("with the store as the inbox, every accepted request is one whole lead in the store before exit", async () => {
+    const store = leadStoreEnv();
+    const file = store.LEADS_DATABASE_FILE!;
+    // Every request comes from 127.0.0.1: the per-client limit would stop the sixth.
+    server = await startAppServer({
+      ...store,
+      RATE_LIMIT_PER_CLIENT: "100000",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "200000",
+    });
+    const exit = exited(server);
+    // Long messages make each insert a larger write, so SIGTERM lands while leads are being written.
     const count = 40;
     const requests = Array.from({ length: count }, (_, i) =>
       fetch(`${server!.url}/?index`, {
@@ -98,11 +139,16 @@ describe("graceful shutdown on SIGTERM", () => {
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     for (const r of results.filter((r) => r.status !== 0)) expect(r.status).toBe(303);
 
-    const content = readFileSync(file, "utf8");
-    expect(content.endsWith("\n")).toBe(true);
-    const lines = content.split("\n").filter(Boolean);
-    const written = lines.map((line) => JSON.parse(line) as { message: string });
-    for (const entry of written) expect(entry.message).toMatch(/^shutdown-\d+ x{1900}$/);
+    const written = readLeads(file);
+    for (const entry of written) {
+      expect(entry.message).toMatch(/^shutdown-\d+ x{1900}$/);
+      expect(entry).toMatchObject({
+        state: "inbox",
+        attempts: 0,
+        email: "grace@example.com",
+        source: "form",
+      });
+    }
     const tokens = written.map((entry) => Number(/^shutdown-(\d+)/.exec(entry.message)?.[1]));
     expect(new Set(tokens).size).toBe(tokens.length);
     expect(tokens.sort((a, b) => a - b)).toEqual(accepted.sort((a, b) => a - b));

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -6,46 +6,74 @@ import { describe, expect, it } from "vitest";
 
 import { dataFileProblem, dataFileProblems } from "~/lib/data-files.server";
 import { parseEnv } from "~/lib/env.server";
-import { ensureDirectorySync, withDeadline } from "~/lib/files.server";
+import { ensureDirectorySync } from "~/lib/files.server";
 
-describe("the data files' directories, checked at start", () => {
+const isRoot = process.getuid?.() === 0;
+
+describe("the lead store's file, checked at start", () => {
   it("creates missing directories, several levels deep", () => {
     const dir = mkdtempSync(join(tmpdir(), "data-files-"));
-    expect(dataFileProblem("CONTACT_INBOX_FILE", join(dir, "a/b/c/inbox.jsonl"))).toBeNull();
+    expect(dataFileProblem("LEADS_DATABASE_FILE", join(dir, "a/b/c/leads.sqlite"))).toBeNull();
   });
 
   it("answers for a path under /proc instead of retrying mkdir forever", () => {
     expect(() => ensureDirectorySync("/proc/nope/deeper")).toThrow();
-    expect(dataFileProblem("CONTACT_INBOX_FILE", "/proc/nope/inbox.jsonl")).toBe(
-      "CONTACT_INBOX_FILE: cannot create the directory /proc/nope of /proc/nope/inbox.jsonl (ENOENT)",
+    expect(dataFileProblem("LEADS_DATABASE_FILE", "/proc/nope/leads.sqlite")).toBe(
+      "LEADS_DATABASE_FILE: cannot create the directory /proc/nope of /proc/nope/leads.sqlite (ENOENT)",
     );
   });
 
   it("names a path whose parent is a file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "data-files-")), "plain");
     writeFileSync(file, "");
-    expect(dataFileProblem("CONTACT_UNDELIVERED_FILE", join(file, "u.jsonl"))).toMatch(
-      /^CONTACT_UNDELIVERED_FILE: cannot create the directory .*plain of .* \(ENOTDIR\)$/,
+    expect(dataFileProblem("LEADS_DATABASE_FILE", join(file, "leads.sqlite"))).toMatch(
+      /^LEADS_DATABASE_FILE: cannot create the directory .*plain of .* \(ENOTDIR\)$/,
     );
   });
 
-  it("checks the inbox only when it is where requests go", () => {
-    const base = {
-      CONTACT_INBOX_FILE: "/proc/nope/inbox.jsonl",
-      CONTACT_UNDELIVERED_FILE: join(tmpdir(), "u.jsonl"),
-    };
-    expect(dataFileProblems(parseEnv(base))).toHaveLength(1);
+  it("names a path that is a directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "data-files-"));
+    mkdirSync(join(dir, "leads.sqlite"));
+    expect(dataFileProblem("LEADS_DATABASE_FILE", join(dir, "leads.sqlite"))).toBe(
+      `LEADS_DATABASE_FILE: ${join(dir, "leads.sqlite")} is not a regular file`,
+    );
+  });
+
+  it.skipIf(isRoot)("names a folder that is not writable", () => {
+    const dir = mkdtempSync(join(tmpdir(), "data-files-"));
+    chmodSync(dir, 0o500);
+    try {
+      expect(dataFileProblem("LEADS_DATABASE_FILE", join(dir, "leads.sqlite"))).toBe(
+        `LEADS_DATABASE_FILE: the directory ${dir} of ${join(dir, "leads.sqlite")} is not writable (EACCES)`,
+      );
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+
+  it("checks LEADS_DATABASE_FILE (with or without the function), and nothing when PostgreSQL keeps the leads", () => {
+    const base = { LEADS_DATABASE_FILE: "/proc/nope/leads.sqlite" };
+    expect(dataFileProblems(parseEnv(base))).toEqual([
+      "LEADS_DATABASE_FILE: cannot create the directory /proc/nope of /proc/nope/leads.sqlite (ENOENT)",
+    ]);
     expect(
       dataFileProblems(parseEnv({ ...base, SUPABASE_URL: "https://x.supabase.co", SUPABASE_ANON_KEY: "k" })),
+    ).toHaveLength(1);
+    expect(
+      dataFileProblems(parseEnv({ ...base, DATABASE_URL: "postgres://site@127.0.0.1:5432/leads" })),
     ).toEqual([]);
   });
-});
 
-describe("withDeadline", () => {
-  it("gives up waiting with ETIMEDOUT; work that finishes in time is returned", async () => {
-    await expect(withDeadline(new Promise(() => undefined), 20, "a hung write")).rejects.toMatchObject({
-      code: "ETIMEDOUT",
-    });
-    await expect(withDeadline(Promise.resolve(42), 1_000, "quick")).resolves.toBe(42);
+  it("no longer checks the previous release's files (they are only read once, to import them)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "data-files-"));
+    expect(
+      dataFileProblems(
+        parseEnv({
+          LEADS_DATABASE_FILE: join(dir, "leads.sqlite"),
+          CONTACT_INBOX_FILE: "/proc/nope/inbox.jsonl",
+          CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
+        }),
+      ),
+    ).toEqual([]);
   });
 });

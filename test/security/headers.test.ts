@@ -1,7 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -14,8 +10,6 @@ import {
   scriptTags,
   validContactForm,
 } from "./html";
-
-const inbox = () => join(mkdtempSync(join(tmpdir(), "sec-headers-")), "inbox.jsonl");
 
 const BASE_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -70,7 +64,7 @@ async function expectSecureDocument(
 describe("security headers on every HTML response", () => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), RATE_LIMIT_GLOBAL_PER_MINUTE: "1000" });
+    server = await startAppServer({ RATE_LIMIT_GLOBAL_PER_MINUTE: "1000" });
   });
   afterAll(async () => {
     await server?.stop();
@@ -162,7 +156,6 @@ describe("behind a trusted proxy, with analytics", () => {
   let server: AppServer;
   beforeAll(async () => {
     server = await startAppServer({
-      CONTACT_INBOX_FILE: inbox(),
       TRUST_PROXY: "1",
       GA_MEASUREMENT_ID: "G-TEST12345",
     });
@@ -203,7 +196,7 @@ describe("behind a trusted proxy, with analytics", () => {
 describe("FORCE_HTTPS", () => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startAppServer({ CONTACT_INBOX_FILE: inbox(), FORCE_HTTPS: "true" });
+    server = await startAppServer({ FORCE_HTTPS: "true" });
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,9 +29,7 @@ describe("MDN HTTP Observatory", () => {
   let server: AppServer;
   beforeAll(async () => {
     prepareObservatory();
-    server = await startAppServer({
-      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "sec-obs-")), "inbox.jsonl"),
-    });
+    server = await startAppServer();
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,7 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
@@ -56,10 +52,7 @@ describe("search engines and sharing", () => {
   let server: AppServer;
   let html: string;
   beforeAll(async () => {
-    server = await startAppServer({
-      SITE_URL: `${SITE_URL}/`,
-      CONTACT_INBOX_FILE: join(mkdtempSync(join(tmpdir(), "seo-")), "inbox.jsonl"),
-    });
+    server = await startAppServer({ SITE_URL: `${SITE_URL}/` });
     html = await (await fetch(`${server.url}/`)).text();
   });
   afterAll(async () => {

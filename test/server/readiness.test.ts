@@ -3,6 +3,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { leadStoreEnv } from "../support/app-server";
 import { serverBuildDir } from "../support/build-output";
 import { root, type ServerProcess, startServer } from "../support/server-process.mjs";
 
@@ -21,7 +22,18 @@ describe("/healthz when the home page cannot be rendered", () => {
       join(brokenBuild, "index.js"),
       `\nroutes["routes/_index"] = { ...routes["routes/_index"], module: { ...routes["routes/_index"].module, default: () => { throw new Error("a bug in the home page"); } } };\n`,
     );
-    server = await startServer({ buildDir: brokenBuild, readyPath: "/healthz", readyStatus: 503 });
+    server = await startServer({
+      buildDir: brokenBuild,
+      readyPath: "/healthz",
+      readyStatus: 503,
+      // A store of its own, never the checkout's .data/, and no function inherited from the shell.
+      env: {
+        SUPABASE_URL: undefined,
+        SUPABASE_ANON_KEY: undefined,
+        DATABASE_URL: undefined,
+        ...leadStoreEnv(),
+      },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -36,7 +48,9 @@ describe("/healthz when the home page cannot be rendered", () => {
       expect(await res.json()).toEqual({
         status: "unavailable",
         reason: "the home page could not be rendered",
-        contactFunction: { configured: false, mode: "inbox-file" },
+        contactFunction: { configured: false, mode: "inbox" },
+        // The store is fine: it is the page that fails, and only the page decides readiness.
+        leadStore: { engine: "sqlite", state: "ready" },
       });
     }
     expect(server.output()).toContain('"event":"home_document_warm_up_failed"');

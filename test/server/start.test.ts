@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { leadStoreEnv } from "../support/app-server";
 import { serverBuildDir } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
@@ -16,6 +17,7 @@ import {
   waitFor,
   waitForStatus,
 } from "../support/npm";
+import { readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
 
@@ -34,8 +36,8 @@ function npmStart(env: Record<string, string | undefined>): NpmRun {
       SUPABASE_URL: undefined,
       SUPABASE_ANON_KEY: undefined,
       METRICS_TOKEN: undefined,
-      CONTACT_INBOX_FILE: join(tmp("start-inbox-"), "inbox.jsonl"),
-      CONTACT_UNDELIVERED_FILE: join(tmp("start-undelivered-"), "undelivered.jsonl"),
+      DATABASE_URL: undefined,
+      ...leadStoreEnv(tmp("start-leads-")),
       ...env,
     },
   });
@@ -65,7 +67,13 @@ describe("npm start and signals sent to npm's PID", () => {
     it(`${signal}: a request in flight is answered, then npm exits 0, the port closes and no process is left`, async () => {
       fake = await startFakeFunction();
       const port = await freePort();
-      run = npmStart({ PORT: String(port), SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "signal-key" });
+      const store = leadStoreEnv(tmp("start-signal-"));
+      run = npmStart({
+        PORT: String(port),
+        SUPABASE_URL: fake.url,
+        SUPABASE_ANON_KEY: "signal-key",
+        ...store,
+      });
       const url = `http://127.0.0.1:${port}`;
       await waitForStatus(run, `${url}/healthz`);
       const processes = descendantsOf(run.pid);
@@ -88,6 +96,11 @@ describe("npm start and signals sent to npm's PID", () => {
         10_000,
       );
       expect(run.output()).toContain(`"event":"shutdown","signal":"${signal}"`);
+      // The call in flight was let finish and its outcome recorded before the store was closed.
+      const leads = readLeads(store.LEADS_DATABASE_FILE!);
+      expect(leads).toHaveLength(1);
+      expect(leads[0]).toMatchObject({ state: "delivered", attempts: 1, email: "ada@example.com" });
+      expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
     });
   }
 });
@@ -121,32 +134,59 @@ describe("npm start refuses to start, in words naming the cause", () => {
     expect(lines.join("\n")).toContain("HOST: must be an IP address or a host name");
   });
 
-  it("CONTACT_INBOX_FILE=/proc/nope/inbox.jsonl: names the variable and the directory (no endless mkdir)", async () => {
+  it("LEADS_DATABASE_FILE=/proc/nope/leads.sqlite: names the variable and the directory (no endless mkdir)", async () => {
     const lines = await refusal(
-      npmStart({ PORT: String(await freePort()), CONTACT_INBOX_FILE: "/proc/nope/inbox.jsonl" }),
+      npmStart({ PORT: String(await freePort()), LEADS_DATABASE_FILE: "/proc/nope/leads.sqlite" }),
     );
     expect(lines.join("\n")).toContain(
-      "CONTACT_INBOX_FILE: cannot create the directory /proc/nope of /proc/nope/inbox.jsonl",
+      "LEADS_DATABASE_FILE: cannot create the directory /proc/nope of /proc/nope/leads.sqlite",
     );
   });
 
-  it("CONTACT_UNDELIVERED_FILE under /proc with Supabase configured: names that variable", async () => {
+  it("LEADS_DATABASE_FILE under /proc with Supabase configured: still named (every lead is kept first)", async () => {
     const lines = await refusal(
       npmStart({
         PORT: String(await freePort()),
         SUPABASE_URL: "http://127.0.0.1:9",
         SUPABASE_ANON_KEY: "k",
-        CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
+        LEADS_DATABASE_FILE: "/proc/nope/leads.sqlite",
       }),
     );
-    expect(lines.join("\n")).toContain("CONTACT_UNDELIVERED_FILE: cannot create the directory /proc/nope");
+    expect(lines.join("\n")).toContain("LEADS_DATABASE_FILE: cannot create the directory /proc/nope");
   });
 
-  it("an inbox directory the server's user cannot write: names the variable and the directory", async () => {
+  it("LEADS_DATABASE_FILE that is a directory: names the variable", async () => {
+    const dir = join(tmp("store-is-dir-"), "leads.sqlite");
+    mkdirSync(dir);
+    const lines = await refusal(npmStart({ PORT: String(await freePort()), LEADS_DATABASE_FILE: dir }));
+    expect(lines.join("\n")).toContain(`LEADS_DATABASE_FILE: ${dir} is not a regular file`);
+  });
+
+  it("DATABASE_URL that is not a PostgreSQL URL: names DATABASE_URL", async () => {
+    const lines = await refusal(
+      npmStart({ PORT: String(await freePort()), DATABASE_URL: "mysql://db/leads" }),
+    );
+    expect(lines.join("\n")).toContain("DATABASE_URL: must be a PostgreSQL URL");
+  });
+
+  it("a global ceiling one client could use up: names RATE_LIMIT_GLOBAL_PER_MINUTE", async () => {
+    const lines = await refusal(
+      npmStart({
+        PORT: String(await freePort()),
+        RATE_LIMIT_PER_CLIENT: "10",
+        RATE_LIMIT_GLOBAL_PER_MINUTE: "10",
+      }),
+    );
+    expect(lines.join("\n")).toContain(
+      "RATE_LIMIT_GLOBAL_PER_MINUTE: must be greater than RATE_LIMIT_PER_CLIENT",
+    );
+  });
+
+  it("a store directory the server's user cannot write: names the variable and the directory", async () => {
     const dir = tmp("unwritable-");
-    const inboxDir = join(dir, "inbox");
-    mkdirSync(inboxDir);
-    chmodSync(inboxDir, 0o555);
+    const storeDir = join(dir, "leads");
+    mkdirSync(storeDir);
+    chmodSync(storeDir, 0o555);
     chmodSync(dir, 0o755);
     // root may write anywhere: run the server as `nobody` then, as a service account would be.
     const asRoot = process.getuid?.() === 0;
@@ -159,8 +199,7 @@ describe("npm start refuses to start, in words naming the cause", () => {
         REMIX_BUILD_DIR: serverBuildDir,
         PORT: String(await freePort()),
         HOST: "127.0.0.1",
-        CONTACT_INBOX_FILE: join(inboxDir, "inbox.jsonl"),
-        CONTACT_UNDELIVERED_FILE: join(tmp("undelivered-"), "undelivered.jsonl"),
+        LEADS_DATABASE_FILE: join(storeDir, "leads.sqlite"),
         NODE_ENV: "production",
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -171,7 +210,88 @@ describe("npm start refuses to start, in words naming the cause", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, log).toBe(1);
     expect(log).toContain(
-      `CONTACT_INBOX_FILE: the directory ${inboxDir} of ${join(inboxDir, "inbox.jsonl")} is not writable (EACCES)`,
+      `LEADS_DATABASE_FILE: the directory ${storeDir} of ${join(storeDir, "leads.sqlite")} is not writable (EACCES)`,
     );
+  });
+});
+
+describe("npm start with the previous release's files and other stores", () => {
+  let run: NpmRun | undefined;
+  afterEach(async () => {
+    if (run && run.process.exitCode === null) {
+      process.kill(run.pid, "SIGTERM");
+      await run.exited;
+    }
+    run = undefined;
+  });
+
+  const startupLine = (output: string) =>
+    JSON.parse(output.split("\n").find((line) => line.includes('"event":"startup"')) ?? "null") as Record<
+      string,
+      unknown
+    > | null;
+
+  it("imports the old inbox file once into the store and renames it; old paths under /proc no longer stop it", async () => {
+    const dir = tmp("start-legacy-");
+    const store = leadStoreEnv(dir);
+    writeFileSync(
+      store.CONTACT_INBOX_FILE!,
+      `${JSON.stringify({
+        receivedAt: "2026-01-02T03:04:05.000Z",
+        name: "Old Inbox",
+        email: "old@example.com",
+        phone: "",
+        company: "",
+        website: "",
+        companySize: "",
+        industry: "",
+        message: "Written by the release before the lead store, thank you.",
+      })}\n`,
+    );
+    const port = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      ...store,
+      CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    await waitFor("the import", () => readLeads(store.LEADS_DATABASE_FILE!).length === 1);
+    expect(readLeads(store.LEADS_DATABASE_FILE!)[0]).toMatchObject({
+      state: "inbox",
+      source: "import-inbox",
+      email: "old@example.com",
+      received_at: Date.parse("2026-01-02T03:04:05.000Z"),
+    });
+    expect(existsSync(store.CONTACT_INBOX_FILE!)).toBe(false);
+    expect(
+      readdirSync(dir).filter((name) => name.startsWith("contact-requests.jsonl.imported-")),
+    ).toHaveLength(1);
+    expect(startupLine(run.output())).toMatchObject({
+      event: "startup",
+      contactSink: "inbox",
+      leadStore: { engine: "sqlite", location: store.LEADS_DATABASE_FILE, state: "ready" },
+    });
+    expect(run.output()).not.toContain("undeliveredFile");
+  });
+
+  it("DATABASE_URL set: LEADS_DATABASE_FILE is not checked; an unreachable database does not stop the page", async () => {
+    const port = await freePort();
+    const closed = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      LEADS_DATABASE_FILE: "/proc/nope/leads.sqlite",
+      DATABASE_URL: `postgres://site:start-secret-password@127.0.0.1:${closed}/leads`,
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(health).toMatchObject({ status: "ok", leadStore: { engine: "postgres", state: "unavailable" } });
+    expect(startupLine(run.output())).toMatchObject({
+      leadStore: { engine: "postgres", state: "unavailable" },
+      rateLimit: { shared: true },
+    });
+    expect(run.output()).not.toContain("start-secret-password");
   });
 });

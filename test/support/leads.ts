@@ -38,7 +38,9 @@ export function readLeads(file: string): LeadRow[] {
     return [];
   }
   try {
-    const table = database.prepare("select name from sqlite_master where type = 'table' and name = 'leads'").get();
+    const table = database
+      .prepare("select name from sqlite_master where type = 'table' and name = 'leads'")
+      .get();
     if (!table) return [];
     return database.prepare("select * from leads order by received_at, id").all() as LeadRow[];
   } finally {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -7,17 +7,30 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
-import { createContactAction, type Delivery } from "~/lib/contact/action.server";
+import { createContactAction } from "~/lib/contact/action.server";
 import { answerAsDataField, contactSentLocation } from "~/lib/contact/answer";
-import { createInboxSink } from "~/lib/contact/inbox-sink.server";
 import type { ContactOutcome } from "~/lib/contact/log.server";
-import { createRateLimiter } from "~/lib/contact/rate-limit.server";
-import { createDeliveryLedger } from "~/lib/contact/delivery-ledger.server";
-import type { ContactRequest } from "~/lib/contact/schema";
-import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { ContactSink } from "~/lib/contact/sink.server";
 import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
 import type { ContactActionData } from "~/lib/contact/types";
-import type { UndeliveredQueue } from "~/lib/contact/undelivered.server";
+import { createAlerts } from "~/lib/leads/alerts.server";
+import type { RetryPolicy } from "~/lib/leads/backoff";
+import { openDatabase } from "~/lib/leads/database.server";
+import { createContactLimits } from "~/lib/leads/limits.server";
+import {
+  type Admission,
+  createLeadStore,
+  DUPLICATE_WINDOW_MS,
+  type LeadStore,
+} from "~/lib/leads/store.server";
+
+import { type LeadRow, readLeads } from "../../support/leads";
+
+/**
+ * The contact action over a real lead store (an SQLite file in a temporary folder, migrated as the
+ * server does) and the real supabase-js client, whose calls MSW answers in place of the function
+ * `send-contact-email`. Every lead is committed before the function is called (decision 032).
+ */
 
 // MSW answers before anything leaves the process; the address is loopback anyway.
 const SUPABASE_URL = "http://127.0.0.1:54321";
@@ -32,6 +45,7 @@ const received: Received[] = [];
 const record = async (request: Request) => {
   received.push({ body: await request.clone().json(), headers: request.headers });
 };
+const keysSent = () => received.map((call) => call.headers.get("idempotency-key"));
 
 const server = setupServer();
 
@@ -41,6 +55,25 @@ afterEach(() => {
   received.length = 0;
 });
 afterAll(() => server.close());
+
+// Each attempt's `lead_attempt` line (attemptDelivery) is for ops, not for this file's output.
+beforeEach(() => {
+  for (const stream of ["log", "error"] as const) {
+    const original = console[stream].bind(console);
+    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => {
+      if (typeof args[0] === "string" && args[0].startsWith('{"event":"lead_attempt"')) return;
+      original(...args);
+    });
+  }
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** The function answers every call with `reply`, recording each. */
+function functionAnswers(
+  reply: () => Response | Promise<Response> = () => HttpResponse.json({ success: true }),
+) {
+  server.use(http.post(FUNCTION_URL, async ({ request }) => (await record(request), reply())));
+}
 
 const form = {
   name: "Ada Lovelace",
@@ -67,7 +100,7 @@ function noJsPost(fields: Record<string, string>, headers: Record<string, string
   });
 }
 
-/** A different request each time: the action answers an identical one without sending it again. */
+/** A different lead each time: an identical one is the same lead (decision 026). */
 let serial = 0;
 const another = (fields: Record<string, string> = form) => ({
   ...fields,
@@ -86,30 +119,109 @@ function unwrap(result: unknown): Answer {
   return { status: init?.status ?? 200, headers: new Headers(init?.headers), data };
 }
 
-function makeAction(sink: ContactSink, limits = { perClient: 5, globalPerMinute: 60 }) {
-  const log: ContactOutcome[] = [];
-  const action = createContactAction({
-    sink,
-    limiter: createRateLimiter({ ...limits, windowMs: 600_000 }),
-    clientOf: (request) => request.headers.get("x-test-client") ?? undefined,
-    log: (outcome) => log.push(outcome),
-  });
-  return { run: async (request: Request) => unwrap(await action(request)), log };
-}
-
 const supabaseSink = (timeoutMs = 10_000) =>
   createSupabaseSink({ url: SUPABASE_URL, anonKey: ANON_KEY, timeoutMs });
 
-describe("contact action with the Supabase function (real supabase-js, function mocked by MSW)", () => {
-  it("sends the exact JSON body with the anon key, and answers success with the fields cleared", async () => {
-    server.use(
-      http.post(FUNCTION_URL, async ({ request }) => {
-        await record(request);
-        return HttpResponse.json({ success: true });
-      }),
-    );
-    const { run, log } = makeAction(supabaseSink());
-    const answer = await run(post(form));
+const LEASE_MS = 15_000;
+const RETRY: RetryPolicy = { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 };
+/** With `random` fixed at 0.5, the first retry is due 22.5 s after the failure (equal jitter of 30 s). */
+const FIRST_RETRY_DELAY_MS = 22_500;
+
+interface HarnessOptions {
+  /** The function; null: none configured, the store is the inbox. Default: supabase-js with MSW. */
+  sink?: ContactSink | null;
+  limits?: { perClient: number; globalPerMinute: number };
+  /** The store's clock (ms since the epoch); the real one when unset. */
+  clock?: { now: number };
+  retry?: RetryPolicy;
+  /** "closed": the store was closed before the request; "unavailable": it never opened. */
+  store?: "ready" | "closed" | "unavailable";
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The action as the server builds it, over a fresh SQLite lead store. */
+async function harness(options: HarnessOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "contact-action-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  let file = join(dir, "data", "leads.sqlite");
+  if (options.store === "unavailable") {
+    // A folder that cannot be created (a regular file is in the way): the store cannot open.
+    writeFileSync(join(dir, "blocker"), "x");
+    file = join(dir, "blocker", "leads.sqlite");
+  }
+  const clock = options.clock;
+  const store = createLeadStore({
+    database: openDatabase({ file }),
+    leaseMs: LEASE_MS,
+    retry: options.retry ?? RETRY,
+    random: () => 0.5,
+    reconnectMs: 600_000,
+    log: () => undefined,
+    ...(clock ? { now: () => clock.now } : {}),
+  });
+  cleanups.push(() => store.close().catch(() => undefined));
+  await store.start();
+  if (options.store === "closed") await store.close();
+
+  // What the store decided for each request (wrapped, not replaced: every other method is the store's).
+  const admissions: Admission["kind"][] = [];
+  const observed: LeadStore = {
+    ...store,
+    admit: async (...args) => {
+      const admission = await store.admit(...args);
+      admissions.push(admission.kind);
+      return admission;
+    },
+  };
+  const log: ContactOutcome[] = [];
+  const lastResort: string[] = [];
+  const limits = options.limits ?? { perClient: 5, globalPerMinute: 60 };
+  const action = createContactAction({
+    leads: {
+      store: observed,
+      sink: options.sink === null ? undefined : (options.sink ?? supabaseSink()),
+      limits: createContactLimits({ ...limits, windowSeconds: 600 }),
+      alerts: createAlerts({ url: undefined, store, intervalMs: 0 }),
+      leaseMs: LEASE_MS,
+    },
+    log: (outcome) => log.push(outcome),
+    lastResort: (line) => lastResort.push(line),
+  });
+  return {
+    store,
+    file,
+    action,
+    log,
+    lastResort,
+    admissions,
+    run: async (request: Request, client?: string) => unwrap(await action(request, client)),
+    rows: (): LeadRow[] => readLeads(file),
+    results: () => log.map((outcome) => outcome.result),
+  };
+}
+
+/** The eight fields of a lead as its row holds them. */
+const fieldsOf = (row: LeadRow | undefined) =>
+  row && {
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    company: row.company,
+    website: row.website,
+    companySize: row.company_size,
+    industry: row.industry,
+    message: row.message,
+  };
+
+describe("contact action with the Supabase function (real supabase-js, function mocked by MSW, real SQLite store)", () => {
+  it("stores the lead, sends the exact JSON body with the anon key and the lead id as Idempotency-Key, answers success", async () => {
+    functionAnswers();
+    const h = await harness();
+    const answer = await h.run(post(form, { "x-request-id": "req-123" }));
 
     expect(received).toHaveLength(1);
     expect(received[0]?.body).toEqual(form);
@@ -127,19 +239,55 @@ describe("contact action with the Supabase function (real supabase-js, function 
     expect(received[0]?.headers.get("authorization")).toBe(`Bearer ${ANON_KEY}`);
     expect(received[0]?.headers.get("content-type")).toBe("application/json");
 
+    const rows = h.rows();
+    expect(rows).toHaveLength(1);
+    const [lead] = rows;
+    expect(lead?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keysSent()).toEqual([lead?.id]);
+    expect(lead).toMatchObject({
+      state: "delivered",
+      attempts: 1,
+      source: "form",
+      request_id: "req-123",
+      next_attempt_at: null,
+      lease_until: null,
+    });
+    expect(lead?.delivered_at).toEqual(expect.any(Number));
+    expect(fieldsOf(lead)).toEqual(form);
+
     expect(answer.status).toBe(200);
     expect(answer.headers.get("cache-control")).toBe("no-store");
+    expect(answer.headers.get("x-request-id")).toBe("req-123");
     expect(answer.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
-    expect(log).toEqual([expect.objectContaining({ result: "sent", status: 200, sink: "supabase" })]);
+    expect(h.log).toEqual([expect.objectContaining({ result: "sent", status: 200, sink: "supabase" })]);
+    expect(h.lastResort).toEqual([]);
   });
 
-  it("sends optional fields as empty strings and trimmed required ones", async () => {
-    server.use(
-      http.post(FUNCTION_URL, async ({ request }) => (await record(request), HttpResponse.json({}))),
-    );
-    const { run } = makeAction(supabaseSink());
-    await run(post({ name: " Ada ", email: "ada@example.com", message: "  Automate my invoices  " }));
-    expect(received[0]?.body).toEqual({
+  it("commits the lead before the function is called: another connection sees it, leased, under the key the call carries", async () => {
+    const h = await harness();
+    const seenDuringCall: LeadRow[][] = [];
+    functionAnswers(() => {
+      // What any SQLite client (ops, another process) reads while the call is under way.
+      seenDuringCall.push(h.rows());
+      return HttpResponse.json({});
+    });
+    expect((await h.run(post(form))).status).toBe(200);
+    expect(seenDuringCall).toHaveLength(1);
+    const during = seenDuringCall[0] ?? [];
+    expect(during).toHaveLength(1);
+    expect(during[0]).toMatchObject({ state: "sending", attempts: 1, delivered_at: null });
+    expect(during[0]?.lease_until).toEqual(expect.any(Number));
+    expect(fieldsOf(during[0])).toEqual(form);
+    expect(keysSent()).toEqual([during[0]?.id]);
+    // And the outcome is recorded before the visitor is answered.
+    expect(h.rows()).toEqual([expect.objectContaining({ id: during[0]?.id, state: "delivered" })]);
+  });
+
+  it("sends and stores optional fields as empty strings and trimmed required ones", async () => {
+    functionAnswers();
+    const h = await harness();
+    await h.run(post({ name: " Ada ", email: "ada@example.com", message: "  Automate my invoices  " }));
+    const expected = {
       name: "Ada",
       email: "ada@example.com",
       phone: "",
@@ -148,57 +296,95 @@ describe("contact action with the Supabase function (real supabase-js, function 
       companySize: "",
       industry: "",
       message: "Automate my invoices",
-    });
+    };
+    expect(received[0]?.body).toEqual(expected);
+    expect(fieldsOf(h.rows()[0])).toEqual(expected);
   });
 
-  const failures: Array<[string, () => Response | Promise<Response>, number]> = [
-    ["a 4xx answer", () => HttpResponse.json({ error: "bad request" }, { status: 400 }), 502],
-    ["a 5xx answer", () => HttpResponse.json({ error: "boom" }, { status: 500 }), 502],
+  const failures: Array<[string, () => Response | Promise<Response>, string, number | null]> = [
+    ["a 4xx answer", () => HttpResponse.json({ error: "bad request" }, { status: 400 }), "http", 400],
+    ["a 5xx answer", () => HttpResponse.json({ error: "boom" }, { status: 500 }), "http", 500],
     [
       "a relay error",
       () => new HttpResponse("relay", { status: 502, headers: { "x-relay-error": "true" } }),
+      "relay",
       502,
     ],
-    ["a network failure", () => HttpResponse.error(), 502],
+    ["a network failure", () => HttpResponse.error(), "network", null],
   ];
   it.each(failures)(
-    "%s gives the error notice, keeps the values and logs no personal data",
-    async (_label, reply, status) => {
-      server.use(http.post(FUNCTION_URL, async ({ request }) => (await record(request), reply())));
-      const { run, log } = makeAction(supabaseSink());
-      const answer = await run(post(form));
+    "%s gives the error notice with the values kept, leaves the lead pending (attempts 1, a next attempt), logs no personal data",
+    async (_label, reply, reason, functionStatus) => {
+      functionAnswers(reply);
+      const clock = { now: Date.UTC(2026, 1, 3, 4, 5, 6) };
+      const h = await harness({ clock });
+      const answer = await h.run(post(form));
       expect(received).toHaveLength(1);
-      expect(answer.status).toBe(status);
+      expect(answer.status).toBe(502);
       expect(answer.headers.get("cache-control")).toBe("no-store");
       expect(answer.data.notice).toEqual({ kind: "error", ...contactNotices.sendFailed });
       expect(answer.data.values).toEqual(form);
-      expect(log).toHaveLength(1);
-      expect(log[0]).toMatchObject({ result: "send-failed", status });
-      const line = JSON.stringify(log[0]);
+
+      const rows = h.rows();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        last_reason: reason,
+        last_status: functionStatus,
+        next_attempt_at: clock.now + FIRST_RETRY_DELAY_MS,
+        lease_until: null,
+        delivered_at: null,
+      });
+      expect(keysSent()).toEqual([rows[0]?.id]);
+
+      expect(h.log).toHaveLength(1);
+      expect(h.log[0]).toMatchObject({ result: "send-failed", status: 502, reason, keptIn: "store" });
+      const line = JSON.stringify(h.log[0]);
       for (const value of Object.values(form)) expect(line).not.toContain(value);
+      expect(h.lastResort).toEqual([]);
     },
   );
 
-  it("gives up on a hanging function after the configured timeout (504)", async () => {
-    server.use(
-      http.post(FUNCTION_URL, async () => {
-        await delay("infinite");
-        return HttpResponse.json({});
-      }),
+  it("an answer that cannot be read (2xx, not JSON) may mean the function ran: possibly delivered, never pending", async () => {
+    functionAnswers(
+      () => new HttpResponse("\u0000<html>not json", { headers: { "content-type": "application/json" } }),
     );
-    const { run, log } = makeAction(supabaseSink(150));
-    const answer = await run(post(form));
+    const h = await harness();
+    const answer = await h.run(post(form));
+    expect(answer.status).toBe(502);
+    expect(answer.data.values).toEqual(form);
+    expect(h.rows()).toEqual([
+      expect.objectContaining({ state: "possibly_delivered", attempts: 1, next_attempt_at: null }),
+    ]);
+  });
+
+  it("gives up on a hanging function after the configured timeout (504) and holds the lead as possibly delivered", async () => {
+    functionAnswers(async () => {
+      await delay("infinite");
+      return HttpResponse.json({});
+    });
+    const h = await harness({ sink: supabaseSink(150) });
+    const answer = await h.run(post(form));
     expect(answer.status).toBe(504);
     expect(answer.data.notice).toEqual({ kind: "error", ...contactNotices.sendFailed });
     expect(answer.data.values).toEqual(form);
-    expect(log[0]).toMatchObject({ result: "timeout", status: 504, reason: "timeout" });
+    expect(h.log[0]).toMatchObject({ result: "timeout", status: 504, reason: "timeout", keptIn: "store" });
+    expect(h.rows()).toEqual([
+      expect.objectContaining({
+        state: "possibly_delivered",
+        attempts: 1,
+        last_reason: "timeout",
+        next_attempt_at: null,
+      }),
+    ]);
   });
 
-  it("does not call the function when validation fails, and says why", async () => {
+  it("does not call the function nor store anything when validation fails, and says why", async () => {
     const reached = vi.fn();
     server.use(http.post(FUNCTION_URL, () => (reached(), HttpResponse.json({}))));
-    const { run, log } = makeAction(supabaseSink());
-    const answer = await run(post({ ...form, email: "ada at example.com" }));
+    const h = await harness();
+    const answer = await h.run(post({ ...form, email: "ada at example.com" }));
     expect(reached).not.toHaveBeenCalled();
     expect(answer.status).toBe(400);
     expect(answer.data).toEqual({
@@ -206,68 +392,380 @@ describe("contact action with the Supabase function (real supabase-js, function 
       values: { ...form, email: "ada at example.com" },
       field: "email",
     });
-    expect(log[0]).toMatchObject({ result: "invalid", field: "email" });
+    expect(h.log[0]).toMatchObject({ result: "invalid", field: "email" });
+    expect(h.rows()).toEqual([]);
+  });
+});
+
+describe("contact action: every lead once, whatever the visitor does (decisions 026 and 032)", () => {
+  it("a resend of a pending lead is its next attempt: one row, attempts 2, the same Idempotency-Key, what was typed last", async () => {
+    let fail = true;
+    functionAnswers(() =>
+      fail ? HttpResponse.json({ error: "down" }, { status: 503 }) : HttpResponse.json({}),
+    );
+    const h = await harness();
+    expect((await h.run(post(form))).status).toBe(502);
+    const [pending] = h.rows();
+    expect(pending).toMatchObject({ state: "pending", attempts: 1 });
+
+    // The same lead (the e-mail in another case, the same message), with a corrected phone number.
+    const resend = { ...form, email: "ADA@example.com", phone: "+1 513 555 0199" };
+    expect((await h.run(post(resend))).status).toBe(502);
+    const afterSecond = h.rows();
+    expect(afterSecond).toHaveLength(1);
+    expect(afterSecond[0]).toMatchObject({
+      id: pending?.id,
+      state: "pending",
+      attempts: 2,
+      phone: "+1 513 555 0199",
+    });
+    expect(afterSecond[0]?.next_attempt_at).toEqual(expect.any(Number));
+
+    fail = false;
+    expect((await h.run(post(form))).status).toBe(200);
+    const delivered = h.rows();
+    expect(delivered).toEqual([
+      expect.objectContaining({ id: pending?.id, state: "delivered", attempts: 3 }),
+    ]);
+    expect(keysSent()).toEqual([pending?.id, pending?.id, pending?.id]);
+    expect(received.map((call) => (call.body as typeof form).phone)).toEqual([
+      form.phone,
+      "+1 513 555 0199",
+      form.phone,
+    ]);
+    expect(h.results()).toEqual(["send-failed", "send-failed", "sent"]);
+
+    // Delivered: a fourth identical post is a duplicate, without a call.
+    expect((await h.run(post(form))).status).toBe(200);
+    expect(received).toHaveLength(3);
+    expect(h.results().at(-1)).toBe("duplicate");
+  });
+
+  it("after the last allowed attempt a lead is dead, held for a person (and the visitor told it failed)", async () => {
+    functionAnswers(() => HttpResponse.json({ error: "down" }, { status: 500 }));
+    const h = await harness({ retry: { ...RETRY, maxAttempts: 2 } });
+    expect((await h.run(post(form))).status).toBe(502);
+    expect(h.rows()[0]).toMatchObject({ state: "pending", attempts: 1 });
+    expect((await h.run(post(form))).status).toBe(502);
+    expect(h.rows()).toEqual([
+      expect.objectContaining({ state: "dead", attempts: 2, next_attempt_at: null }),
+    ]);
+  });
+
+  it("two identical posts at once (a double click): ONE function call, both answered with its success", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    functionAnswers(async () => (await gate, HttpResponse.json({})));
+    const h = await harness();
+    const first = h.run(post(form));
+    const second = h.run(post(form));
+    await vi.waitFor(() => {
+      expect(received).toHaveLength(1);
+      expect([...h.admissions].sort()).toEqual(["claimed", "in-flight"]);
+    });
+    expect(h.log).toHaveLength(0); // both wait for the one call
+    release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.data.notice)).toEqual([
+      { kind: "success", ...contactNotices.success },
+      { kind: "success", ...contactNotices.success },
+    ]);
+    expect(received).toHaveLength(1);
+    expect(h.rows()).toEqual([expect.objectContaining({ state: "delivered", attempts: 1 })]);
+    expect(h.results().sort()).toEqual(["duplicate", "sent"]);
+  });
+
+  it("two identical posts at once while the function fails: ONE call, both get the error with their values", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    functionAnswers(async () => (await gate, HttpResponse.json({ error: "boom" }, { status: 500 })));
+    const h = await harness();
+    const first = h.run(post(form));
+    const second = h.run(post(form));
+    await vi.waitFor(() => expect([...h.admissions].sort()).toEqual(["claimed", "in-flight"]));
+    release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((answer) => answer.status)).toEqual([502, 502]);
+    expect(answers.map((answer) => answer.data.values)).toEqual([form, form]);
+    expect(received).toHaveLength(1);
+    expect(h.rows()).toEqual([expect.objectContaining({ state: "pending", attempts: 1 })]);
+    expect(h.results().sort()).toEqual(["duplicate", "send-failed"]);
+  });
+
+  it("an identical post within 10 minutes of a delivered one makes no call (result: duplicate); after them, a new lead", async () => {
+    functionAnswers();
+    const clock = { now: Date.UTC(2026, 1, 3, 4, 0, 0) };
+    const h = await harness({ clock });
+    expect((await h.run(post(form))).status).toBe(200);
+    const [first] = h.rows();
+
+    clock.now += DUPLICATE_WINDOW_MS - 1;
+    const again = await h.run(post({ ...form, email: form.email.toUpperCase() }));
+    expect(again.status).toBe(200);
+    expect(again.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
+    expect(received).toHaveLength(1);
+    expect(h.rows()).toHaveLength(1);
+    expect(h.log.at(-1)).toMatchObject({ result: "duplicate", status: 200 });
+
+    // Another message from the same person is another lead.
+    await h.run(post({ ...form, message: "And our payroll, too, please." }));
+    expect(received).toHaveLength(2);
+
+    clock.now += 2;
+    expect((await h.run(post(form))).status).toBe(200);
+    expect(received).toHaveLength(3);
+    const rows = h.rows();
+    expect(rows).toHaveLength(3);
+    expect(new Set(keysSent()).size).toBe(3);
+    expect(keysSent()[0]).toBe(first?.id);
+    expect(h.results()).toEqual(["sent", "duplicate", "sent", "sent"]);
+  });
+
+  it("a resend of a possibly delivered lead is sent again under the same Idempotency-Key (the function tells them apart)", async () => {
+    let hang = true;
+    functionAnswers(async () => {
+      if (hang) await delay("infinite");
+      return HttpResponse.json({});
+    });
+    const h = await harness({ sink: supabaseSink(150) });
+    expect((await h.run(post(form))).status).toBe(504);
+    const [held] = h.rows();
+    expect(held).toMatchObject({ state: "possibly_delivered", attempts: 1 });
+    hang = false;
+    expect((await h.run(post(form))).status).toBe(200);
+    expect(h.rows()).toEqual([expect.objectContaining({ id: held?.id, state: "delivered", attempts: 2 })]);
+    expect(keysSent()).toEqual([held?.id, held?.id]);
+  });
+
+  it("the store going away during the call: the visitor still gets the function's answer", async () => {
+    const h = await harness();
+    functionAnswers(async () => {
+      await h.store.close();
+      return HttpResponse.json({});
+    });
+    const answer = await h.run(post(form));
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
+    expect(received).toHaveLength(1);
+    // The outcome could not be recorded: the lead stays leased (then possibly delivered), never resent by a machine.
+    expect(h.rows()).toEqual([expect.objectContaining({ state: "sending", attempts: 1 })]);
+  });
+
+  it("without JavaScript a success answers 303 See Other to the page with the notice", async () => {
+    functionAnswers();
+    const h = await harness();
+    const response = await h.action(noJsPost(form));
+    expect(response).toBeInstanceOf(Response);
+    const redirect = response as Response;
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get("location")).toBe(contactSentLocation);
+    expect(contactSentLocation).toBe("/?contact=sent#contact-form");
+    expect(redirect.headers.get("cache-control")).toBe("no-store");
+    expect(redirect.headers.get("x-request-id")).toBeTruthy();
+    expect(received).toHaveLength(1);
+    expect(h.log).toEqual([expect.objectContaining({ result: "sent", status: 303 })]);
+    // A reload of the sent page posting again is a duplicate, redirected the same way.
+    const reload = (await h.action(noJsPost(form))) as Response;
+    expect(reload.status).toBe(303);
+    expect(reload.headers.get("location")).toBe(contactSentLocation);
+    expect(received).toHaveLength(1);
+  });
+
+  it("without JavaScript the answers that carry the visitor's values stay direct (400, 502)", async () => {
+    functionAnswers(() => HttpResponse.json({ error: "boom" }, { status: 500 }));
+    const h = await harness();
+    const invalid = unwrap(await h.action(noJsPost({ ...form, email: "nope" })));
+    expect(invalid.status).toBe(400);
+    expect(invalid.data.values).toEqual({ ...form, email: "nope" });
+    const failed = unwrap(await h.action(noJsPost(form)));
+    expect(failed.status).toBe(502);
+    expect(failed.data.values).toEqual(form);
+  });
+});
+
+describe("contact action: a lead store that cannot be used", () => {
+  for (const state of ["closed", "unavailable"] as const) {
+    it(`${state}: the function is still called and the visitor gets its true outcome`, async () => {
+      functionAnswers();
+      const h = await harness({ store: state });
+      if (state === "unavailable") expect(h.store.status().state).toBe("unavailable");
+      const answer = await h.run(post(form));
+      expect(answer.status).toBe(200);
+      expect(answer.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
+      expect(received).toHaveLength(1);
+      expect(received[0]?.body).toEqual(form);
+      // No lead id exists: the request id is the key, so a retry of this very call is still recognised.
+      expect(keysSent()).toEqual([answer.headers.get("x-request-id")]);
+      expect(h.log).toEqual([
+        expect.objectContaining({ result: "sent", status: 200, detail: "lead store unavailable" }),
+      ]);
+      expect(h.lastResort).toEqual([]);
+    });
+
+    it(`${state}, and the function failing too: the whole lead is in the last-resort line, the visitor told it failed`, async () => {
+      functionAnswers(() => HttpResponse.json({ error: "boom" }, { status: 500 }));
+      const h = await harness({ store: state });
+      const answer = await h.run(post(form, { "x-request-id": "req-lost" }));
+      expect(answer.status).toBe(502);
+      expect(answer.data.notice).toEqual({ kind: "error", ...contactNotices.sendFailed });
+      expect(answer.data.values).toEqual(form);
+      expect(received).toHaveLength(1);
+      expect(h.lastResort).toHaveLength(1);
+      const line = JSON.parse(h.lastResort[0] ?? "{}") as Record<string, unknown>;
+      expect(line).toMatchObject({
+        event: "contact_lead_not_saved",
+        requestId: "req-lost",
+        reason: "http",
+        lead: form,
+      });
+      expect(line.storeError).toEqual(expect.any(String));
+      expect(h.log).toEqual([
+        expect.objectContaining({ result: "send-failed", status: 502, keptIn: "stderr" }),
+      ]);
+      // The ops log line itself still carries no personal data.
+      for (const value of Object.values(form)) expect(JSON.stringify(h.log[0])).not.toContain(value);
+    });
+  }
+
+  it("unavailable, in inbox mode (no function): nowhere to keep the lead but the last-resort line, and the visitor is told", async () => {
+    const h = await harness({ store: "unavailable", sink: null });
+    const answer = await h.run(post(form));
+    expect(answer.status).toBe(502);
+    expect(answer.data.values).toEqual(form);
+    expect(h.lastResort).toHaveLength(1);
+    expect(JSON.parse(h.lastResort[0] ?? "{}")).toMatchObject({
+      event: "contact_lead_not_saved",
+      lead: form,
+    });
+  });
+
+  it("unavailable: the limits still hold (a refused post makes no call and reaches no log of leads)", async () => {
+    functionAnswers();
+    const h = await harness({ store: "unavailable", limits: { perClient: 1, globalPerMinute: 60 } });
+    expect((await h.run(post(another()), "203.0.113.5")).status).toBe(200);
+    const limited = await h.run(post(another()), "203.0.113.5");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(received).toHaveLength(1);
+    expect(h.lastResort).toEqual([]);
+  });
+});
+
+describe("contact action in inbox mode (no function: the store is where leads are read)", () => {
+  it("keeps the lead in state inbox, answers success, calls nothing", async () => {
+    const clock = { now: Date.UTC(2026, 0, 2, 3, 4, 5) };
+    const h = await harness({ sink: null, clock });
+    const answer = await h.run(post(form));
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
+    const rows = h.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      state: "inbox",
+      received_at: clock.now,
+      attempts: 0,
+      next_attempt_at: null,
+      lease_until: null,
+    });
+    expect(fieldsOf(rows[0])).toEqual(form);
+    expect(received).toHaveLength(0);
+    expect(h.log).toEqual([expect.objectContaining({ result: "sent", sink: "inbox" })]);
+    // The same lead posted again is kept once.
+    expect((await h.run(post(form))).status).toBe(200);
+    expect(h.rows()).toHaveLength(1);
+    expect(h.results()).toEqual(["sent", "duplicate"]);
+  });
+
+  it("keeps every lead whole under 50 concurrent submissions", async () => {
+    const h = await harness({ sink: null, limits: { perClient: 100, globalPerMinute: 100 } });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        h.run(post({ ...form, name: `Visitor ${i}`, message: `${i} `.repeat(600) + "end" })),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 50 }, () => 200));
+    const rows = h.rows();
+    expect(rows).toHaveLength(50);
+    expect(rows.map((row) => row.name).sort()).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Visitor ${i}`).sort(),
+    );
+    for (const row of rows) expect(row.message).toBe(`${row.name.slice(8)} `.repeat(600) + "end");
   });
 });
 
 describe("contact action: abuse protection", () => {
-  const okSink = (): ContactSink & { sent: unknown[] } => {
-    const sent: unknown[] = [];
-    return { mode: "inbox-file", sent, send: async (request) => (sent.push(request), { ok: true }) };
-  };
-
-  it("a filled honeypot gets the success notice, sends nothing and is logged", async () => {
-    const sink = okSink();
-    const { run, log } = makeAction(sink);
-    const answer = await run(post({ ...form, [honeypotField.name]: "http://spam.example" }));
+  it("a filled honeypot gets the success notice, sends and stores nothing, and is logged", async () => {
+    functionAnswers();
+    const h = await harness();
+    const answer = await h.run(post({ ...form, [honeypotField.name]: "http://spam.example" }));
     expect(answer.status).toBe(200);
     expect(answer.data.notice).toEqual({ kind: "success", ...contactNotices.success });
-    expect(sink.sent).toHaveLength(0);
-    expect(log[0]).toMatchObject({ result: "honeypot" });
+    expect(received).toHaveLength(0);
+    expect(h.rows()).toEqual([]);
+    expect(h.log[0]).toMatchObject({ result: "honeypot" });
     // An empty honeypot (what people send) goes through.
-    await run(post({ ...form, [honeypotField.name]: "" }));
-    expect(sink.sent).toHaveLength(1);
+    await h.run(post({ ...form, [honeypotField.name]: "" }));
+    expect(received).toHaveLength(1);
+    expect(h.rows()).toHaveLength(1);
+  });
+
+  it("without JavaScript a honeypot hit is redirected like a success", async () => {
+    functionAnswers();
+    const h = await harness();
+    const response = (await h.action(noJsPost({ ...form, [honeypotField.name]: "x" }))) as Response;
+    expect(response.status).toBe(303);
+    expect(received).toHaveLength(0);
   });
 
   it("limits each client to 5 valid submissions, answering 429 with Retry-After; invalid ones do not count", async () => {
-    const sink = okSink();
-    const { run } = makeAction(sink);
-    const client = { "x-test-client": "203.0.113.9" };
-    for (let i = 0; i < 3; i++) expect((await run(post({ ...form, name: "" }, client))).status).toBe(400);
-    for (let i = 0; i < 5; i++) expect((await run(post(another(), client))).status).toBe(200);
+    functionAnswers();
+    const h = await harness();
+    const client = "203.0.113.9";
+    for (let i = 0; i < 3; i++) expect((await h.run(post({ ...form, name: "" }), client)).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await h.run(post(another()), client)).status).toBe(200);
     const sixth = another();
-    const limited = await run(post(sixth, client));
+    const limited = await h.run(post(sixth), client);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.data.notice).toEqual({ kind: "error", ...contactNotices.tooManyRequests });
     expect(limited.data.values).toEqual(sixth);
-    expect(sink.sent).toHaveLength(5);
+    expect(h.log.at(-1)).toMatchObject({ result: "rate-limited", rateLimitScope: "client" });
+    expect(received).toHaveLength(5);
+    // A refused lead is not kept either.
+    expect(h.rows()).toHaveLength(5);
+    expect(h.rows().some((row) => row.message === sixth.message)).toBe(false);
     // Another client still gets through.
-    expect((await run(post(another(), { "x-test-client": "198.51.100.1" }))).status).toBe(200);
+    expect((await h.run(post(another()), "198.51.100.1")).status).toBe(200);
   });
 
   it("applies the global ceiling to clients it cannot identify", async () => {
-    const { run } = makeAction(okSink(), { perClient: 5, globalPerMinute: 2 });
-    expect((await run(post(another()))).status).toBe(200);
-    expect((await run(post(another()))).status).toBe(200);
-    const limited = await run(post(another()));
+    functionAnswers();
+    const h = await harness({ limits: { perClient: 5, globalPerMinute: 2 } });
+    expect((await h.run(post(another()))).status).toBe(200);
+    expect((await h.run(post(another()))).status).toBe(200);
+    const limited = await h.run(post(another()));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(59);
+    expect(h.log.at(-1)).toMatchObject({ result: "rate-limited", rateLimitScope: "global" });
+    // The ceiling is everybody's: an identified client is refused too.
+    expect((await h.run(post(another()), "198.51.100.7")).status).toBe(429);
+    expect(received).toHaveLength(2);
   });
 
   it("refuses other methods with 405 and Allow", async () => {
-    const { run } = makeAction(okSink());
-    const answer = await run(new Request("http://127.0.0.1/?index", { method: "PUT", body: "a=b" }));
+    const h = await harness();
+    const answer = await h.run(new Request("http://127.0.0.1/?index", { method: "PUT", body: "a=b" }));
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(h.log[0]).toMatchObject({ result: "method-not-allowed" });
   });
 
-  it("refuses bodies over 16 KB (413) and non-form encodings (415)", async () => {
-    const sink = okSink();
-    const { run } = makeAction(sink);
-    const big = await run(post({ ...form, message: "m".repeat(17_000) }));
+  it("refuses bodies over 16 KB (413) and non-form encodings (415), storing nothing", async () => {
+    const h = await harness();
+    const big = await h.run(post({ ...form, message: "m".repeat(17_000) }));
     expect(big.status).toBe(413);
-    const json = await run(
+    const json = await h.run(
       new Request("http://127.0.0.1/?index", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -275,13 +773,15 @@ describe("contact action: abuse protection", () => {
       }),
     );
     expect(json.status).toBe(415);
-    expect(sink.sent).toHaveLength(0);
+    expect(json.headers.get("accept")).toContain("application/x-www-form-urlencoded");
+    expect(received).toHaveLength(0);
+    expect(h.rows()).toEqual([]);
   });
 
   it("treats a repeated field or a file as a validation error, and ignores unknown fields", async () => {
-    const sink = okSink();
-    const { run } = makeAction(sink);
-    const repeated = await run(
+    functionAnswers();
+    const h = await harness();
+    const repeated = await h.run(
       new Request("http://127.0.0.1/?index", {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -297,370 +797,63 @@ describe("contact action: abuse protection", () => {
     const multipart = new FormData();
     for (const [key, value] of Object.entries(form)) multipart.set(key, value);
     multipart.set("message", new File(["long enough message"], "message.txt"));
-    const file = await run(new Request("http://127.0.0.1/?index", { method: "POST", body: multipart }));
+    const file = await h.run(new Request("http://127.0.0.1/?index", { method: "POST", body: multipart }));
     expect(file.status).toBe(400);
     expect(file.data).toMatchObject({
       field: "message",
       notice: { description: contactValidationMessages.notText },
     });
 
-    const unknown = await run(post({ ...form, role: "admin", __proto__: "x" }));
+    const unknown = await h.run(post({ ...form, role: "admin", __proto__: "x" }));
     expect(unknown.status).toBe(200);
-    expect(sink.sent).toEqual([form]);
+    expect(received.map((call) => call.body)).toEqual([form]);
+    expect(h.rows().map(fieldsOf)).toEqual([form]);
   });
 
-  it("60 honeypot hits consume nothing: the next real visitor still gets through", async () => {
-    const sink = okSink();
-    const { run, log } = makeAction(sink, { perClient: 5, globalPerMinute: 60 });
-    const bot = { "x-test-client": "203.0.113.66" };
-    for (let i = 0; i < 70; i++) {
-      expect((await run(post({ ...another(), [honeypotField.name]: "bot" }, bot))).status).toBe(200);
-    }
-    expect(sink.sent).toHaveLength(0);
-    // Not the global ceiling, nor the bot's own client budget: both are untouched.
-    expect((await run(post(another()))).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await run(post(another(), bot))).status).toBe(200);
-    expect(sink.sent).toHaveLength(6);
-    expect(log.filter((outcome) => outcome.result === "honeypot")).toHaveLength(70);
-  });
-
-  it("invalid submissions consume nothing either (60 of them, then a valid one)", async () => {
-    const sink = okSink();
-    const { run } = makeAction(sink, { perClient: 5, globalPerMinute: 60 });
-    for (let i = 0; i < 61; i++) expect((await run(post({ ...form, email: "nope" }))).status).toBe(400);
-    expect((await run(post(form))).status).toBe(200);
-    expect(sink.sent).toHaveLength(1);
-  });
-});
-
-describe("contact action with the inbox file", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "contact-inbox-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("appends one JSON line with a timestamp per request, creating the directory", async () => {
-    const file = join(dir, "nested", "inbox.jsonl");
-    const { run } = makeAction(createInboxSink(file, () => new Date("2026-01-02T03:04:05.000Z")));
-    expect((await run(post(form))).status).toBe(200);
-    const text = await readFile(file, "utf8");
-    expect(text.endsWith("\n")).toBe(true);
-    expect(
-      text
-        .trimEnd()
-        .split("\n")
-        .map((line) => JSON.parse(line)),
-    ).toEqual([{ receivedAt: "2026-01-02T03:04:05.000Z", ...form }]);
-  });
-
-  it("keeps every line whole under 50 concurrent submissions", async () => {
-    const file = join(dir, "inbox.jsonl");
-    const sink = createInboxSink(file);
-    const { run } = makeAction(sink, { perClient: 100, globalPerMinute: 100 });
-    // Large messages make interleaving likely if writes were not serialized (each a different request).
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        run(post({ ...form, name: `Visitor ${i}`, message: `${i} `.repeat(600) + "end" })),
-      ),
-    );
-    expect(answers.every((answer) => answer.status === 200)).toBe(true);
-    const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-    expect(lines).toHaveLength(50);
-    const names = lines.map((line) => (JSON.parse(line) as { name: string }).name).sort();
-    expect(names).toEqual(Array.from({ length: 50 }, (_, i) => `Visitor ${i}`).sort());
-  });
-
-  it("reports a write failure as the error notice (502) with the values kept", async () => {
-    // A path under a regular file cannot be created.
-    const blocker = join(dir, "file");
-    await import("node:fs/promises").then((fs) => fs.writeFile(blocker, "x"));
-    const { run, log } = makeAction(createInboxSink(join(blocker, "inbox.jsonl")));
-    const answer = await run(post(form));
-    expect(answer.status).toBe(502);
-    expect(answer.data.values).toEqual(form);
-    expect(log[0]).toMatchObject({ result: "send-failed", sink: "inbox-file" });
-  });
-});
-
-describe("contact action: what the function did not confirm is kept before the visitor is answered", () => {
-  const failing: ContactSink = {
-    mode: "supabase",
-    send: async () => ({ ok: false, reason: "http", status: 500 }),
-  };
-  const succeeding: ContactSink = { mode: "supabase", send: async () => ({ ok: true }) };
-
-  /** An undelivered queue whose writes finish only when the test says so. */
-  function heldQueue() {
-    const calls: string[] = [];
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const queue: UndeliveredQueue = {
-      keep: async (request, failure, context) => {
-        calls.push(`keep ${failure.reason} ${context.requestId ? "with id" : "no id"} ${request.email}`);
-        await held;
-        return "file";
-      },
-      markDelivered: async (request) => {
-        calls.push(`delivered ${request.email}`);
-        await held;
-      },
-      flush: async () => undefined,
-    };
-    return { queue, calls, release: () => release() };
-  }
-
-  const actionWith = (
-    sink: ContactSink,
-    queue: UndeliveredQueue,
-    limits = { perClient: 5, globalPerMinute: 60 },
-  ) =>
-    createContactAction({
-      sink,
-      undelivered: queue,
-      limiter: createRateLimiter({ ...limits, windowMs: 600_000 }),
-      clientOf: () => "one-client",
-      log: () => undefined,
-    });
-
-  it("a failure is answered only once its line is written", async () => {
-    const { queue, calls, release } = heldQueue();
-    let answered = false;
-    const pending = actionWith(
-      failing,
-      queue,
-    )(post(form)).then((result) => ((answered = true), unwrap(result)));
-    await vi.waitFor(() => expect(calls).toEqual(["keep http with id ada@example.com"]));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(answered).toBe(false);
-    release();
-    const answer = await pending;
-    expect(answer.status).toBe(502);
-    expect(answer.data.values).toEqual(form);
-  });
-
-  it("a success supersedes a kept copy before answering", async () => {
-    const { queue, calls, release } = heldQueue();
-    let answered = false;
-    const pending = actionWith(
-      succeeding,
-      queue,
-    )(post(form)).then((result) => ((answered = true), unwrap(result)));
-    await vi.waitFor(() => expect(calls).toEqual(["delivered ada@example.com"]));
-    expect(answered).toBe(false);
-    release();
-    expect((await pending).status).toBe(200);
-  });
-
-  it("honeypot, invalid and rate-limited submissions are never kept", async () => {
-    const { queue, calls, release } = heldQueue();
-    release();
-    // Neither the honeypot nor an invalid submission counts against the limit: two real ones get through.
-    const action = actionWith(failing, queue, { perClient: 2, globalPerMinute: 60 });
-    expect(unwrap(await action(post({ ...form, [honeypotField.name]: "bot" }))).status).toBe(200);
-    expect(unwrap(await action(post({ ...form, email: "nope" }))).status).toBe(400);
-    expect(unwrap(await action(post(form))).status).toBe(502);
-    expect(unwrap(await action(post(form))).status).toBe(502);
-    expect(unwrap(await action(post(another()))).status).toBe(429);
-    expect(calls).toEqual(["keep http with id ada@example.com", "keep http with id ada@example.com"]);
-  });
-});
-
-describe("contact action: every lead exactly once (decision 026)", () => {
-  /** A sink whose sends finish when the test says so, counting calls. */
-  function controlledSink(result: SendResult = { ok: true }) {
-    const calls: ContactRequest[] = [];
-    let release: () => void = () => undefined;
-    let gate = Promise.resolve();
-    const sink: ContactSink = {
-      mode: "supabase",
-      send: async (request) => {
-        calls.push(request);
-        await gate;
-        return result;
-      },
-    };
-    return {
-      sink,
-      calls,
-      hold: () => {
-        gate = new Promise<void>((resolve) => (release = resolve));
-      },
-      release: () => release(),
-    };
-  }
-
-  function actionFor(
-    sink: ContactSink,
-    options: {
-      limits?: { perClient: number; globalPerMinute: number };
-      clock?: { now: number };
-      undelivered?: UndeliveredQueue;
-    } = {},
-  ) {
-    const log: ContactOutcome[] = [];
-    const clock = options.clock;
-    const action = createContactAction({
-      sink,
-      ...(options.undelivered ? { undelivered: options.undelivered } : {}),
-      limiter: createRateLimiter({
-        ...(options.limits ?? { perClient: 5, globalPerMinute: 60 }),
-        windowMs: 600_000,
-      }),
-      clientOf: () => "one-client",
-      log: (outcome) => log.push(outcome),
-      ...(clock
-        ? { ledger: createDeliveryLedger<Delivery>((d) => d.sent.ok, { now: () => clock.now }) }
-        : {}),
-    });
-    return { action, log, run: async (request: Request) => unwrap(await action(request)) };
-  }
-
-  it("without JavaScript a success answers 303 See Other to the page with the notice, never stored", async () => {
-    const { sink, calls } = controlledSink();
-    const { action, log } = actionFor(sink);
-    const response = await action(noJsPost(form));
-    expect(response).toBeInstanceOf(Response);
-    const redirect = response as Response;
-    expect(redirect.status).toBe(303);
-    expect(redirect.headers.get("location")).toBe(contactSentLocation);
-    expect(contactSentLocation).toBe("/?contact=sent#contact-form");
-    expect(redirect.headers.get("cache-control")).toBe("no-store");
-    expect(redirect.headers.get("x-request-id")).toBeTruthy();
-    expect(calls).toHaveLength(1);
-    expect(log).toEqual([expect.objectContaining({ result: "sent", status: 303 })]);
-  });
-
-  it("without JavaScript the answers that carry the visitor's values stay direct (400, 502)", async () => {
-    const invalid = unwrap(
-      await actionFor(controlledSink().sink).action(noJsPost({ ...form, email: "nope" })),
-    );
-    expect(invalid.status).toBe(400);
-    expect(invalid.data.values).toEqual({ ...form, email: "nope" });
-    const failing = controlledSink({ ok: false, reason: "http", status: 500 });
-    const failed = unwrap(await actionFor(failing.sink).action(noJsPost(form)));
-    expect(failed.status).toBe(502);
-    expect(failed.data.values).toEqual(form);
-  });
-
-  it("without JavaScript a honeypot hit is redirected like a success", async () => {
-    const { sink, calls } = controlledSink();
-    const response = (await actionFor(sink).action(
-      noJsPost({ ...form, [honeypotField.name]: "x" }),
-    )) as Response;
-    expect(response.status).toBe(303);
-    expect(calls).toHaveLength(0);
-  });
-
-  it("two identical requests in a row: one call, both answered with success, the second logged as duplicate", async () => {
-    const { sink, calls } = controlledSink();
-    const { action, log } = actionFor(sink);
-    expect(((await action(noJsPost(form))) as Response).status).toBe(303);
-    // The same e-mail in another case and the same message: the same request.
-    const again = (await action(noJsPost({ ...form, email: form.email.toUpperCase() }))) as Response;
-    expect(again.status).toBe(303);
-    expect(again.headers.get("location")).toBe(contactSentLocation);
-    const enhanced = unwrap(await action(post(form)));
-    expect(enhanced.status).toBe(200);
-    expect(enhanced.data).toEqual({ notice: { kind: "success", ...contactNotices.success } });
-    expect(calls).toHaveLength(1);
-    expect(log.map((outcome) => outcome.result)).toEqual(["sent", "duplicate", "duplicate"]);
-    // Another message from the same person is another request.
-    await action(noJsPost({ ...form, message: "And our payroll, too, please." }));
-    expect(calls).toHaveLength(2);
-  });
-
-  it("two identical requests at once (a double click): one call, the later one waits for its outcome", async () => {
-    const controlled = controlledSink();
-    controlled.hold();
-    const { run, log } = actionFor(controlled.sink);
-    const first = run(post(form));
-    const second = run(post(form));
-    await vi.waitFor(() => expect(controlled.calls).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(log).toHaveLength(0); // the second waits, unanswered, for the first
-    controlled.release();
-    const answers = await Promise.all([first, second]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(controlled.calls).toHaveLength(1);
-    expect(log.map((outcome) => outcome.result).sort()).toEqual(["duplicate", "sent"]);
-  });
-
-  it("two identical requests at once while the function fails: one call, both get the error with their values", async () => {
-    const controlled = controlledSink({ ok: false, reason: "http", status: 500 });
-    controlled.hold();
-    const { run, log } = actionFor(controlled.sink);
-    const first = run(post(form));
-    const second = run(post(form));
-    await vi.waitFor(() => expect(controlled.calls).toHaveLength(1));
-    controlled.release();
-    const answers = await Promise.all([first, second]);
-    expect(answers.map((answer) => answer.status)).toEqual([502, 502]);
-    expect(answers.map((answer) => answer.data.values)).toEqual([form, form]);
-    expect(controlled.calls).toHaveLength(1);
-    expect(log.map((outcome) => outcome.result).sort()).toEqual(["duplicate", "send-failed"]);
-  });
-
-  it("after a failure an identical resend is a real retry: sent, and the kept copy superseded", async () => {
-    let fail = true;
-    const calls: ContactRequest[] = [];
-    const sink: ContactSink = {
-      mode: "supabase",
-      send: async (request) => (calls.push(request), fail ? { ok: false, reason: "network" } : { ok: true }),
-    };
-    const kept: string[] = [];
-    const undelivered: UndeliveredQueue = {
-      keep: async (request) => (kept.push(`keep ${request.email}`), "file"),
-      markDelivered: async (request) => void kept.push(`delivered ${request.email}`),
-      flush: async () => undefined,
-    };
-    const { run, log } = actionFor(sink, { undelivered });
-    expect((await run(post(form))).status).toBe(502);
-    fail = false;
-    expect((await run(post(form))).status).toBe(200);
-    expect(calls).toHaveLength(2);
-    expect(kept).toEqual(["keep ada@example.com", "delivered ada@example.com"]);
-    expect(log.map((outcome) => outcome.result)).toEqual(["send-failed", "sent"]);
-    // And now it is delivered: a third one is a duplicate.
-    expect((await run(post(form))).status).toBe(200);
-    expect(calls).toHaveLength(2);
-  });
-
-  it("remembers a delivery for 10 minutes, then an identical request is sent again", async () => {
-    const clock = { now: 1_000_000 };
-    const { sink, calls } = controlledSink();
-    const { run } = actionFor(sink, { clock });
-    await run(post(form));
-    clock.now += 10 * 60_000 - 1;
-    await run(post(form));
-    expect(calls).toHaveLength(1);
-    clock.now += 1;
-    await run(post(form));
-    expect(calls).toHaveLength(2);
-  });
-
-  it("duplicates are not counted by the rate limiter: reloading a sent page never locks anyone out", async () => {
-    const { sink, calls } = controlledSink();
-    const { run } = actionFor(sink, { limits: { perClient: 1, globalPerMinute: 60 } });
-    expect((await run(post(form))).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await run(post(form))).status).toBe(200);
-    expect(calls).toHaveLength(1);
-    expect((await run(post(another()))).status).toBe(429);
-  });
-
-  it("a name with a line break and a mail header is refused with the Validation Error notice, nothing sent", async () => {
-    const { sink, calls } = controlledSink();
-    const answer = unwrap(
-      await actionFor(sink).action(noJsPost({ ...form, name: "Ali\r\nBcc: x@evil.example" })),
-    );
+  it("a name with a line break and a mail header is refused with the Validation Error notice, nothing sent or kept", async () => {
+    const h = await harness();
+    const answer = unwrap(await h.action(noJsPost({ ...form, name: "Ali\r\nBcc: x@evil.example" })));
     expect(answer.status).toBe(400);
     expect(answer.data.notice).toEqual({
       kind: "error",
       title: contactNotices.validationTitle,
       description: contactValidationMessages.singleLine.name,
     });
-    expect(calls).toHaveLength(0);
+    expect(received).toHaveLength(0);
+    expect(h.rows()).toEqual([]);
+  });
+
+  it("70 honeypot hits consume no limit: the next real visitor, and the bot's own client, still get through", async () => {
+    functionAnswers();
+    const h = await harness({ limits: { perClient: 5, globalPerMinute: 60 } });
+    const bot = "203.0.113.66";
+    for (let i = 0; i < 70; i++) {
+      expect((await h.run(post({ ...another(), [honeypotField.name]: "bot" }), bot)).status).toBe(200);
+    }
+    expect(received).toHaveLength(0);
+    // Not the global ceiling, nor the bot's own client budget: both are untouched.
+    expect((await h.run(post(another()))).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await h.run(post(another()), bot)).status).toBe(200);
+    expect(received).toHaveLength(6);
+    expect(h.log.filter((outcome) => outcome.result === "honeypot")).toHaveLength(70);
+    expect((await h.run(post(another()), bot)).status).toBe(429);
+  });
+
+  it("invalid submissions consume no limit either (61 of them against a ceiling of 60, then a valid one)", async () => {
+    functionAnswers();
+    const h = await harness({ limits: { perClient: 5, globalPerMinute: 60 } });
+    for (let i = 0; i < 61; i++)
+      expect((await h.run(post({ ...form, email: "nope" }), "203.0.113.7")).status).toBe(400);
+    expect((await h.run(post(form), "203.0.113.7")).status).toBe(200);
+    expect(received).toHaveLength(1);
+  });
+
+  it("duplicates consume no limit: reloading a sent page never locks anyone out", async () => {
+    functionAnswers();
+    const h = await harness({ limits: { perClient: 1, globalPerMinute: 60 } });
+    expect((await h.run(post(form), "203.0.113.8")).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await h.run(post(form), "203.0.113.8")).status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect((await h.run(post(another()), "203.0.113.8")).status).toBe(429);
   });
 });

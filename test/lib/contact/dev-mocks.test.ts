@@ -24,38 +24,59 @@ const request = (message: string) => ({
 
 const sink = createSupabaseSink({ url: "http://127.0.0.1:54321", anonKey: "mock-anon-key", timeoutMs: 200 });
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
+/** The Idempotency-Key of every call the mocks received. */
+const keys: (string | null)[] = [];
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: "error" });
+  server.events.on("request:start", ({ request: call }) => {
+    keys.push(call.headers.get("idempotency-key"));
+  });
+});
+afterEach(() => {
+  server.resetHandlers();
+  keys.length = 0;
+});
 afterAll(() => server.close());
 
 describe("dev mocks for send-contact-email", () => {
-  it("succeed by default and see the request body", async () => {
+  it("succeed by default, see the request body and get the lead id as Idempotency-Key", async () => {
     const seen: unknown[] = [];
     server.use(...contactFunctionHandlers({ onRequest: (body) => seen.push(body) }));
-    expect(await sink.send(request("Please automate our invoices"))).toEqual({ ok: true });
+    expect(await sink.send(request("Please automate our invoices"), { idempotencyKey: "lead-1" })).toEqual({
+      ok: true,
+    });
     expect(seen).toEqual([request("Please automate our invoices")]);
+    expect(keys).toEqual(["lead-1"]);
   });
 
   it(`fail when the message contains "${MOCK_FAIL_WORD}"`, async () => {
     server.use(...contactFunctionHandlers());
-    expect(await sink.send(request(`testing ${MOCK_FAIL_WORD} please`))).toMatchObject({
+    expect(
+      await sink.send(request(`testing ${MOCK_FAIL_WORD} please`), { idempotencyKey: "lead-2" }),
+    ).toMatchObject({
       ok: false,
       reason: "http",
       status: 500,
     });
+    expect(keys).toEqual(["lead-2"]);
   });
 
-  it(`hang when the message contains "${MOCK_TIMEOUT_WORD}", so the timeout answers`, async () => {
+  it(`hang when the message contains "${MOCK_TIMEOUT_WORD}", so the timeout answers (the function may have run)`, async () => {
     server.use(...contactFunctionHandlers());
-    expect(await sink.send(request(`testing ${MOCK_TIMEOUT_WORD} please`))).toMatchObject({
+    expect(
+      await sink.send(request(`testing ${MOCK_TIMEOUT_WORD} please`), { idempotencyKey: "lead-3" }),
+    ).toMatchObject({
       ok: false,
       reason: "timeout",
+      possiblyDelivered: true,
     });
   });
 
   it("fail every call in fail mode (MOCKS_MODE=fail)", async () => {
     server.use(...contactFunctionHandlers({ failAll: true }));
-    expect(await sink.send(request("Please automate our invoices"))).toMatchObject({
+    expect(
+      await sink.send(request("Please automate our invoices"), { idempotencyKey: "lead-4" }),
+    ).toMatchObject({
       ok: false,
       status: 500,
     });
