@@ -5,9 +5,12 @@ import { env } from "~/lib/env.server";
  * requests go and how the server reads its proxy headers, so ops never guess. Never the key.
  */
 export function startupSummary(): Record<string, unknown> {
-  const sink = env.SUPABASE_URL
-    ? { mode: "supabase", target: `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email` }
-    : { mode: "inbox-file", target: env.CONTACT_INBOX_FILE };
+  const mocked = env.MOCKS && env.NODE_ENV === "development";
+  const sink = mocked
+    ? { mode: "mocked", target: "send-contact-email answered by MSW in this process (MOCKS=true)" }
+    : env.SUPABASE_URL
+      ? { mode: "supabase", target: `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email` }
+      : { mode: "inbox-file", target: env.CONTACT_INBOX_FILE };
   return {
     event: "startup",
     contactSink: sink.mode,
