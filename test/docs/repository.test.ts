@@ -66,7 +66,7 @@ describe("links in README.md and docs/", () => {
     expect(documents.flatMap(problemsOf)).toEqual([]);
   });
 
-  it("no text pasted from a JavaScript string: no `+\"` or `\"+` around inline code (issue 24)", () => {
+  it('no text pasted from a JavaScript string: no `+"` or `"+` around inline code (issue 24)', () => {
     const pasted = documents.filter((file) => /`\+"|"\+`/.test(readFileSync(file, "utf8")));
     expect(pasted.map((file) => relative(root, file))).toEqual([]);
   });
