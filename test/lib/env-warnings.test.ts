@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+
+import { parseEnv } from "~/lib/env.server";
+import { configWarnings, isLoopback } from "~/lib/env-warnings.server";
+
+/** What `npm start` accepts but warns about, one line each (issue 24; spawned in test/server/start.test.ts). */
+
+const production = (source: Record<string, string>) =>
+  configWarnings(parseEnv({ NODE_ENV: "production", SITE_URL: "https://www.example.com", ...source }));
+
+describe("configWarnings", () => {
+  it("a public SITE_URL and no MOCKS: nothing to say", () => {
+    expect(production({})).toEqual([]);
+  });
+
+  it.each([
+    "http://localhost:3000",
+    "http://LOCALHOST",
+    "https://app.localhost",
+    "http://127.0.0.1:3000",
+    "http://127.1.2.3",
+    "http://[::1]:3000",
+    "http://[::ffff:127.0.0.1]",
+  ])("SITE_URL=%s: one line naming SITE_URL and a good value", (site) => {
+    const warnings = production({ SITE_URL: site });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^SITE_URL is \S+, an address of this machine: .* for example SITE_URL=https:\/\/www\.example\.com\.$/,
+    );
+  });
+
+  it("SITE_URL unset in production: its default is localhost, so it warns", () => {
+    expect(configWarnings(parseEnv({ NODE_ENV: "production" }))).toEqual([
+      expect.stringMatching(/^SITE_URL is http:\/\/localhost:3000, an address of this machine/),
+    ]);
+  });
+
+  it("MOCKS=true under npm start: one line saying it is ignored", () => {
+    expect(production({ MOCKS: "true" })).toEqual([
+      "MOCKS is set but npm start ignores it: the mocks exist only under npm run dev, and contact requests go where the startup line says. Unset MOCKS.",
+    ]);
+  });
+
+  it("both: two lines", () => {
+    expect(production({ MOCKS: "1", SITE_URL: "http://127.0.0.1:3000" })).toHaveLength(2);
+  });
+
+  it("development warns about neither (localhost is where a developer's site is)", () => {
+    expect(configWarnings(parseEnv({ NODE_ENV: "development", MOCKS: "true" }))).toEqual([]);
+  });
+
+  it.each(["www.example.com", "10.0.0.1", "localhost.example.com", "[::2]", "127.example.com"])(
+    "%s is not loopback",
+    (host) => {
+      expect(isLoopback(host)).toBe(false);
+    },
+  );
+});
