@@ -15,6 +15,11 @@ export function configWarnings(env: Env): string[] {
       `SITE_URL is ${env.SITE_URL}, an address of this machine: the canonical URL, Open Graph, robots.txt and sitemap.xml send visitors and search engines there. Set the public origin, for example SITE_URL=https://www.example.com.`,
     );
   }
+  if (!env.DATABASE_URL) {
+    warnings.push(
+      `DATABASE_URL is unset: every lead is kept only in ${env.LEADS_DATABASE_FILE} on this machine's disk, lost with it (an ephemeral container disk, a replaced instance) and not shared with other instances. Keep that file on a persistent volume with one instance, or set the shared PostgreSQL database, for example DATABASE_URL=postgres://site:password@db.example.com:5432/site.`,
+    );
+  }
   if (env.MOCKS) {
     warnings.push(
       "MOCKS is set but npm start ignores it: the mocks exist only under npm run dev, and contact requests go where the startup line says. Unset MOCKS.",

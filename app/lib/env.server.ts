@@ -65,7 +65,10 @@ export const envSchema = z
     DATABASE_URL: optionalString.pipe(
       z
         .string()
-        .regex(/^postgres(?:ql)?:\/\/\S+$/, "must be a PostgreSQL URL (postgres://user:password@host:5432/db)")
+        .regex(
+          /^postgres(?:ql)?:\/\/\S+$/,
+          "must be a PostgreSQL URL (postgres://user:password@host:5432/db)",
+        )
         .optional(),
     ),
     LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
@@ -122,7 +125,12 @@ export const envSchema = z
         message: "is required when SUPABASE_ANON_KEY is set",
       });
     }
-    if (env.CONTACT_RETRY_MAX_SECONDS < env.CONTACT_RETRY_INITIAL_SECONDS) {
+    // Only between values that are valid on their own (an invalid one has its own sentence).
+    const valid = (...values: number[]) => values.every((value) => Number.isInteger(value) && value > 0);
+    if (
+      valid(env.CONTACT_RETRY_MAX_SECONDS, env.CONTACT_RETRY_INITIAL_SECONDS) &&
+      env.CONTACT_RETRY_MAX_SECONDS < env.CONTACT_RETRY_INITIAL_SECONDS
+    ) {
       ctx.addIssue({
         code: "custom",
         params: { between: true },
@@ -130,7 +138,10 @@ export const envSchema = z
         message: "must not be less than CONTACT_RETRY_INITIAL_SECONDS",
       });
     }
-    if (env.RATE_LIMIT_GLOBAL_PER_MINUTE <= env.RATE_LIMIT_PER_CLIENT) {
+    if (
+      valid(env.RATE_LIMIT_GLOBAL_PER_MINUTE, env.RATE_LIMIT_PER_CLIENT) &&
+      env.RATE_LIMIT_GLOBAL_PER_MINUTE <= env.RATE_LIMIT_PER_CLIENT
+    ) {
       // One client must never be able to use up the ceiling that protects everybody.
       ctx.addIssue({
         code: "custom",
@@ -162,7 +173,11 @@ export const DEV_DATA_DIR = ".data/dev";
 /** The function's URL under MOCKS=true: MSW answers it inside the dev process (server/dev.ts). */
 export const MOCK_SUPABASE_URL = "http://127.0.0.1:54321";
 /** Every variable naming a file the server keeps leads in. A new data file variable joins this list. */
-export const DATA_FILE_VARIABLES = ["LEADS_DATABASE_FILE", "CONTACT_INBOX_FILE", "CONTACT_UNDELIVERED_FILE"] as const;
+export const DATA_FILE_VARIABLES = [
+  "LEADS_DATABASE_FILE",
+  "CONTACT_INBOX_FILE",
+  "CONTACT_UNDELIVERED_FILE",
+] as const;
 
 /**
  * NODE_ENV=development: PORT defaults to DEV_PORT. With MOCKS=true as well, the mocked run can

@@ -5,11 +5,18 @@ import { configWarnings, isLoopback } from "~/lib/env-warnings.server";
 
 /** What `npm start` accepts but warns about, one line each (issue 24; spawned in test/server/start.test.ts). */
 
-const production = (source: Record<string, string>) =>
-  configWarnings(parseEnv({ NODE_ENV: "production", SITE_URL: "https://www.example.com", ...source }));
+const production = (source: Record<string, string | undefined>) =>
+  configWarnings(
+    parseEnv({
+      NODE_ENV: "production",
+      SITE_URL: "https://www.example.com",
+      DATABASE_URL: "postgres://site@db.example.com:5432/site",
+      ...source,
+    }),
+  );
 
 describe("configWarnings", () => {
-  it("a public SITE_URL and no MOCKS: nothing to say", () => {
+  it("a public SITE_URL, a shared lead store and no MOCKS: nothing to say", () => {
     expect(production({})).toEqual([]);
   });
 
@@ -29,9 +36,20 @@ describe("configWarnings", () => {
     );
   });
 
-  it("SITE_URL unset in production: its default is localhost, so it warns", () => {
+  it("SITE_URL and DATABASE_URL unset in production: the defaults are localhost and this disk, so it warns twice", () => {
     expect(configWarnings(parseEnv({ NODE_ENV: "production" }))).toEqual([
       expect.stringMatching(/^SITE_URL is http:\/\/localhost:3000, an address of this machine/),
+      expect.stringMatching(
+        /^DATABASE_URL is unset: every lead is kept only in \.data\/leads\.sqlite on this machine's disk/,
+      ),
+    ]);
+  });
+
+  it("no DATABASE_URL: one line saying the leads live only on this disk, and how to share them", () => {
+    expect(production({ DATABASE_URL: undefined, LEADS_DATABASE_FILE: "/srv/leads.sqlite" })).toEqual([
+      expect.stringMatching(
+        /^DATABASE_URL is unset: every lead is kept only in \/srv\/leads\.sqlite on this machine's disk, .* for example DATABASE_URL=postgres:\/\/.+\.$/,
+      ),
     ]);
   });
 

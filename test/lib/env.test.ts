@@ -135,6 +135,41 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "short-secret",
       "METRICS_TOKEN is set (12 characters, not shown): it must be at least 16 printable characters without spaces, for example METRICS_TOKEN=$(openssl rand -hex 24).",
     ],
+    [
+      "DATABASE_URL",
+      "mysql://site:hunter2@db.example.com/site",
+      "DATABASE_URL is set (40 characters, not shown): it must be a PostgreSQL URL, for example DATABASE_URL=postgres://site:password@db.example.com:5432/site.",
+    ],
+    [
+      "CONTACT_RETRY_INITIAL_SECONDS",
+      "0.5",
+      'CONTACT_RETRY_INITIAL_SECONDS is "0.5": it must be a whole number of seconds, 1 or more, for example CONTACT_RETRY_INITIAL_SECONDS=30.',
+    ],
+    [
+      "CONTACT_RETRY_MAX_SECONDS",
+      "soon",
+      'CONTACT_RETRY_MAX_SECONDS is "soon": it must be a whole number of seconds, 1 or more, for example CONTACT_RETRY_MAX_SECONDS=3600.',
+    ],
+    [
+      "CONTACT_RETRY_MAX_ATTEMPTS",
+      "0",
+      'CONTACT_RETRY_MAX_ATTEMPTS is "0": it must be a whole number of attempts, 1 or more, for example CONTACT_RETRY_MAX_ATTEMPTS=20.',
+    ],
+    [
+      "LEADS_RETENTION_DAYS",
+      "-1",
+      'LEADS_RETENTION_DAYS is "-1": it must be a whole number of days, 1 or more, for example LEADS_RETENTION_DAYS=90.',
+    ],
+    [
+      "LEADS_ALERT_WEBHOOK_URL",
+      "hooks.example.com/T0/secret",
+      "LEADS_ALERT_WEBHOOK_URL is set (27 characters, not shown): it must be an http(s) URL, for example LEADS_ALERT_WEBHOOK_URL=https://hooks.example.com/services/T000/B000/XXXX.",
+    ],
+    [
+      "LEADS_ALERT_PENDING_MINUTES",
+      "half an hour",
+      'LEADS_ALERT_PENDING_MINUTES is "half an hour": it must be a whole number of minutes, 1 or more, for example LEADS_ALERT_PENDING_MINUTES=30.',
+    ],
     ["MOCKS", "on", 'MOCKS is "on": it must be true or false (or 1/0, yes/no), for example MOCKS=true.'],
     [
       "MOCKS_MODE",
@@ -155,7 +190,12 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
   });
 
   it("covers every variable: each has a rule with a bad value tested, or accepts any text and is checked against the others", () => {
-    const anyText = ["SUPABASE_ANON_KEY", "CONTACT_INBOX_FILE", "CONTACT_UNDELIVERED_FILE"];
+    const anyText = [
+      "SUPABASE_ANON_KEY",
+      "LEADS_DATABASE_FILE",
+      "CONTACT_INBOX_FILE",
+      "CONTACT_UNDELIVERED_FILE",
+    ];
     const variables = Object.keys(envSchema.shape).sort();
     expect([...Object.keys(RULES), ...anyText].sort()).toEqual(variables);
     expect(cases.map(([name]) => name).sort()).toEqual(Object.keys(RULES).sort());

@@ -18,6 +18,7 @@ import {
   waitFor,
   waitForStatus,
 } from "../support/npm";
+import { readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
 
@@ -59,6 +60,8 @@ const isolated = (dir: string) => ({
   SUPABASE_URL: undefined,
   SUPABASE_ANON_KEY: undefined,
   MOCKS: undefined,
+  DATABASE_URL: undefined,
+  LEADS_DATABASE_FILE: join(dir, ".data/leads.sqlite"),
   CONTACT_INBOX_FILE: join(dir, ".data/inbox.jsonl"),
   CONTACT_UNDELIVERED_FILE: join(dir, ".data/undelivered.jsonl"),
 });
@@ -190,8 +193,8 @@ function expectNoBuildWarnings(run: NpmRun): void {
 /**
  * `MOCKS=true npm run dev` as a developer uses it (issue 24: it mocked nothing, every call went
  * to the network). A visitor without JavaScript posts the form; MSW answers in the dev process.
- * The shell says SUPABASE_URL is a real listener and names a production undelivered file: neither
- * may see anything.
+ * The shell says SUPABASE_URL is a real listener and names a production lead store (a file, and a
+ * PostgreSQL URL): none may see anything.
  */
 describe("MOCKS=true npm run dev", () => {
   let dir: string;
@@ -202,7 +205,7 @@ describe("MOCKS=true npm run dev", () => {
   beforeAll(async () => {
     dir = checkoutCopy();
     shellFunction = await startFakeFunction();
-    productionFile = join(mkdtempSync(join(tmpdir(), "dev-mocks-production-")), "undelivered.jsonl");
+    productionFile = join(mkdtempSync(join(tmpdir(), "dev-mocks-production-")), "leads.sqlite");
   }, 120_000);
   afterAll(async () => {
     await shellFunction?.close();
@@ -214,8 +217,12 @@ describe("MOCKS=true npm run dev", () => {
     MOCKS: "true",
     SUPABASE_URL: shellFunction.url,
     SUPABASE_ANON_KEY: "a-real-looking-anon-key",
-    CONTACT_UNDELIVERED_FILE: productionFile,
+    LEADS_DATABASE_FILE: productionFile,
+    // Nothing listens there: were it used, every lead would go to the function directly, unstored.
+    DATABASE_URL: "postgres://site:secret@127.0.0.1:1/production",
     CONTACT_FUNCTION_TIMEOUT_MS: "1500",
+    // The dispatcher would retry the mock-fail lead later: not within this test.
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
     ...extra,
   });
 
@@ -261,9 +268,12 @@ describe("MOCKS=true npm run dev", () => {
 
       expect(dev.output().match(/\[mocks\] send-contact-email called \(mocked\)/g)).toHaveLength(3);
       // Kept in the development data folder, never where the shell pointed.
-      const kept = readFileSync(join(dir, ".data/dev/undelivered-contact-requests.jsonl"), "utf8");
-      expect(kept).toContain("mock-fail this one");
-      expect(kept).toContain("mock-timeout this one");
+      const kept = readLeads(join(dir, ".data/dev/leads.sqlite"));
+      expect(kept.map((lead) => [lead.message.split(",")[0], lead.state])).toEqual([
+        ["Please automate our weekly invoicing run for us. (dev mocks case 1)", "delivered"],
+        ["Please mock-fail this one", "pending"],
+        ["Please mock-timeout this one", "possibly_delivered"],
+      ]);
       expect(existsSync(productionFile)).toBe(false);
       expect(shellFunction.requests).toHaveLength(0);
       expectNoBuildWarnings(dev);

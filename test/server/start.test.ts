@@ -5,6 +5,7 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { leadStoreEnv } from "../support/app-server";
 import { serverBuildDir } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
@@ -34,8 +35,8 @@ function npmStart(env: Record<string, string | undefined>): NpmRun {
       SUPABASE_URL: undefined,
       SUPABASE_ANON_KEY: undefined,
       METRICS_TOKEN: undefined,
-      CONTACT_INBOX_FILE: join(tmp("start-inbox-"), "inbox.jsonl"),
-      CONTACT_UNDELIVERED_FILE: join(tmp("start-undelivered-"), "undelivered.jsonl"),
+      DATABASE_URL: undefined,
+      ...leadStoreEnv(tmp("start-leads-")),
       ...env,
     },
   });
@@ -103,22 +104,35 @@ describe("npm start warns, one line each, about what it accepts but ops cannot h
   });
 
   const warningsOf = (lines: string[]) => lines.filter((line) => line.startsWith("npm start: warning: "));
+  // A shared lead store named (nothing listens there: the server starts and reports it), so that
+  // only the warnings under test are said.
+  const SHARED_STORE = "postgres://site@127.0.0.1:1/site";
 
   it("SITE_URL on localhost and MOCKS=true: two warning lines, and the server serves", async () => {
     const port = await freePort();
-    run = npmStart({ PORT: String(port), SITE_URL: "http://localhost:3000", MOCKS: "true" });
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "http://localhost:3000",
+      MOCKS: "true",
+      DATABASE_URL: SHARED_STORE,
+    });
     await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
     expect(warningsOf(run.ownLines())).toEqual([
       "npm start: warning: SITE_URL is http://localhost:3000, an address of this machine: the canonical URL, Open Graph, robots.txt and sitemap.xml send visitors and search engines there. Set the public origin, for example SITE_URL=https://www.example.com.",
       "npm start: warning: MOCKS is set but npm start ignores it: the mocks exist only under npm run dev, and contact requests go where the startup line says. Unset MOCKS.",
     ]);
     // Ignored indeed: requests go where they would without MOCKS (no Supabase: the inbox file).
-    expect(run.output()).toContain('"contactSink":"inbox-file"');
+    expect(run.output()).toContain('"contactSink":"inbox"');
   });
 
   it("SITE_URL on 127.0.0.1 only: that one line", async () => {
     const port = await freePort();
-    run = npmStart({ PORT: String(port), SITE_URL: "http://127.0.0.1:8080", MOCKS: undefined });
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "http://127.0.0.1:8080",
+      MOCKS: undefined,
+      DATABASE_URL: SHARED_STORE,
+    });
     await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
     expect(warningsOf(run.ownLines())).toEqual([
       expect.stringMatching(
@@ -129,9 +143,25 @@ describe("npm start warns, one line each, about what it accepts but ops cannot h
 
   it("a public SITE_URL and no MOCKS: no warning at all", async () => {
     const port = await freePort();
-    run = npmStart({ PORT: String(port), SITE_URL: "https://www.example.com", MOCKS: undefined });
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "https://www.example.com",
+      MOCKS: undefined,
+      DATABASE_URL: SHARED_STORE,
+    });
     await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
     expect(run.output()).not.toContain("warning");
+  });
+
+  it("no DATABASE_URL: one line saying the leads are only on this machine's disk", async () => {
+    const port = await freePort();
+    run = npmStart({ PORT: String(port), SITE_URL: "https://www.example.com", MOCKS: undefined });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(warningsOf(run.ownLines())).toEqual([
+      expect.stringMatching(
+        /^npm start: warning: DATABASE_URL is unset: every lead is kept only in .*leads\.sqlite on this machine's disk/,
+      ),
+    ]);
   });
 });
 
