@@ -76,7 +76,7 @@ async function main() {
     SUPABASE_URL: fake.url,
     SUPABASE_ANON_KEY: "soak-anon-key",
     RATE_LIMIT_PER_CLIENT: "100000000",
-    RATE_LIMIT_GLOBAL_PER_MINUTE: "100000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000000",
     GA_MEASUREMENT_ID: "",
   });
   const rows = [];

@@ -16,11 +16,8 @@ const buildDir = path.join(root, DEV_BUILD_DIR);
 process.env.NODE_ENV = "development";
 // remix.config.js reads it: the development build has its own folder.
 process.env.REMIX_BUILD_DIR = DEV_BUILD_DIR;
-if (["1", "true", "yes"].includes((process.env.MOCKS ?? "").trim().toLowerCase())) {
-  // Before the server reads its environment: MSW answers in this process, this URL is never contacted.
-  process.env.SUPABASE_URL ||= "http://127.0.0.1:54321";
-  process.env.SUPABASE_ANON_KEY ||= "mock-anon-key";
-}
+// PORT's default (3001) and MOCKS=true's URL and data folder follow from NODE_ENV=development, in
+// app/lib/env.server.ts (developmentSource), read when server/dev.ts is imported below.
 
 // The Remix classic compiler's own watcher (what `remix dev` and `remix watch` run), without their
 // websocket servers on a second port of every interface: the page reloads through server/dev.ts.

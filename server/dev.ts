@@ -1,8 +1,10 @@
 // `npm run dev`'s server (scripts/dev.mjs builds the app into .builds/dev, bundles this file and
 // starts it): the production server's Express app on the development build, re-imported after every
 // rebuild, with live reload (app/lib/live-reload.ts). Listens on 127.0.0.1 unless HOST says
-// otherwise. With MOCKS=true, MSW answers the function `send-contact-email` in this process
-// (mocks/contact-function.js), so success and failure can be seen without a Supabase project.
+// otherwise (PORT defaults to 3001, beside `npm start`'s 3000). With MOCKS=true, MSW answers the
+// function `send-contact-email` in this process (mocks/contact-function.js), so success and failure
+// can be seen without a Supabase project; app/lib/env.server.ts (developmentSource) has already
+// pointed SUPABASE_URL at the mock and the data files at .data/dev/, whatever the shell said.
 import { pathToFileURL } from "node:url";
 
 import { installGlobals, type ServerBuild } from "@remix-run/node";
@@ -20,7 +22,7 @@ import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
 
 async function startMocks(): Promise<void> {
   const { setupServer } = await import("msw/node");
-  const failAll = process.env.MOCKS_MODE === "fail";
+  const failAll = env.MOCKS_MODE === "fail";
   setupServer(
     ...contactFunctionHandlers({
       failAll,
@@ -49,8 +51,10 @@ export async function startDevServer({
   const problems = dataFileProblems(env);
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-  if (env.MOCKS) await startMocks();
+  // Globals first: installGlobals replaces `fetch`, and MSW must patch the fetch that stays. The
+  // other way round, the mocks were silently gone and every call went to the network (issue 24).
   installGlobals({ nativeFetch: true });
+  if (env.MOCKS) await startMocks();
 
   // A fresh URL each time, so that a rebuilt server bundle is imported again.
   const importBuild = async () =>

@@ -6,6 +6,7 @@ import { installGlobals, type ServerBuild } from "@remix-run/node";
 
 import { dataFileProblems } from "~/lib/data-files.server";
 import { env } from "~/lib/env.server";
+import { configWarnings } from "~/lib/env-warnings.server";
 import { createLeadServices } from "~/lib/leads/services.server";
 import { startupSummary } from "~/lib/startup.server";
 
@@ -32,6 +33,9 @@ export async function startProduction({
   const problems = dataFileProblems(env);
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+
+  // Accepted, but probably not meant: one line each, on stderr, before anything is served.
+  for (const warning of configWarnings(env)) console.warn(`npm start: warning: ${warning}`);
 
   installGlobals({ nativeFetch: true });
   const build = (await import(pathToFileURL(`${buildDir}/index.js`).href)) as ServerBuild;

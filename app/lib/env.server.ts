@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 
 import { z } from "zod";
 
@@ -65,7 +65,10 @@ export const envSchema = z
     DATABASE_URL: optionalString.pipe(
       z
         .string()
-        .regex(/^postgres(?:ql)?:\/\/\S+$/, "must be a PostgreSQL URL (postgres://user:password@host:5432/db)")
+        .regex(
+          /^postgres(?:ql)?:\/\/\S+$/,
+          "must be a PostgreSQL URL (postgres://user:password@host:5432/db)",
+        )
         .optional(),
     ),
     LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
@@ -101,26 +104,48 @@ export const envSchema = z
         .optional(),
     ),
     MOCKS: flag,
+    /** npm run dev with MOCKS=true: "fail" makes every mocked call fail (mocks/contact-function.js). */
+    MOCKS_MODE: optionalString.pipe(z.enum(["fail"]).optional()),
   })
   .superRefine((env, ctx) => {
     if (env.SUPABASE_URL && !env.SUPABASE_ANON_KEY) {
       ctx.addIssue({
         code: "custom",
+        params: { between: true },
         path: ["SUPABASE_ANON_KEY"],
         message: "is required when SUPABASE_URL is set",
       });
     }
-    if (env.CONTACT_RETRY_MAX_SECONDS < env.CONTACT_RETRY_INITIAL_SECONDS) {
+    // A key alone would start in inbox mode, silently: the URL was forgotten, not the key (issue 24).
+    if (env.SUPABASE_ANON_KEY && !env.SUPABASE_URL) {
       ctx.addIssue({
         code: "custom",
+        params: { between: true },
+        path: ["SUPABASE_URL"],
+        message: "is required when SUPABASE_ANON_KEY is set",
+      });
+    }
+    // Only between values that are valid on their own (an invalid one has its own sentence).
+    const valid = (...values: number[]) => values.every((value) => Number.isInteger(value) && value > 0);
+    if (
+      valid(env.CONTACT_RETRY_MAX_SECONDS, env.CONTACT_RETRY_INITIAL_SECONDS) &&
+      env.CONTACT_RETRY_MAX_SECONDS < env.CONTACT_RETRY_INITIAL_SECONDS
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        params: { between: true },
         path: ["CONTACT_RETRY_MAX_SECONDS"],
         message: "must not be less than CONTACT_RETRY_INITIAL_SECONDS",
       });
     }
-    if (env.RATE_LIMIT_GLOBAL_PER_MINUTE <= env.RATE_LIMIT_PER_CLIENT) {
+    if (
+      valid(env.RATE_LIMIT_GLOBAL_PER_MINUTE, env.RATE_LIMIT_PER_CLIENT) &&
+      env.RATE_LIMIT_GLOBAL_PER_MINUTE <= env.RATE_LIMIT_PER_CLIENT
+    ) {
       // One client must never be able to use up the ceiling that protects everybody.
       ctx.addIssue({
         code: "custom",
+        params: { between: true },
         path: ["RATE_LIMIT_GLOBAL_PER_MINUTE"],
         message: "must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it",
       });
@@ -128,6 +153,7 @@ export const envSchema = z
     if (resolve(env.CONTACT_UNDELIVERED_FILE) === resolve(env.CONTACT_INBOX_FILE)) {
       ctx.addIssue({
         code: "custom",
+        params: { between: true },
         path: ["CONTACT_UNDELIVERED_FILE"],
         message: "must not be the inbox file (CONTACT_INBOX_FILE)",
       });
@@ -136,12 +162,135 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-export function parseEnv(source: Record<string, string | undefined>): Env {
+// --- npm run dev's own defaults (issue 24) -----------------------------------------------------
+// Applied to the environment before it is validated, so every reader of `env` (the dev server,
+// the build it serves) sees the same values, and the rules live here and nowhere else.
+
+/** `npm run dev` listens here unless PORT says otherwise: `npm start` keeps 3000, both can run. */
+export const DEV_PORT = 3001;
+/** Where a development server with MOCKS=true keeps its data files, whatever the shell says. */
+export const DEV_DATA_DIR = ".data/dev";
+/** The function's URL under MOCKS=true: MSW answers it inside the dev process (server/dev.ts). */
+export const MOCK_SUPABASE_URL = "http://127.0.0.1:54321";
+/** Every variable naming a file the server keeps leads in. A new data file variable joins this list. */
+export const DATA_FILE_VARIABLES = [
+  "LEADS_DATABASE_FILE",
+  "CONTACT_INBOX_FILE",
+  "CONTACT_UNDELIVERED_FILE",
+] as const;
+
+/**
+ * NODE_ENV=development: PORT defaults to DEV_PORT. With MOCKS=true as well, the mocked run can
+ * reach neither the real function nor the production data: SUPABASE_URL and the key are the
+ * mock's, and every data file is its default file name under DEV_DATA_DIR, whatever the shell
+ * exported (a shell with production variables is exactly how test leads reach production).
+ */
+export function developmentSource(
+  source: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  if (source.NODE_ENV !== "development") return source;
+  const dev: Record<string, string | undefined> = {
+    ...source,
+    PORT: source.PORT?.trim() ? source.PORT : String(DEV_PORT),
+  };
+  if (!["1", "true", "yes"].includes(source.MOCKS?.trim() ?? "")) return dev;
+  dev.SUPABASE_URL = MOCK_SUPABASE_URL;
+  dev.SUPABASE_ANON_KEY = "mock-anon-key";
+  // Never the production database either: the mocked run keeps its leads in its own SQLite file.
+  delete dev.DATABASE_URL;
+  for (const name of DATA_FILE_VARIABLES) {
+    const fallback = envSchema.shape[name].parse(undefined);
+    dev[name] = join(DEV_DATA_DIR, basename(fallback));
+  }
+  return dev;
+}
+
+// --- What a refusal says (issue 24) ------------------------------------------------------------
+// Zod's own words ("expected number, received NaN") name neither the variable's rule nor a value
+// that works: each variable says both here. A variable that accepts any text has no entry.
+
+interface Rule {
+  /** The value's problem, completing "PORT is "abc": it …". */
+  must: string;
+  example: string;
+  /** Never repeated in a message (the refusal goes to the logs). */
+  secret?: true;
+}
+
+export const RULES: Record<string, Rule> = {
+  NODE_ENV: { must: "must be development, production or test", example: "production" },
+  PORT: { must: "must be a port number (1-65535)", example: "8080" },
+  HOST: { must: "must be an IP address or a host name", example: "127.0.0.1" },
+  SUPABASE_URL: { must: "must be an http(s) URL", example: "https://abcdefghijklmnop.supabase.co" },
+  CONTACT_FUNCTION_TIMEOUT_MS: {
+    must: "must be a whole number of milliseconds, 1 or more",
+    example: "10000",
+  },
+  SITE_URL: { must: "must be an http(s) URL", example: "https://www.example.com" },
+  GA_MEASUREMENT_ID: {
+    must: "must look like G-XXXXXXX (G- then 4 to 20 capital letters or digits)",
+    example: "G-ABC123DEF4",
+  },
+  TRUST_PROXY: { must: "must be a whole number of proxies in front of the server, 0 or more", example: "1" },
+  FORCE_HTTPS: { must: "must be true or false (or 1/0, yes/no)", example: "true" },
+  RATE_LIMIT_PER_CLIENT: { must: "must be a whole number of submissions, 1 or more", example: "5" },
+  RATE_LIMIT_WINDOW_SECONDS: { must: "must be a whole number of seconds, 1 or more", example: "600" },
+  RATE_LIMIT_GLOBAL_PER_MINUTE: { must: "must be a whole number of submissions, 1 or more", example: "60" },
+  METRICS_TOKEN: {
+    must: "must be at least 16 printable characters without spaces",
+    example: "$(openssl rand -hex 24)",
+    secret: true,
+  },
+  DATABASE_URL: {
+    must: "must be a PostgreSQL URL",
+    example: "postgres://site:password@db.example.com:5432/site",
+    secret: true,
+  },
+  CONTACT_RETRY_INITIAL_SECONDS: { must: "must be a whole number of seconds, 1 or more", example: "30" },
+  CONTACT_RETRY_MAX_SECONDS: { must: "must be a whole number of seconds, 1 or more", example: "3600" },
+  CONTACT_RETRY_MAX_ATTEMPTS: { must: "must be a whole number of attempts, 1 or more", example: "20" },
+  LEADS_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "90" },
+  LEADS_ALERT_WEBHOOK_URL: {
+    must: "must be an http(s) URL",
+    example: "https://hooks.example.com/services/T000/B000/XXXX",
+    secret: true,
+  },
+  LEADS_ALERT_PENDING_MINUTES: { must: "must be a whole number of minutes, 1 or more", example: "30" },
+  MOCKS: { must: "must be true or false (or 1/0, yes/no)", example: "true" },
+  MOCKS_MODE: { must: 'must be "fail" or unset', example: "fail" },
+};
+
+/** What a cross-variable issue asks for, with a good value (the issue's message is the problem). */
+const CROSS_EXAMPLES: Record<string, string> = {
+  SUPABASE_ANON_KEY: "SUPABASE_ANON_KEY=<the project's anon key>",
+  SUPABASE_URL: "SUPABASE_URL=https://abcdefghijklmnop.supabase.co (or unset SUPABASE_ANON_KEY too)",
+  CONTACT_UNDELIVERED_FILE: "CONTACT_UNDELIVERED_FILE=.data/undelivered-contact-requests.jsonl",
+  CONTACT_RETRY_MAX_SECONDS: "CONTACT_RETRY_MAX_SECONDS=3600 with CONTACT_RETRY_INITIAL_SECONDS=30",
+  RATE_LIMIT_GLOBAL_PER_MINUTE: "RATE_LIMIT_GLOBAL_PER_MINUTE=60 with RATE_LIMIT_PER_CLIENT=5",
+};
+
+const shown = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+
+/** One plain sentence: the variable, the value's problem, a value that works. */
+export function describeIssue(issue: z.core.$ZodIssue, source: Record<string, string | undefined>): string {
+  const name = String(issue.path[0] ?? "(environment)");
+  const rule = RULES[name];
+  // Set by the checks between variables (superRefine above); a value's own problem has its rule.
+  const between = issue.code === "custom" && (issue.params as { between?: boolean } | undefined)?.between;
+  if (between || !rule) {
+    const example = CROSS_EXAMPLES[name];
+    return `${name} ${issue.message}${example ? `, for example ${example}` : ""}.`;
+  }
+  const value = source[name] ?? "";
+  const what = rule.secret ? `is set (${value.length} characters, not shown)` : `is ${shown(value)}`;
+  return `${name} ${what}: it ${rule.must}, for example ${name}=${rule.example}.`;
+}
+
+export function parseEnv(input: Record<string, string | undefined>): Env {
+  const source = developmentSource(input);
   const result = envSchema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map(
-      (issue) => `  - ${issue.path.join(".") || "(environment)"}: ${issue.message}`,
-    );
+    const lines = result.error.issues.map((issue) => `  - ${describeIssue(issue, source)}`);
     throw new Error(`Invalid server configuration:\n${lines.join("\n")}`);
   }
   return result.data;

@@ -7,12 +7,16 @@ import type { StoreStatus } from "~/lib/leads/store.server";
  * password.
  */
 export function startupSummary(store: StoreStatus): Record<string, unknown> {
+  const mocked = env.MOCKS && env.NODE_ENV === "development";
+  const sink = mocked
+    ? { mode: "mocked", target: "send-contact-email answered by MSW in this process (MOCKS=true)" }
+    : env.SUPABASE_URL
+      ? { mode: "supabase", target: `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email` }
+      : { mode: "inbox", target: "the lead store's inbox (npm run leads -- list --inbox)" };
   return {
     event: "startup",
-    contactSink: env.SUPABASE_URL ? "supabase" : "inbox",
-    target: env.SUPABASE_URL
-      ? `${new URL(env.SUPABASE_URL).origin}/functions/v1/send-contact-email`
-      : "the lead store's inbox (npm run leads -- list --inbox)",
+    contactSink: sink.mode,
+    target: sink.target,
     contactFunctionTimeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
     leadStore: {
       engine: store.engine,

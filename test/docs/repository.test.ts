@@ -66,6 +66,11 @@ describe("links in README.md and docs/", () => {
     expect(documents.flatMap(problemsOf)).toEqual([]);
   });
 
+  it('no text pasted from a JavaScript string: no `+"` or `"+` around inline code (issue 24)', () => {
+    const pasted = documents.filter((file) => /`\+"|"\+`/.test(readFileSync(file, "utf8")));
+    expect(pasted.map((file) => relative(root, file))).toEqual([]);
+  });
+
   it("is a check that fails on a broken link and on a path outside the repository", () => {
     const sample =
       "See [spec](../shared/spec/site-spec.md), [gone](docs/nope.md) and `../shared/spec/decisions.md`.";
@@ -112,5 +117,80 @@ describe(".env.example", () => {
     read.delete("PATH");
     read.delete("HOME");
     expect([...read].filter((name) => !listed.has(name)).sort()).toEqual([]);
+  });
+});
+
+/**
+ * Every decision record cited from code, config and docs exists (issue 24: `.npmrc` cited the
+ * install-scripts record under the number 006; it is 004): "decision 024", "decisions 021, 022 and
+ * 025", a path such as `docs/decisions/004-….md` or the bare file name.
+ */
+export function decisionCitations(text: string): { numbers: string[]; files: string[] } {
+  const numbers = [
+    ...text.matchAll(/\bdecisions?\s+(\d{3}(?:(?:\s*,\s*|\s+and\s+|\s*\/\s*)\d{3})*)/gi),
+  ].flatMap((m) => m[1]!.match(/\d{3}/g)!);
+  const files = [...text.matchAll(/(?<![\w-])(\d{3}-[a-z0-9-]+\.md)\b/g)].map((m) => m[1]!);
+  return { numbers, files };
+}
+
+// Built, so that this file does not cite it itself.
+const OLD_NPMRC_CITATION = ["006", "ignore-install-scripts.md"].join("-");
+
+describe("decision records cited from code, config and docs", () => {
+  const records = readdirSync(join(root, "docs/decisions")).filter((name) => /^\d{3}-.+\.md$/.test(name));
+  const numbers = new Set(records.map((name) => name.slice(0, 3)));
+
+  const TEXT = /\.(m?[jt]sx?|md|css|json)$/;
+  const walk = (dir: string): string[] =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir)).flatMap((name) => {
+          const child = join(dir, name);
+          if (statSync(join(root, child)).isDirectory()) return name === "results" ? [] : walk(child);
+          return TEXT.test(name) ? [child] : [];
+        })
+      : [];
+  const sources = [
+    ...["app", "server", "scripts", "bench", "cli", "mocks", "test", "docs"].flatMap(walk),
+    ...[
+      "README.md",
+      ".npmrc",
+      ".env.example",
+      "package.json",
+      "eslint.config.js",
+      "remix.config.js",
+      "postcss.config.js",
+      "vitest.config.ts",
+      "vitest.unit.config.ts",
+      ".ci/run",
+    ].filter((file) => existsSync(join(root, file))),
+  ];
+
+  it("finds citations to check", () => {
+    const all = sources.map((file) => decisionCitations(readFileSync(join(root, file), "utf8")));
+    expect(all.flatMap((c) => c.numbers).length).toBeGreaterThan(50);
+    expect(all.flatMap((c) => c.files).length).toBeGreaterThan(20);
+  });
+
+  it("every cited number and record file exists in docs/decisions/", () => {
+    const problems = sources.flatMap((file) => {
+      const cited = decisionCitations(readFileSync(join(root, file), "utf8"));
+      return [
+        ...cited.numbers.filter((n) => !numbers.has(n)).map((n) => `${file}: decision ${n} does not exist`),
+        ...cited.files.filter((f) => !records.includes(f)).map((f) => `${file}: ${f} does not exist`),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("is a check that reads every form and would see the old .npmrc citation", () => {
+    const sample = [
+      `See docs/decisions/${OLD_NPMRC_CITATION},`,
+      "decision " + "024, decisions " + "021, 022 and " + "025, Decision " + "030/" + "031.",
+    ].join(" ");
+    expect(decisionCitations(sample)).toEqual({
+      numbers: ["024", "021", "022", "025", "030", "031"],
+      files: [OLD_NPMRC_CITATION],
+    });
+    expect(records).not.toContain(OLD_NPMRC_CITATION);
   });
 });

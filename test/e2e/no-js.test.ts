@@ -9,8 +9,11 @@ import {
   expectLandedOn,
   fillContact,
   keepTrafficLocal,
+  markDocument,
   serverNotice,
+  submitAndSettle,
   submitButton,
+  waitForNewDocument,
 } from "./support/page";
 import {
   type ContactValues,
@@ -37,19 +40,21 @@ describeBrowser("without JavaScript", () => {
     return page;
   }
 
+  /**
+   * Submits and waits for the document the answer left (submitAndSettle): once the POST's response
+   * arrives, the old document may still be the one on screen, so the response alone is not enough.
+   */
   async function submit(page: Page): Promise<Response> {
-    const [response] = await Promise.all([
-      page.waitForResponse(
-        (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
-      ),
-      submitButton(page).click(),
-    ]);
-    await page.waitForLoadState("domcontentloaded");
+    const response = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
+    );
+    await submitAndSettle(page, () => submitButton(page).click());
     return response;
   }
 
   /** Submits, and says so plainly when the browser kept the form from being sent at all. */
   async function submitOrExplain(page: Page): Promise<Response> {
+    await markDocument(page);
     const answered = page.waitForResponse(
       (r) => r.request().method() === "POST" && r.request().resourceType() === "document",
       { timeout: 10_000 },
@@ -60,7 +65,8 @@ describeBrowser("without JavaScript", () => {
         "no POST was sent: the browser's own validation blocked the form (novalidate missing?)",
       );
     });
-    await page.waitForLoadState("domcontentloaded");
+    // The answer is in; wait for the document it left, not the one the click started from.
+    await waitForNewDocument(page);
     return response;
   }
 

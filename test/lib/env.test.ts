@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { parseEnv } from "~/lib/env.server";
+import {
+  DATA_FILE_VARIABLES,
+  DEV_PORT,
+  developmentSource,
+  envSchema,
+  MOCK_SUPABASE_URL,
+  parseEnv,
+  RULES,
+} from "~/lib/env.server";
 
 describe("the lead store, the previous release's files and the metrics token in the environment", () => {
   it("defaults: the SQLite store in .data/leads.sqlite, no PostgreSQL, the old files' default paths, no metrics", () => {
@@ -34,17 +42,19 @@ describe("the lead store, the previous release's files and the metrics token in 
     "db.internal:5432",
     "postgres://",
   ])("refuses DATABASE_URL=%s, naming DATABASE_URL", (value) => {
-    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(/DATABASE_URL: must be a PostgreSQL URL/);
+    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(/DATABASE_URL is set \(\d+ characters, not shown\): it must be a PostgreSQL URL/);
   });
 
   it("still refuses the inbox file as the undelivered file (both are imported at start), naming the variable", () => {
     expect(() =>
       parseEnv({ CONTACT_INBOX_FILE: "./.data/leads.jsonl", CONTACT_UNDELIVERED_FILE: ".data/leads.jsonl" }),
-    ).toThrow(/CONTACT_UNDELIVERED_FILE: must not be the inbox file/);
+    ).toThrow(
+      "CONTACT_UNDELIVERED_FILE must not be the inbox file (CONTACT_INBOX_FILE), for example CONTACT_UNDELIVERED_FILE=.data/undelivered-contact-requests.jsonl.",
+    );
   });
 
   it("refuses a short token or one with spaces", () => {
-    expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 16/);
+    expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN is set .*must be at least 16/);
     expect(() => parseEnv({ METRICS_TOKEN: "has a space in the middle" })).toThrow(/METRICS_TOKEN/);
   });
 });
@@ -89,19 +99,19 @@ describe("retries, retention and alerts of the lead store", () => {
     "LEADS_ALERT_PENDING_MINUTES",
   ])("refuses %s=0, -1 or 1.5, naming it", (variable) => {
     for (const value of ["0", "-1", "1.5", "abc"]) {
-      expect(() => parseEnv({ [variable]: value })).toThrow(new RegExp(`${variable}:`));
+      expect(() => parseEnv({ [variable]: value })).toThrow(new RegExp(`${variable} is "${value.replace(".", "\\.")}": it must be a whole number`));
     }
   });
 
   it("refuses a webhook that is not an http(s) URL", () => {
     expect(() => parseEnv({ LEADS_ALERT_WEBHOOK_URL: "ftp://hooks.example" })).toThrow(
-      /LEADS_ALERT_WEBHOOK_URL: must be an http\(s\) URL/,
+      /LEADS_ALERT_WEBHOOK_URL is set \(\d+ characters, not shown\): it must be an http\(s\) URL/,
     );
   });
 
   it("refuses CONTACT_RETRY_MAX_SECONDS below CONTACT_RETRY_INITIAL_SECONDS; equal is fine", () => {
     expect(() => parseEnv({ CONTACT_RETRY_INITIAL_SECONDS: "60", CONTACT_RETRY_MAX_SECONDS: "30" })).toThrow(
-      /CONTACT_RETRY_MAX_SECONDS: must not be less than CONTACT_RETRY_INITIAL_SECONDS/,
+      /CONTACT_RETRY_MAX_SECONDS must not be less than CONTACT_RETRY_INITIAL_SECONDS, for example/,
     );
     // Against the default maximum (3600) too.
     expect(() => parseEnv({ CONTACT_RETRY_INITIAL_SECONDS: "7200" })).toThrow(/CONTACT_RETRY_MAX_SECONDS/);
@@ -127,7 +137,7 @@ describe("the rate limits", () => {
     ]) {
       expect(() =>
         parseEnv({ RATE_LIMIT_PER_CLIENT: perClient, RATE_LIMIT_GLOBAL_PER_MINUTE: global }),
-      ).toThrow(/RATE_LIMIT_GLOBAL_PER_MINUTE: must be greater than RATE_LIMIT_PER_CLIENT/);
+      ).toThrow(/RATE_LIMIT_GLOBAL_PER_MINUTE must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it, for example/);
     }
     // Against the default ceiling (60) too.
     expect(() => parseEnv({ RATE_LIMIT_PER_CLIENT: "60" })).toThrow(/RATE_LIMIT_GLOBAL_PER_MINUTE/);
@@ -151,10 +161,218 @@ describe("PORT and HOST, validated with the other variables", () => {
   });
 
   it.each(["abc", "0", "65536", "80.5", "-1", "3000abc"])("refuses PORT=%s, naming PORT", (value) => {
-    expect(() => parseEnv({ PORT: value })).toThrow(/PORT: must be a port number \(1-65535\)/);
+    expect(() => parseEnv({ PORT: value })).toThrow(/PORT is .*: it must be a port number \(1-65535\)/);
   });
 
   it.each(["not a host", "host/path", "-bad.example"])("refuses HOST=%s, naming HOST", (value) => {
-    expect(() => parseEnv({ HOST: value })).toThrow(/HOST: must be an IP address or a host name/);
+    expect(() => parseEnv({ HOST: value })).toThrow(/HOST is .*: it must be an IP address or a host name/);
+  });
+});
+
+/** The whole refusal for one environment, as `npm start` prints it. */
+function refusal(source: Record<string, string | undefined>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`accepted: ${JSON.stringify(source)}`);
+}
+
+describe("every refusal is a sentence: the variable, the value's problem, a value that works (issue 24)", () => {
+  const cases: [string, string, string][] = [
+    [
+      "NODE_ENV",
+      "staging",
+      'NODE_ENV is "staging": it must be development, production or test, for example NODE_ENV=production.',
+    ],
+    ["PORT", "abc", 'PORT is "abc": it must be a port number (1-65535), for example PORT=8080.'],
+    [
+      "HOST",
+      "not a host",
+      'HOST is "not a host": it must be an IP address or a host name, for example HOST=127.0.0.1.',
+    ],
+    [
+      "SUPABASE_URL",
+      "abcd.supabase.co",
+      'SUPABASE_URL is "abcd.supabase.co": it must be an http(s) URL, for example SUPABASE_URL=https://abcdefghijklmnop.supabase.co.',
+    ],
+    [
+      "CONTACT_FUNCTION_TIMEOUT_MS",
+      "10s",
+      'CONTACT_FUNCTION_TIMEOUT_MS is "10s": it must be a whole number of milliseconds, 1 or more, for example CONTACT_FUNCTION_TIMEOUT_MS=10000.',
+    ],
+    [
+      "SITE_URL",
+      "www.example.com",
+      'SITE_URL is "www.example.com": it must be an http(s) URL, for example SITE_URL=https://www.example.com.',
+    ],
+    [
+      "GA_MEASUREMENT_ID",
+      "UA-1234",
+      'GA_MEASUREMENT_ID is "UA-1234": it must look like G-XXXXXXX (G- then 4 to 20 capital letters or digits), for example GA_MEASUREMENT_ID=G-ABC123DEF4.',
+    ],
+    [
+      "TRUST_PROXY",
+      "abc",
+      'TRUST_PROXY is "abc": it must be a whole number of proxies in front of the server, 0 or more, for example TRUST_PROXY=1.',
+    ],
+    [
+      "FORCE_HTTPS",
+      "maybe",
+      'FORCE_HTTPS is "maybe": it must be true or false (or 1/0, yes/no), for example FORCE_HTTPS=true.',
+    ],
+    [
+      "RATE_LIMIT_PER_CLIENT",
+      "0",
+      'RATE_LIMIT_PER_CLIENT is "0": it must be a whole number of submissions, 1 or more, for example RATE_LIMIT_PER_CLIENT=5.',
+    ],
+    [
+      "RATE_LIMIT_WINDOW_SECONDS",
+      "1.5",
+      'RATE_LIMIT_WINDOW_SECONDS is "1.5": it must be a whole number of seconds, 1 or more, for example RATE_LIMIT_WINDOW_SECONDS=600.',
+    ],
+    [
+      "RATE_LIMIT_GLOBAL_PER_MINUTE",
+      "-3",
+      'RATE_LIMIT_GLOBAL_PER_MINUTE is "-3": it must be a whole number of submissions, 1 or more, for example RATE_LIMIT_GLOBAL_PER_MINUTE=60.',
+    ],
+    [
+      "METRICS_TOKEN",
+      "short-secret",
+      "METRICS_TOKEN is set (12 characters, not shown): it must be at least 16 printable characters without spaces, for example METRICS_TOKEN=$(openssl rand -hex 24).",
+    ],
+    [
+      "DATABASE_URL",
+      "mysql://site:hunter2@db.example.com/site",
+      "DATABASE_URL is set (40 characters, not shown): it must be a PostgreSQL URL, for example DATABASE_URL=postgres://site:password@db.example.com:5432/site.",
+    ],
+    [
+      "CONTACT_RETRY_INITIAL_SECONDS",
+      "0.5",
+      'CONTACT_RETRY_INITIAL_SECONDS is "0.5": it must be a whole number of seconds, 1 or more, for example CONTACT_RETRY_INITIAL_SECONDS=30.',
+    ],
+    [
+      "CONTACT_RETRY_MAX_SECONDS",
+      "soon",
+      'CONTACT_RETRY_MAX_SECONDS is "soon": it must be a whole number of seconds, 1 or more, for example CONTACT_RETRY_MAX_SECONDS=3600.',
+    ],
+    [
+      "CONTACT_RETRY_MAX_ATTEMPTS",
+      "0",
+      'CONTACT_RETRY_MAX_ATTEMPTS is "0": it must be a whole number of attempts, 1 or more, for example CONTACT_RETRY_MAX_ATTEMPTS=20.',
+    ],
+    [
+      "LEADS_RETENTION_DAYS",
+      "-1",
+      'LEADS_RETENTION_DAYS is "-1": it must be a whole number of days, 1 or more, for example LEADS_RETENTION_DAYS=90.',
+    ],
+    [
+      "LEADS_ALERT_WEBHOOK_URL",
+      "hooks.example.com/T0/secret",
+      "LEADS_ALERT_WEBHOOK_URL is set (27 characters, not shown): it must be an http(s) URL, for example LEADS_ALERT_WEBHOOK_URL=https://hooks.example.com/services/T000/B000/XXXX.",
+    ],
+    [
+      "LEADS_ALERT_PENDING_MINUTES",
+      "half an hour",
+      'LEADS_ALERT_PENDING_MINUTES is "half an hour": it must be a whole number of minutes, 1 or more, for example LEADS_ALERT_PENDING_MINUTES=30.',
+    ],
+    ["MOCKS", "on", 'MOCKS is "on": it must be true or false (or 1/0, yes/no), for example MOCKS=true.'],
+    [
+      "MOCKS_MODE",
+      "fails",
+      'MOCKS_MODE is "fails": it must be "fail" or unset, for example MOCKS_MODE=fail.',
+    ],
+  ];
+
+  it.each(cases)("%s=%s", (name, value, sentence) => {
+    // With its key, so that SUPABASE_URL's own problem is the only one.
+    const source = name === "SUPABASE_URL" ? { [name]: value, SUPABASE_ANON_KEY: "k" } : { [name]: value };
+    expect(refusal(source)).toBe(`Invalid server configuration:\n  - ${sentence}`);
+  });
+
+  it("the two the tester met no longer speak zod", () => {
+    expect(refusal({ TRUST_PROXY: "abc" })).not.toMatch(/expected|received|NaN/);
+    expect(refusal({ RATE_LIMIT_WINDOW_SECONDS: "1.5" })).not.toMatch(/expected|received/);
+  });
+
+  it("covers every variable: each has a rule with a bad value tested, or accepts any text and is checked against the others", () => {
+    const anyText = [
+      "SUPABASE_ANON_KEY",
+      "LEADS_DATABASE_FILE",
+      "CONTACT_INBOX_FILE",
+      "CONTACT_UNDELIVERED_FILE",
+    ];
+    const variables = Object.keys(envSchema.shape).sort();
+    expect([...Object.keys(RULES), ...anyText].sort()).toEqual(variables);
+    expect(cases.map(([name]) => name).sort()).toEqual(Object.keys(RULES).sort());
+  });
+
+  it("a secret is never repeated, even when it is the problem", () => {
+    expect(refusal({ METRICS_TOKEN: "hunter2 hunter2 hunter2" })).not.toContain("hunter2");
+  });
+
+  it("SUPABASE_ANON_KEY without SUPABASE_URL is refused (it started in inbox mode, silently)", () => {
+    expect(refusal({ SUPABASE_ANON_KEY: "anon-key" })).toBe(
+      "Invalid server configuration:\n  - SUPABASE_URL is required when SUPABASE_ANON_KEY is set, for example SUPABASE_URL=https://abcdefghijklmnop.supabase.co (or unset SUPABASE_ANON_KEY too).",
+    );
+  });
+
+  it("SUPABASE_URL without SUPABASE_ANON_KEY is refused, as before", () => {
+    expect(refusal({ SUPABASE_URL: "https://abcd.supabase.co" })).toBe(
+      "Invalid server configuration:\n  - SUPABASE_ANON_KEY is required when SUPABASE_URL is set, for example SUPABASE_ANON_KEY=<the project's anon key>.",
+    );
+  });
+
+  it("every problem at once, one line each", () => {
+    const lines = refusal({ PORT: "abc", TRUST_PROXY: "x", FORCE_HTTPS: "y" }).split("\n");
+    expect(lines.slice(1).map((line) => line.split(" ")[3])).toEqual(["PORT", "TRUST_PROXY", "FORCE_HTTPS"]);
+  });
+});
+
+describe("npm run dev's defaults: one rule, development + MOCKS → the mock and the dev data folder (issue 24)", () => {
+  it("development: PORT defaults to 3001, beside npm start's 3000; an explicit PORT wins", () => {
+    expect(DEV_PORT).toBe(3001);
+    expect(parseEnv({ NODE_ENV: "development" }).PORT).toBe(3001);
+    expect(parseEnv({ NODE_ENV: "development", PORT: "4000" }).PORT).toBe(4000);
+    expect(parseEnv({ NODE_ENV: "production" }).PORT).toBe(3000);
+    expect(parseEnv({}).PORT).toBe(3000);
+  });
+
+  it("development + MOCKS=true: the mock's URL and every data file under .data/dev/, whatever the shell says", () => {
+    const shell = {
+      NODE_ENV: "development",
+      MOCKS: "true",
+      SUPABASE_URL: "https://real-project.supabase.co",
+      SUPABASE_ANON_KEY: "real-key",
+      CONTACT_INBOX_FILE: "/var/lib/site/contact-requests.jsonl",
+      CONTACT_UNDELIVERED_FILE: ".data/undelivered-contact-requests.jsonl",
+    };
+    const env = parseEnv(shell);
+    expect(env.SUPABASE_URL).toBe(MOCK_SUPABASE_URL);
+    expect(env.SUPABASE_ANON_KEY).toBe("mock-anon-key");
+    expect(env.CONTACT_INBOX_FILE).toBe(".data/dev/contact-requests.jsonl");
+    expect(env.CONTACT_UNDELIVERED_FILE).toBe(".data/dev/undelivered-contact-requests.jsonl");
+    for (const name of DATA_FILE_VARIABLES) expect(env[name].startsWith(".data/dev/"), name).toBe(true);
+    // The caller's object is left alone.
+    expect(shell.SUPABASE_URL).toBe("https://real-project.supabase.co");
+  });
+
+  it("no mocks, or not development: the shell's values, untouched", () => {
+    const shell = {
+      SUPABASE_URL: "https://real-project.supabase.co",
+      SUPABASE_ANON_KEY: "real-key",
+      CONTACT_UNDELIVERED_FILE: "/srv/undelivered.jsonl",
+    };
+    for (const extra of [
+      { NODE_ENV: "development" },
+      { NODE_ENV: "production", MOCKS: "true" },
+      { MOCKS: "true" },
+    ]) {
+      const env = parseEnv({ ...shell, ...extra });
+      expect(env.SUPABASE_URL).toBe("https://real-project.supabase.co");
+      expect(env.CONTACT_UNDELIVERED_FILE).toBe("/srv/undelivered.jsonl");
+    }
+    expect(developmentSource({ MOCKS: "true" })).toEqual({ MOCKS: "true" });
   });
 });

@@ -6,6 +6,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { describeBrowser, launchChromium } from "../e2e/support/browser";
+import { SEND_ERROR, SUCCESS } from "../e2e/support/spec-texts";
+import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
   descendantsOf,
   isAlive,
@@ -16,6 +18,7 @@ import {
   waitFor,
   waitForStatus,
 } from "../support/npm";
+import { readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
 
@@ -179,6 +182,134 @@ describeBrowser("npm run dev", () => {
     } finally {
       if (start.process.exitCode === null)
         for (const pid of [start.pid, ...descendantsOf(start.pid)]) process.kill(pid, "SIGKILL");
+    }
+  }, 240_000);
+});
+
+/** What a developer's terminal must never show on a dev build (issue 24: two on every build). */
+function expectNoBuildWarnings(run: NpmRun): void {
+  expect(run.output()).not.toMatch(/css-syntax-error|\[WARNING\]|▲|warning/i);
+}
+
+/**
+ * `MOCKS=true npm run dev` as a developer uses it (issue 24: it mocked nothing, every call went
+ * to the network). A visitor without JavaScript posts the form; MSW answers in the dev process.
+ * The shell says SUPABASE_URL is a real listener and names a production lead store (a file, and a
+ * PostgreSQL URL): none may see anything.
+ */
+describe("MOCKS=true npm run dev", () => {
+  let dir: string;
+  let shellFunction: FakeFunction;
+  let productionFile: string;
+  let serial = 0;
+
+  beforeAll(async () => {
+    dir = checkoutCopy();
+    shellFunction = await startFakeFunction();
+    productionFile = join(mkdtempSync(join(tmpdir(), "dev-mocks-production-")), "leads.sqlite");
+  }, 120_000);
+  afterAll(async () => {
+    await shellFunction?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const shell = (extra: Record<string, string | undefined>) => ({
+    ...isolated(dir),
+    MOCKS: "true",
+    SUPABASE_URL: shellFunction.url,
+    SUPABASE_ANON_KEY: "a-real-looking-anon-key",
+    LEADS_DATABASE_FILE: productionFile,
+    // Nothing listens there: were it used, every lead would go to the function directly, unstored.
+    DATABASE_URL: "postgres://site:secret@127.0.0.1:1/production",
+    CONTACT_FUNCTION_TIMEOUT_MS: "1500",
+    // The dispatcher would retry the mock-fail lead later: not within this test.
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
+    ...extra,
+  });
+
+  /** A visitor without JavaScript sends the form; the answer as the browser gets it. */
+  async function send(url: string, message: string): Promise<{ status: number; html: string }> {
+    const body = new URLSearchParams({
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      message: `${message} (dev mocks case ${++serial})`,
+    });
+    const res = await fetch(`${url}/?index`, { method: "POST", body, redirect: "manual" });
+    if (res.status !== 303) return { status: res.status, html: await res.text() };
+    const next = await fetch(new URL(res.headers.get("location")!, url));
+    return { status: 303, html: await next.text() };
+  }
+
+  const stop = async (run: NpmRun) => {
+    if (run.process.exitCode !== null) return;
+    process.kill(run.pid, "SIGTERM");
+    await run.exited;
+  };
+
+  it("succeeds, fails on mock-fail and times out on mock-timeout as a visitor sees it; the real URL and the production file get nothing; no build warning", async () => {
+    const port = await freePort();
+    const dev = runNpm(["run", "dev"], { cwd: dir, env: shell({ PORT: String(port) }) });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await waitForStatus(dev, `${url}/`);
+      expect(dev.output()).toContain("[mocks] send-contact-email is mocked: succeeds");
+      expect(dev.output()).toContain('"contactSink":"mocked"');
+
+      const ok = await send(url, "Please automate our weekly invoicing run for us.");
+      expect(ok.status).toBe(303);
+      expect(ok.html).toContain(SUCCESS.title);
+
+      const failed = await send(url, "Please mock-fail this one, it is a test of the error.");
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain(SEND_ERROR.title);
+
+      const timedOut = await send(url, "Please mock-timeout this one, the server gives up.");
+      expect(timedOut.status).toBe(504);
+      expect(timedOut.html).toContain(SEND_ERROR.title);
+
+      expect(dev.output().match(/\[mocks\] send-contact-email called \(mocked\)/g)).toHaveLength(3);
+      // Kept in the development data folder, never where the shell pointed.
+      const kept = readLeads(join(dir, ".data/dev/leads.sqlite"));
+      expect(kept.map((lead) => [lead.message.split(",")[0], lead.state])).toEqual([
+        ["Please automate our weekly invoicing run for us. (dev mocks case 1)", "delivered"],
+        ["Please mock-fail this one", "pending"],
+        ["Please mock-timeout this one", "possibly_delivered"],
+      ]);
+      expect(existsSync(productionFile)).toBe(false);
+      expect(shellFunction.requests).toHaveLength(0);
+      expectNoBuildWarnings(dev);
+    } finally {
+      await stop(dev);
+    }
+  }, 240_000);
+
+  it("MOCKS_MODE=fail: every call fails with the error notice; PORT unset listens on 3001, beside npm start's 3000", async () => {
+    const busy = await isListening(3001);
+    const dev = runNpm(["run", "dev"], {
+      cwd: dir,
+      env: shell({ PORT: undefined, MOCKS_MODE: "fail" }),
+    });
+    try {
+      if (busy) {
+        // Someone else holds 3001 on this machine: dev still tries 3001, and says so.
+        expect((await dev.exited).code).toBe(1);
+        expect(dev.output()).toMatch(/npm run dev: .*127\.0\.0\.1:3001/);
+        return;
+      }
+      const url = "http://127.0.0.1:3001";
+      await waitForStatus(dev, `${url}/`);
+      expect(dev.output()).toContain('"listening":"http://127.0.0.1:3001"');
+      expect(dev.output()).toContain(
+        "[mocks] send-contact-email is mocked: every call fails (MOCKS_MODE=fail)",
+      );
+      const failed = await send(url, "An ordinary message that would succeed otherwise.");
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain(SEND_ERROR.title);
+      expect(dev.output()).toContain("[mocks] send-contact-email called (failing)");
+      expect(shellFunction.requests).toHaveLength(0);
+      expectNoBuildWarnings(dev);
+    } finally {
+      await stop(dev);
     }
   }, 240_000);
 });

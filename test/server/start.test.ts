@@ -105,6 +105,78 @@ describe("npm start and signals sent to npm's PID", () => {
   }
 });
 
+describe("npm start warns, one line each, about what it accepts but ops cannot have meant (issue 24)", () => {
+  let run: NpmRun | undefined;
+  afterEach(() => {
+    if (run && run.process.exitCode === null) {
+      for (const pid of descendantsOf(run.pid)) process.kill(pid, "SIGKILL");
+      run.process.kill("SIGKILL");
+    }
+    run = undefined;
+  });
+
+  const warningsOf = (lines: string[]) => lines.filter((line) => line.startsWith("npm start: warning: "));
+  // A shared lead store named (nothing listens there: the server starts and reports it), so that
+  // only the warnings under test are said.
+  const SHARED_STORE = "postgres://site@127.0.0.1:1/site";
+
+  it("SITE_URL on localhost and MOCKS=true: two warning lines, and the server serves", async () => {
+    const port = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "http://localhost:3000",
+      MOCKS: "true",
+      DATABASE_URL: SHARED_STORE,
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(warningsOf(run.ownLines())).toEqual([
+      "npm start: warning: SITE_URL is http://localhost:3000, an address of this machine: the canonical URL, Open Graph, robots.txt and sitemap.xml send visitors and search engines there. Set the public origin, for example SITE_URL=https://www.example.com.",
+      "npm start: warning: MOCKS is set but npm start ignores it: the mocks exist only under npm run dev, and contact requests go where the startup line says. Unset MOCKS.",
+    ]);
+    // Ignored indeed: requests go where they would without MOCKS (no Supabase: the inbox file).
+    expect(run.output()).toContain('"contactSink":"inbox"');
+  });
+
+  it("SITE_URL on 127.0.0.1 only: that one line", async () => {
+    const port = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "http://127.0.0.1:8080",
+      MOCKS: undefined,
+      DATABASE_URL: SHARED_STORE,
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(warningsOf(run.ownLines())).toEqual([
+      expect.stringMatching(
+        /^npm start: warning: SITE_URL is http:\/\/127\.0\.0\.1:8080, an address of this machine/,
+      ),
+    ]);
+  });
+
+  it("a public SITE_URL and no MOCKS: no warning at all", async () => {
+    const port = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "https://www.example.com",
+      MOCKS: undefined,
+      DATABASE_URL: SHARED_STORE,
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(run.output()).not.toContain("warning");
+  });
+
+  it("no DATABASE_URL: one line saying the leads are only on this machine's disk", async () => {
+    const port = await freePort();
+    run = npmStart({ PORT: String(port), SITE_URL: "https://www.example.com", MOCKS: undefined });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(warningsOf(run.ownLines())).toEqual([
+      expect.stringMatching(
+        /^npm start: warning: DATABASE_URL is unset: every lead is kept only in .*leads\.sqlite on this machine's disk/,
+      ),
+    ]);
+  });
+});
+
 describe("npm start refuses to start, in words naming the cause", () => {
   const refusal = async (run: NpmRun) => {
     const { code } = await run.exited;
@@ -125,13 +197,40 @@ describe("npm start refuses to start, in words naming the cause", () => {
   it("PORT=abc: names PORT, listens nowhere", async () => {
     const lines = await refusal(npmStart({ PORT: "abc" }));
     expect(lines.join("\n")).toContain("Invalid server configuration:");
-    expect(lines.join("\n")).toContain("PORT: must be a port number (1-65535)");
+    expect(lines.join("\n")).toContain(
+      'PORT is "abc": it must be a port number (1-65535), for example PORT=8080.',
+    );
     expect(await isListening(3000)).toBe(false);
   });
 
   it("HOST with spaces: names HOST", async () => {
     const lines = await refusal(npmStart({ PORT: String(await freePort()), HOST: "not a host" }));
-    expect(lines.join("\n")).toContain("HOST: must be an IP address or a host name");
+    expect(lines.join("\n")).toContain(
+      'HOST is "not a host": it must be an IP address or a host name, for example HOST=127.0.0.1.',
+    );
+  });
+
+  // Issue 24: each refused in a sentence naming the variable, the problem and a value that works.
+  it.each([
+    [
+      { TRUST_PROXY: "abc" },
+      'TRUST_PROXY is "abc": it must be a whole number of proxies in front of the server, 0 or more, for example TRUST_PROXY=1.',
+    ],
+    [
+      { RATE_LIMIT_WINDOW_SECONDS: "1.5" },
+      'RATE_LIMIT_WINDOW_SECONDS is "1.5": it must be a whole number of seconds, 1 or more, for example RATE_LIMIT_WINDOW_SECONDS=600.',
+    ],
+    [
+      { SUPABASE_ANON_KEY: "anon-key-without-a-url" },
+      "SUPABASE_URL is required when SUPABASE_ANON_KEY is set, for example SUPABASE_URL=https://abcdefghijklmnop.supabase.co (or unset SUPABASE_ANON_KEY too).",
+    ],
+  ])("%o: exit 1, one sentence, listens nowhere", async (env, sentence) => {
+    const port = await freePort();
+    const run = npmStart({ PORT: String(port), ...env });
+    expect((await run.exited).code, run.output()).toBe(1);
+    expect(run.ownLines()).toEqual(["Invalid server configuration:", `  - ${sentence}`]);
+    expect(run.output()).not.toContain("anon-key-without-a-url");
+    expect(await isListening(port)).toBe(false);
   });
 
   it("LEADS_DATABASE_FILE=/proc/nope/leads.sqlite: names the variable and the directory (no endless mkdir)", async () => {
@@ -166,7 +265,7 @@ describe("npm start refuses to start, in words naming the cause", () => {
     const lines = await refusal(
       npmStart({ PORT: String(await freePort()), DATABASE_URL: "mysql://db/leads" }),
     );
-    expect(lines.join("\n")).toContain("DATABASE_URL: must be a PostgreSQL URL");
+    expect(lines.join("\n")).toContain("): it must be a PostgreSQL URL, for example DATABASE_URL=postgres://");
   });
 
   it("a global ceiling one client could use up: names RATE_LIMIT_GLOBAL_PER_MINUTE", async () => {
@@ -178,7 +277,7 @@ describe("npm start refuses to start, in words naming the cause", () => {
       }),
     );
     expect(lines.join("\n")).toContain(
-      "RATE_LIMIT_GLOBAL_PER_MINUTE: must be greater than RATE_LIMIT_PER_CLIENT",
+      "RATE_LIMIT_GLOBAL_PER_MINUTE must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it",
     );
   });
 

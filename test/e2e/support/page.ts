@@ -19,6 +19,52 @@ export async function keepTrafficLocal(context: BrowserContext): Promise<string[
   return blocked;
 }
 
+type Marked = { beforeSubmit?: boolean };
+
+/** Marks the document on screen, so that waitForNewDocument can tell when another replaced it. */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => ((window as unknown as Marked).beforeSubmit = true));
+}
+
+/**
+ * Waits until a document other than the marked one is on screen and parsed. Works with JavaScript
+ * off: the marker is set and read from the test, as DevTools would.
+ */
+export async function waitForNewDocument(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page
+          .evaluate(() => !(window as unknown as Marked).beforeSubmit && document.readyState !== "loading")
+          // Between two documents there is no context to evaluate in: not there yet.
+          .catch(() => false),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+/**
+ * Runs `action` (a click or double click that submits a form without JavaScript) and waits for
+ * what the visitor ends up with: a new document, at a URL matching `url` when given. Never for one
+ * particular navigation: a double click's second submit aborts the first navigation, and a
+ * waitForURL/waitForNavigation bound to that one fails with `net::ERR_ABORTED; maybe frame was
+ * detached?` (issue 24).
+ */
+export async function submitAndSettle(
+  page: Page,
+  action: () => Promise<unknown>,
+  url?: RegExp,
+): Promise<void> {
+  await markDocument(page);
+  await action();
+  await waitForNewDocument(page);
+  if (url) await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
+}
+
+/** The contact submissions the server has answered so far: it logs one line for each. */
+export const answeredSubmissions = (serverOutput: string): number =>
+  serverOutput.split("\n").filter((line) => line.includes('"event":"contact_submission"')).length;
+
 /**
  * Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. Polled from the
  * test side: with JavaScript disabled the page runs no timers or animation-frame callbacks.

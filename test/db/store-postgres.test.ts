@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 
-import { describeWithPostgres, type PostgresServer, startPostgres } from "../../support/postgres";
-import { storeContract } from "./store-contract";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
+import { storeContract } from "../lib/leads/store-contract";
 
 describeWithPostgres("lead store on PostgreSQL (a real server)", () => {
   let server: PostgresServer;

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import tailwind from "@tailwindcss/postcss";
+import { transform } from "esbuild";
+import postcss from "postcss";
+import { describe, expect, it } from "vitest";
+
+import config from "../../postcss.config.js";
+import { root } from "../support/server-process.mjs";
+
+/**
+ * `npm run dev` compiles app/styles/app.css unminified (Tailwind optimises only for production),
+ * and the Remix compiler hands the result to its esbuild (0.17), which warned
+ * `[css-syntax-error] Expected identifier but found ":"` on every dev build for the nested
+ * `:where(& > …)` rules that `@apply space-y-*` writes (issue 24). The same two steps, in process:
+ * not one warning. test/server/dev.test.ts checks the output of a real `npm run dev` too.
+ */
+
+const from = join(root, "app/styles/app.css");
+
+async function compile(optimize: boolean): Promise<string> {
+  const plugins = await Promise.all(
+    Object.entries(config.plugins).map(async ([name, options]) =>
+      name === "@tailwindcss/postcss"
+        ? tailwind({ ...options, optimize })
+        : ((await import(name)) as { default: (o: unknown) => postcss.AcceptedPlugin }).default(options),
+    ),
+  );
+  return (await postcss(plugins).process(readFileSync(from, "utf8"), { from })).css;
+}
+
+describe("app/styles/app.css through the Remix compiler's esbuild", () => {
+  for (const [build, optimize] of [
+    ["development (unminified, what npm run dev compiles)", false],
+    ["production (minified)", true],
+  ] as const) {
+    it(`${build}: no warning`, async () => {
+      const css = await compile(optimize);
+      expect(css.length).toBeGreaterThan(10_000);
+      const { warnings } = await transform(css, { loader: "css" });
+      expect(warnings.map((w) => `${w.id ?? ""} ${w.text} (line ${w.location?.line})`)).toEqual([]);
+    });
+  }
+
+  it("is a check that sees the warning the nested space-y rule caused", async () => {
+    const { warnings } = await transform(".a { :where(& > :not(:last-child)) { margin: 0 } }", {
+      loader: "css",
+    });
+    expect(warnings.map((w) => w.text)).toContain('Expected identifier but found ":"');
+  });
+});
