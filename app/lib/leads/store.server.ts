@@ -165,6 +165,33 @@ export function requestColumns(request: ContactRequest) {
   };
 }
 
+/**
+ * What an identical request meets, if anything: a lead being sent right now (an unexpired lease),
+ * or one delivered (or kept in the inbox) within the duplicate window. Undefined: it is a new lead,
+ * or the next attempt of an open one.
+ */
+async function earlier(
+  db: Kysely<LeadsDatabase>,
+  fingerprint: string,
+  at: number,
+): Promise<Extract<Admission, { kind: "duplicate" | "in-flight" }> | undefined> {
+  const row = await db
+    .selectFrom("leads")
+    .select(["id", "state", "lease_until"])
+    .where("fingerprint", "=", fingerprint)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("state", "=", "sending"), eb("lease_until", ">", at)]),
+        eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+        eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+      ]),
+    )
+    .orderBy("received_at", "desc")
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return row.state === "sending" ? { kind: "in-flight", id: row.id } : { kind: "duplicate", id: row.id };
+}
+
 export type LeadStore = ReturnType<typeof createLeadStore>;
 
 export function createLeadStore({
@@ -267,38 +294,27 @@ export function createLeadStore({
      */
     admit(request: ContactRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
-      return guarded(() =>
-        writeTransaction(
+      return guarded(async () => {
+        // The limit is asked outside the transaction: on PostgreSQL the limiter needs connections
+        // of the same pool, which transactions waiting for it must not all be holding. A duplicate
+        // or a lead in flight is answered before the limit is asked (it never costs the visitor
+        // one); the transaction decides again, so a race only ever costs one point.
+        const seen = await earlier(db, fingerprint, now());
+        if (seen) return seen;
+        const limit = await allow();
+        if (!limit.allowed) return { kind: "limited", limit };
+        return writeTransaction(
           database,
           async (trx): Promise<Admission> => {
             const at = now();
+            const raced = await earlier(trx, fingerprint, at);
+            if (raced) return raced;
             const open = await trx
               .selectFrom("leads")
               .selectAll()
               .where("fingerprint", "=", fingerprint)
               .where("state", "in", OPEN_STATES)
               .executeTakeFirst();
-            if (open?.state === "sending" && Number(open.lease_until) > at)
-              return { kind: "in-flight", id: open.id };
-            if (!open) {
-              const recent = await trx
-                .selectFrom("leads")
-                .select("id")
-                .where("fingerprint", "=", fingerprint)
-                .where((eb) =>
-                  eb.or([
-                    eb.and([
-                      eb("state", "=", "delivered"),
-                      eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS),
-                    ]),
-                    eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", at - DUPLICATE_WINDOW_MS)]),
-                  ]),
-                )
-                .executeTakeFirst();
-              if (recent) return { kind: "duplicate", id: recent.id };
-            }
-            const limit = await allow();
-            if (!limit.allowed) return { kind: "limited", limit };
             if (open) {
               // The visitor's resend is the open lead's next attempt: same row, same Idempotency-Key,
               // with what they typed this time.
@@ -337,8 +353,8 @@ export function createLeadStore({
               : { kind: "claimed", claim: claimOf(row) };
           },
           fingerprint,
-        ),
-      );
+        );
+      });
     },
 
     /**
