@@ -4,26 +4,37 @@
 // throughput, prints one table (budgets and observations), writes
 // bench/results/latest.json and exits 1 when a budget is missed.
 //
-// Options: --skip-build  --only=bytes,lighthouse,load  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
+// The `store` section measures what keeping a lead costs: valid no-JS contact POSTs (each its own
+// lead) at 50 connections against three servers in one run, round by round in a rotated order:
+// the last release with file-based lead storage (commit b806f33, checked out, installed and built
+// once into .builds/file-store-reference/, then cached), this build on SQLite, and this build on a
+// throwaway PostgreSQL server (scripts/postgres.mjs; a missing PostgreSQL fails the section).
+//
+// Options: --skip-build  --only=bytes,lighthouse,load,store  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
 // Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (else chromium on the PATH; scripts/chromium.mjs).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { join } from "node:path";
 
 import { analyseBundles, packagesIn } from "./lib/bundles.mjs";
 import { fetchWire, measurePage } from "./lib/bytes.mjs";
 import { chromiumPath } from "../scripts/chromium.mjs";
+import { startPostgres } from "../scripts/postgres.mjs";
+import { prepareFileStoreReference, startFileStoreReference } from "./lib/file-store-reference.mjs";
 import { runLighthouse, tbtAnatomy } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
 import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
 import { buildApp, root, startAppServer, startBareServer, startFakeFunction } from "./lib/servers.mjs";
+import { runStore } from "./lib/store.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const arg = args.find((a) => a.startsWith(`--${name}=`));
   return arg ? arg.slice(name.length + 3) : fallback;
 };
-const sections = new Set(option("only", "bytes,lighthouse,load").split(","));
+const ALL_SECTIONS = ["bytes", "lighthouse", "load", "store"];
+const sections = new Set(option("only", ALL_SECTIONS.join(",")).split(","));
 const lighthouseRuns = Number(option("runs", "3"));
 const loadDuration = Number(option("duration", "5"));
 const loadRounds = Number(option("rounds", "3"));
@@ -423,6 +434,245 @@ async function loadSection(server, fake) {
   details.load = result;
 }
 
+/**
+ * What every server of the bench runs with: the fake function, and limits so high that the load
+ * measures the server, not the rate limiter. (The server refuses a global limit that one client
+ * could reach: it must be greater than the per-client one.)
+ */
+function benchEnv(fake) {
+  return {
+    SUPABASE_URL: fake.url,
+    SUPABASE_ANON_KEY: "bench-anon-key",
+    RATE_LIMIT_PER_CLIENT: "1000000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000001",
+    GA_MEASUREMENT_ID: undefined,
+    MOCKS: undefined,
+  };
+}
+
+/**
+ * A lead store of its own in `dir` (SQLite unless `DATABASE_URL` is given), and no file of the
+ * previous release to import: the defaults (.data/...) are the checkout's own.
+ */
+function leadStoreEnv(dir, databaseUrl) {
+  mkdirSync(dir, { recursive: true });
+  return {
+    LEADS_DATABASE_FILE: `${dir}/leads.sqlite`,
+    DATABASE_URL: databaseUrl,
+    CONTACT_INBOX_FILE: `${dir}/contact-requests.jsonl`,
+    CONTACT_UNDELIVERED_FILE: `${dir}/undelivered-contact-requests.jsonl`,
+  };
+}
+
+/** Waits until the server's /healthz says its lead store is `engine` and ready. */
+async function storeReady(server, engine) {
+  const deadline = Date.now() + 30_000;
+  let last = "";
+  for (;;) {
+    try {
+      const res = await fetch(`${server.url}/healthz`);
+      const report = await res.json();
+      last = JSON.stringify(report.leadStore ?? report);
+      if (res.status === 200 && report.leadStore?.engine === engine && report.leadStore.state === "ready")
+        return;
+    } catch (error) {
+      last = String(error);
+    }
+    if (Date.now() > deadline) throw new Error(`The ${engine} lead store is not ready after 30 s: ${last}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The lead store's state as the server's /healthz reports it (`ready`, or `unavailable: why`). */
+async function storeState(server) {
+  try {
+    const { leadStore } = await (await fetch(`${server.url}/healthz`)).json();
+    return leadStore
+      ? `${leadStore.state}${leadStore.reason ? `: ${leadStore.reason}` : ""}`
+      : "not reported";
+  } catch (error) {
+    return `no /healthz: ${error?.message ?? error}`;
+  }
+}
+
+/** How many leads each store holds, by state: every post answered as sent must be one of them. */
+async function storedLeads(sqliteFile, databaseUrl) {
+  const { default: Database } = await import("better-sqlite3");
+  const sqlite = new Database(sqliteFile, { readonly: true, fileMustExist: true });
+  let fromSqlite;
+  try {
+    fromSqlite = sqlite.prepare("SELECT state, COUNT(*) AS n FROM leads GROUP BY state").all();
+  } finally {
+    sqlite.close();
+  }
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  await client.connect();
+  let fromPostgres;
+  try {
+    fromPostgres = (await client.query("SELECT state, COUNT(*)::int AS n FROM leads GROUP BY state")).rows;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const byState = (list) => Object.fromEntries(list.map((row) => [row.state, Number(row.n)]));
+  return { SQLite: byState(fromSqlite), PostgreSQL: byState(fromPostgres) };
+}
+
+async function storeSection(fake, dir) {
+  const reference = await prepareFileStoreReference(log);
+  rows.push(
+    observationRow(
+      "store",
+      `file store reference (${reference.commit.slice(0, 7)}): one-time set-up (worktree, npm ci, build)`,
+      reference.setupMs,
+      `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
+    ),
+  );
+  const servers = [];
+  let postgres;
+  let result;
+  let stored;
+  const storeAtEnd = {};
+  const loadBefore = os.loadavg();
+  try {
+    log(`  starting the file store reference, this build on SQLite, PostgreSQL and this build on it`);
+    const file = await startFileStoreReference(reference, {
+      ...benchEnv(fake),
+      CONTACT_INBOX_FILE: `${dir}/file-store/contact-requests.jsonl`,
+      CONTACT_UNDELIVERED_FILE: `${dir}/file-store/undelivered-contact-requests.jsonl`,
+    });
+    servers.push(file);
+    const sqliteEnv = leadStoreEnv(`${dir}/sqlite`, undefined);
+    const sqlite = await startAppServer(buildDir, { ...benchEnv(fake), ...sqliteEnv });
+    servers.push(sqlite);
+    // A missing PostgreSQL throws here: the section fails, it is never skipped.
+    postgres = await startPostgres();
+    const databaseUrl = await postgres.createDatabase("bench_leads");
+    const onPostgres = await startAppServer(buildDir, {
+      ...benchEnv(fake),
+      ...leadStoreEnv(`${dir}/postgres`, databaseUrl),
+    });
+    servers.push(onPostgres);
+    await storeReady(sqlite, "sqlite");
+    await storeReady(onPostgres, "postgres");
+    log(
+      `  file store pid ${file.pid}, SQLite pid ${sqlite.pid}, PostgreSQL pid ${postgres.pid} ` +
+        `(port ${postgres.port}) with its app server pid ${onPostgres.pid}`,
+    );
+    result = await runStore(
+      {
+        targets: { "file store": file.url, SQLite: sqlite.url, PostgreSQL: onPostgres.url },
+        fake,
+        duration: loadDuration,
+        rounds: loadRounds,
+      },
+      log,
+    );
+    stored = await storedLeads(sqliteEnv.LEADS_DATABASE_FILE, databaseUrl);
+    storeAtEnd.SQLite = await storeState(sqlite);
+    storeAtEnd.PostgreSQL = await storeState(onPostgres);
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    // Stopped by its PID (SIGINT, then SIGKILL), its folder deleted.
+    await postgres?.destroy();
+  }
+  const loadAfter = os.loadavg();
+
+  const c = result.connections;
+  for (const [name, f] of Object.entries(result.targets)) {
+    rows.push(
+      observationRow(
+        "store",
+        `${name}${name === result.reference ? " (reference)" : ""}: POST at ${c}, median of ${result.rounds}`,
+        f.rps,
+        `${f.rps} rps · p50 ${f.p50 ?? "–"} ms · p99 ${f.p99 ?? "–"} ms · ${f.sent} sent (303), ${f.failed} failed` +
+          (f.roundsWithoutAnswer
+            ? ` · no answer at all in ${f.roundsWithoutAnswer} of ${result.rounds} rounds`
+            : ""),
+      ),
+    );
+  }
+  for (const [name, comparison] of Object.entries(result.ratios)) {
+    const rounds = comparison.ratios.map((r) => r ?? "none").join(" / ");
+    rows.push(
+      budgetRow(
+        "store",
+        `ratio p99 ${name} ÷ file store at ${c} (median of rounds)`,
+        comparison.ratio,
+        "<=",
+        BUDGETS.storePostP99Ratio,
+        (v) => (v === comparison.ratio ? `${v.toFixed(2)} (rounds ${rounds})` : v.toFixed(2)),
+      ),
+    );
+    // Not measured when a server answered nothing in some round: say which.
+    if (comparison.ratio === null)
+      rows.push(
+        observationRow("store", `ratio p99 ${name} ÷ file store, per round (none: no answer)`, null, rounds),
+      );
+  }
+  for (const name of Object.keys(result.ratios)) {
+    const leads = stored?.[name] ?? {};
+    const total = Object.values(leads).reduce((a, b) => a + b, 0);
+    rows.push(
+      observationRow(
+        "store",
+        `${name}: leads in the store after the run (warm-up included); store at the end`,
+        total,
+        `${total} (${Object.entries(leads)
+          .map(([state, n]) => `${n} ${state}`)
+          .join(", ")}); ${storeAtEnd[name]}`,
+      ),
+    );
+  }
+  // As in the load section: a figure only means something if every valid post (each its own lead)
+  // was answered as sent and really reached the function (>=: a request still in flight when
+  // autocannon stops may reach it uncounted), and if no round went without any answer.
+  const short = Object.entries(result.targets).filter(
+    ([, f]) => !(f.roundsWithoutAnswer === 0 && f.sent > 0 && f.failed === 0 && f.reachedFunction >= f.sent),
+  );
+  rows.push(
+    budgetRow(
+      "store",
+      "every valid POST of every target answered as sent (303) and reached the function",
+      short.length === 0 ? 1 : 0,
+      "=",
+      1,
+      (v) =>
+        v
+          ? "yes"
+          : `no: ${short
+              .map(
+                ([name, f]) =>
+                  `${name} ${f.sent}/${f.requests} sent, ${f.reachedFunction} reached it` +
+                  (f.roundsWithoutAnswer ? `, ${f.roundsWithoutAnswer} rounds without any answer` : ""),
+              )
+              .join("; ")}`,
+    ),
+  );
+  rows.push(
+    observationRow(
+      "store",
+      "machine load average (1 min) before / after the store section",
+      loadAfter[0],
+      `${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores (shared)`,
+    ),
+  );
+  details.store = {
+    reference: {
+      commit: reference.commit,
+      setupMs: reference.setupMs,
+      steps: reference.steps,
+      cached: reference.cached,
+      preparedAt: reference.preparedAt,
+    },
+    ...result,
+    storedLeads: stored,
+    storeAtEnd,
+    loadAverage: { before: loadBefore, after: loadAfter },
+  };
+}
+
 function machine() {
   let chromium = "unknown";
   try {
@@ -451,17 +701,13 @@ async function main() {
     await buildApp(buildDir);
   }
   log(`bench: starting servers (${elapsed()})`);
+  // Each server's lead store (and the reference's files) in a folder of this run, deleted at the end.
+  const dataDir = mkdtempSync(join(os.tmpdir(), "bench-leads-"));
   const fake = await startFakeFunction();
-  const server = await startAppServer(buildDir, {
-    SUPABASE_URL: fake.url,
-    SUPABASE_ANON_KEY: "bench-anon-key",
-    // High limits so that the load test measures the server, not the rate limiter.
-    RATE_LIMIT_PER_CLIENT: "1000000000",
-    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000000",
-    CONTACT_INBOX_FILE: `${buildDir}/bench-inbox.jsonl`,
-    GA_MEASUREMENT_ID: undefined,
-    MOCKS: undefined,
-  });
+  // The shared server of bytes, lighthouse and load (the store section starts its own).
+  const server = ["bytes", "lighthouse", "load"].some((section) => sections.has(section))
+    ? await startAppServer(buildDir, { ...benchEnv(fake), ...leadStoreEnv(`${dataDir}/shared`) })
+    : null;
   let paths = { stylesheetPath: null, scriptPath: null };
   try {
     if (sections.has("bytes")) {
@@ -489,9 +735,18 @@ async function main() {
         failedSection("load", error);
       }
     }
+    if (sections.has("store")) {
+      log(`bench: store, POST at 50 connections: file store (reference), SQLite, PostgreSQL (${elapsed()})`);
+      try {
+        await storeSection(fake, dataDir);
+      } catch (error) {
+        failedSection("store", error);
+      }
+    }
   } finally {
-    await server.stop();
+    await server?.stop();
     await fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 
   const durationMs = Date.now() - started;
@@ -512,9 +767,7 @@ async function main() {
   };
   mkdirSync(`${root}bench/results`, { recursive: true });
   // Only a full run is "latest"; a partial one (--only) must not replace its figures.
-  const complete =
-    ["bytes", "lighthouse", "load"].every((section) => sections.has(section)) &&
-    !args.includes("--mobile-only");
+  const complete = ALL_SECTIONS.every((section) => sections.has(section)) && !args.includes("--mobile-only");
   const resultFile = complete ? "latest.json" : `partial-${[...sections].join("-")}.json`;
   writeFileSync(`${root}bench/results/${resultFile}`, `${JSON.stringify(result, null, 2)}\n`);
 

@@ -1,25 +1,45 @@
 #!/usr/bin/env node
 // The one place that knows where this machine's PostgreSQL server binaries are, and which user
-// runs them: the throwaway test clusters of test/support/postgres.ts read it, and so does this CLI.
+// runs them, and that starts throwaway servers on them (startPostgres): the tests use it through
+// test/support/postgres.ts, the benchmark (bench/, plain Node) directly, and so does this CLI.
+// Plain JavaScript so that all of them can import it; the types are in postgres.d.mts.
 // Nothing is downloaded: Debian's `postgresql` package, or whatever POSTGRES_BIN_DIR names.
+//
+// A throwaway server is a fresh cluster (initdb) in a temporary folder, one `postgres` process held
+// by its PID, listening on 127.0.0.1 only, on a free port. Throwaway settings: no password (trust,
+// loopback only) and no fsync (see SERVER_SETTINGS). A server left running is SIGKILLed when the
+// process that started it exits (or gets SIGINT/SIGTERM/SIGHUP), and its folder deleted; one whose
+// process was SIGKILLed is reaped by the next startPostgres() (or `node scripts/postgres.mjs reap`).
 //
 //   node scripts/postgres.mjs check   prints the binaries and the user that will run them
 //                                     (exit 1 when missing: install with apt-get install -y postgresql)
 //   node scripts/postgres.mjs reap    stops and deletes test clusters whose test process died
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   accessSync,
+  chmodSync,
+  chownSync,
+  closeSync,
   constants,
   existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import pg from "pg";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
@@ -258,6 +278,380 @@ export function reapOrphans() {
     }
   }
   return removed;
+}
+
+const SUPERUSER = "postgres";
+const HOST = "127.0.0.1";
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+const SERVER_SETTINGS = {
+  listen_addresses: HOST,
+  max_connections: "200",
+  // Throwaway cluster: its data is thrown away, so never wait for the disk. Never do this on a real server.
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+};
+
+/**
+ * Whether a throwaway server can be started here: the binaries, and a user to run them.
+ * @returns {{ ok: true, bin: string } | { ok: false, reason: string }}
+ */
+export function postgresAvailable() {
+  const found = findPostgres();
+  if (!found.bin) return { ok: false, reason: found.reason };
+  try {
+    serverUser();
+  } catch (error) {
+    return { ok: false, reason: /** @type {Error} */ (error).message };
+  }
+  return { ok: true, bin: found.bin };
+}
+
+/**
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null, error?: Error }} Exit
+ * @typedef {{ child: import("node:child_process").ChildProcess, exited: Promise<Exit>, exit: Exit | null }} Running
+ * @typedef {{ root: string, dataDir: string, running: Running | null }} Cluster
+ */
+
+/** Clusters this process created and has not destroyed: what the exit handler cleans up. @type {Set<Cluster>} */
+const live = new Set();
+let handlersInstalled = false;
+
+function cleanUpSync() {
+  for (const cluster of live) {
+    if (cluster.running && !cluster.running.exit && cluster.running.child.pid) {
+      killServerTree(cluster.running.child.pid);
+    }
+    try {
+      rmSync(cluster.root, { recursive: true, force: true, maxRetries: 5 });
+    } catch {
+      // Best effort: `node scripts/postgres.mjs reap` removes what is left.
+    }
+  }
+  live.clear();
+}
+
+function installHandlers() {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on("exit", cleanUpSync);
+  for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+    const onSignal = () => {
+      cleanUpSync();
+      // Nobody else handles this signal: die of it, as without this handler.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      if (address === null || typeof address === "string") return reject(new Error("no port"));
+      server.close(() => resolvePort(address.port));
+    });
+  });
+}
+
+/** Environment for initdb and postgres: ours without PG* variables (PGDATA, PGPORT...). */
+function serverEnv() {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("PG")) delete env[key];
+  return env;
+}
+
+/**
+ * @param {string} bin @param {string} command @param {string[]} args @param {string} cwd
+ * @param {number | "pipe"} stdio
+ */
+function spawnAsServerUser(bin, command, args, cwd, stdio) {
+  const user = serverUser();
+  return spawn(join(bin, command), args, {
+    cwd,
+    env: serverEnv(),
+    stdio: ["ignore", stdio, stdio],
+    detached: false,
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+  });
+}
+
+/** @param {string} bin @param {string} command @param {string[]} args @param {string} cwd @returns {Promise<void>} */
+function runToEnd(bin, command, args, cwd) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawnAsServerUser(bin, command, args, cwd, "pipe");
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) resolveRun();
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output}`));
+    });
+  });
+}
+
+/** @param {string} logFile */
+function logTail(logFile, bytes = 4000) {
+  try {
+    const fd = openSync(logFile, "r");
+    try {
+      const buffer = Buffer.alloc(bytes);
+      const { size } = fstatSync(fd);
+      const start = Math.max(0, size - bytes);
+      const read = readSync(fd, buffer, 0, bytes, start);
+      return buffer.subarray(0, read).toString();
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return "(no log)";
+  }
+}
+
+/** @param {number} ms @returns {Promise<void>} */
+function sleep(ms) {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
+
+/** @param {number} port @param {string} database @returns {import("pg").ClientConfig} */
+function connectionConfig(port, database) {
+  // Explicit everything, so no PGHOST/PGSSLMODE/... of the environment can send us elsewhere.
+  return { host: HOST, port, user: SUPERUSER, database, ssl: false, connectionTimeoutMillis: 2_000 };
+}
+
+/**
+ * @template T
+ * @param {number} port @param {string} database @param {(client: import("pg").Client) => Promise<T>} run
+ * @returns {Promise<T>}
+ */
+async function withClient(port, database, run) {
+  const client = new pg.Client(connectionConfig(port, database));
+  // A server that goes away emits "error" on idle clients: the failed call reports it instead.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** @param {string} bin @param {Cluster} cluster @param {number} port @param {string} logFile @returns {Running} */
+function launch(bin, cluster, port, logFile) {
+  const socketDir = cluster.root;
+  /** @type {Record<string, string>} */
+  const settings = {
+    ...SERVER_SETTINGS,
+    // The socket path (folder + "/.s.PGSQL.<port>") must fit in 107 bytes; without one, TCP only.
+    unix_socket_directories: socketDir.length + 20 < 107 ? socketDir : "",
+  };
+  const args = ["-D", cluster.dataDir, "-p", String(port)];
+  for (const [key, value] of Object.entries(settings)) args.push("-c", `${key}=${value}`);
+  const log = openSync(logFile, "a");
+  let child;
+  try {
+    // postgres itself, not pg_ctl: the PID we hold is the server's.
+    child = spawnAsServerUser(bin, "postgres", args, cluster.root, log);
+  } finally {
+    closeSync(log);
+  }
+  // A forgotten server must not keep its owner alive: the exit handler kills it.
+  child.unref();
+  /** @type {Running} */
+  const running = { child, exit: null, exited: Promise.resolve({ code: null, signal: null }) };
+  running.exited = new Promise((resolveExit) => {
+    child.once("error", (error) => {
+      running.exit ??= { code: null, signal: null, error };
+      resolveExit(running.exit);
+    });
+    child.once("exit", (code, signal) => {
+      running.exit ??= { code, signal };
+      resolveExit(running.exit);
+    });
+  });
+  return running;
+}
+
+/** @param {Running} running @param {number} port @param {string} logFile */
+async function waitReady(running, port, logFile) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError;
+  for (;;) {
+    if (running.exit) {
+      const how = running.exit.error?.message ?? running.exit.signal ?? `exit code ${running.exit.code}`;
+      throw new Error(
+        `postgres ended (${how}) before accepting connections on port ${port}:\n${logTail(logFile)}`,
+      );
+    }
+    try {
+      await withClient(port, "postgres", (client) => client.query("SELECT 1"));
+      return;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `postgres did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s ` +
+          `(last error: ${/** @type {Error} */ (lastError)?.message}):\n${logTail(logFile)}`,
+      );
+    }
+    await sleep(50);
+  }
+}
+
+/** Fast shutdown (SIGINT), then SIGKILL if the server is still there after STOP_TIMEOUT_MS. @param {Running} running */
+async function shutDown(running) {
+  const pid = running.child.pid;
+  if (running.exit || pid === undefined) return;
+  running.child.kill("SIGINT");
+  let timer;
+  const timedOut = new Promise(
+    (resolveTimeout) => (timer = setTimeout(() => resolveTimeout("timeout"), STOP_TIMEOUT_MS)),
+  );
+  const result = await Promise.race([running.exited, timedOut]);
+  clearTimeout(timer);
+  if (result === "timeout") {
+    killServerTree(pid);
+    await running.exited;
+  }
+}
+
+/** @param {string} bin @param {Cluster} cluster @param {number} port @param {string} logFile */
+async function startOn(bin, cluster, port, logFile) {
+  const running = launch(bin, cluster, port, logFile);
+  cluster.running = running;
+  try {
+    await waitReady(running, port, logFile);
+  } catch (error) {
+    await shutDown(running);
+    throw error;
+  }
+  return running;
+}
+
+/** @param {string} name */
+function quoteIdentifier(name) {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Starts a fresh PostgreSQL cluster on a free port of 127.0.0.1 and waits until it accepts
+ * connections. @returns {Promise<import("./postgres.d.mts").PostgresServer>}
+ */
+export async function startPostgres() {
+  const found = postgresAvailable();
+  if (!found.ok) throw new Error(`PostgreSQL is missing: ${found.reason}. Install it: ${INSTALL_HINT}`);
+  const { bin } = found;
+  installHandlers();
+  reapOrphans();
+
+  const root = mkdtempSync(join(clusterBase(), TEMP_PREFIX));
+  writeFileSync(join(root, OWNER_FILE), `${process.pid}\n`);
+  /** @type {Cluster} */
+  const cluster = { root, dataDir: join(root, "data"), running: null };
+  live.add(cluster);
+  const logFile = join(root, "postgres.log");
+  let port = 0;
+  try {
+    const user = serverUser();
+    if (user) chownSync(root, user.uid, user.gid);
+    chmodSync(root, 0o700);
+    // --no-sync: throwaway cluster, as fsync=off in SERVER_SETTINGS.
+    await runToEnd(
+      bin,
+      "initdb",
+      ["-D", cluster.dataDir, "-U", SUPERUSER, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
+      root,
+    );
+    writeFileSync(
+      join(cluster.dataDir, "pg_hba.conf"),
+      "# Throwaway cluster: no password, and nothing but loopback TCP (listen_addresses=127.0.0.1).\n" +
+        "local all all trust\n" +
+        "host  all all 127.0.0.1/32 trust\n",
+    );
+    // The free port may be taken between freePort() and postgres binding it: then try another.
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      try {
+        await startOn(bin, cluster, port, logFile);
+        break;
+      } catch (error) {
+        if (
+          attempt >= 3 ||
+          !/could not bind|address already in use/i.test(/** @type {Error} */ (error).message)
+        )
+          throw error;
+      }
+    }
+  } catch (error) {
+    live.delete(cluster);
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+    throw error;
+  }
+
+  let lastPid = cluster.running?.child.pid ?? 0;
+  let destroyed = false;
+  // stop/start/destroy run one after the other, even when called concurrently.
+  /** @type {Promise<unknown>} */
+  let queue = Promise.resolve();
+  /** @template T @param {() => Promise<T>} step @returns {Promise<T>} */
+  const serially = (step) => {
+    const result = queue.then(step);
+    queue = result.catch(() => {});
+    return result;
+  };
+  /** @param {string} database */
+  const urlFor = (database) => `postgres://${SUPERUSER}@${HOST}:${port}/${encodeURIComponent(database)}`;
+
+  const stop = async () => {
+    if (cluster.running) await shutDown(cluster.running);
+    cluster.running = null;
+  };
+
+  return {
+    url: urlFor("postgres"),
+    port,
+    get pid() {
+      return lastPid;
+    },
+    dataDir: cluster.dataDir,
+    logFile,
+    async createDatabase(name = `test_${randomBytes(6).toString("hex")}`) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
+      await withClient(port, "postgres", (client) =>
+        // template0: nobody is ever connected to it, so CREATE DATABASE never waits on a copy source.
+        client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`),
+      );
+      return urlFor(name);
+    },
+    stop: () => serially(stop),
+    start: () =>
+      serially(async () => {
+        if (destroyed) throw new Error("This PostgreSQL server was destroyed.");
+        if (cluster.running && !cluster.running.exit) return;
+        const running = await startOn(bin, cluster, port, logFile);
+        lastPid = running.child.pid ?? 0;
+      }),
+    destroy: () =>
+      serially(async () => {
+        if (destroyed) return;
+        destroyed = true;
+        await stop();
+        live.delete(cluster);
+        rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+      }),
+  };
 }
 
 function main(args) {

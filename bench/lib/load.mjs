@@ -8,7 +8,7 @@ import { answeredAsSent, distinctContactPosts, failedPosts } from "./contact-pos
 import { median } from "./lighthouse.mjs";
 
 /** A contact request that passes the shared validator (spec section 5). */
-const validContactFields = {
+export const validContactFields = {
   name: "Bench Visitor",
   email: "bench.visitor@example.com",
   phone: "+1 513 555 0100",
