@@ -35,5 +35,10 @@ export function dataFileProblem(variable: string, file: string): string | null {
 export function dataFileProblems(env: Env): string[] {
   if (env.DATABASE_URL) return [];
   const problem = dataFileProblem("LEADS_DATABASE_FILE", env.LEADS_DATABASE_FILE);
-  return problem ? [problem] : [];
+  // One sentence, as every configuration error: the variable, the problem, a value that works.
+  return problem
+    ? [
+        `${problem}: use a path the server's user can write, for example LEADS_DATABASE_FILE=/var/lib/agency-site/leads.sqlite.`,
+      ]
+    : [];
 }

@@ -54,7 +54,7 @@ describe("the lead store's file, checked at start", () => {
   it("checks LEADS_DATABASE_FILE (with or without the function), and nothing when PostgreSQL keeps the leads", () => {
     const base = { LEADS_DATABASE_FILE: "/proc/nope/leads.sqlite" };
     expect(dataFileProblems(parseEnv(base))).toEqual([
-      "LEADS_DATABASE_FILE: cannot create the directory /proc/nope of /proc/nope/leads.sqlite (ENOENT)",
+      "LEADS_DATABASE_FILE: cannot create the directory /proc/nope of /proc/nope/leads.sqlite (ENOENT): use a path the server's user can write, for example LEADS_DATABASE_FILE=/var/lib/agency-site/leads.sqlite.",
     ]);
     expect(
       dataFileProblems(parseEnv({ ...base, SUPABASE_URL: "https://x.supabase.co", SUPABASE_ANON_KEY: "k" })),
