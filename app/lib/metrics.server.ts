@@ -49,7 +49,9 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
     (counts ??= leadCounts()
       .catch((error: unknown) => {
         // The store is down: say "unknown" rather than a number that looks fine.
-        console.error(JSON.stringify({ event: "metrics_lead_store_unavailable", error: (error as Error).message }));
+        console.error(
+          JSON.stringify({ event: "metrics_lead_store_unavailable", error: (error as Error).message }),
+        );
         return undefined;
       })
       .finally(() => setTimeout(() => (counts = undefined), 0)));
@@ -63,13 +65,21 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
         this.set(value ? pick(value) : Number.NaN);
       },
     });
-  leadGauge("leads_pending", "Leads whose call failed for sure, waiting for the dispatcher's next attempt.", (c) => c.pending);
+  leadGauge(
+    "leads_pending",
+    "Leads whose call failed for sure, waiting for the dispatcher's next attempt.",
+    (c) => c.pending,
+  );
   leadGauge(
     "leads_possibly_delivered",
     "Leads whose call had an unknown outcome: held for a person, never resent automatically.",
     (c) => c.possiblyDelivered,
   );
-  leadGauge("leads_dead", "Leads that failed CONTACT_RETRY_MAX_ATTEMPTS times: held for a person.", (c) => c.dead);
+  leadGauge(
+    "leads_dead",
+    "Leads that failed CONTACT_RETRY_MAX_ATTEMPTS times: held for a person.",
+    (c) => c.dead,
+  );
   leadGauge(
     "leads_oldest_pending_age_seconds",
     "Seconds since the oldest pending lead arrived (0 when none is pending).",

@@ -883,9 +883,7 @@ describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
       expect(run.stdout).toMatch(
         /\npending\s+2026-02-03 04:05\s+1\s+http 500\s+Mary Jackson\s+mary@example\.com\s+\+1 757 555 0101\s+Hampton "Wind Tunne…/,
       );
-      expect(run.stdout).toMatch(
-        /\npossibly-delivered\s+2026-02-03 04:07\s+1\s+timeout\s+Katherine Johnson/,
-      );
+      expect(run.stdout).toMatch(/\npossibly-delivered\s+2026-02-03 04:07\s+1\s+timeout\s+Katherine Johnson/);
       expect(run.stdout).not.toContain("Inbox Lead");
       const inbox = await leads(["list", "--inbox"], target);
       expect(inbox.code).toBe(0);

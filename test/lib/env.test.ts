@@ -42,7 +42,9 @@ describe("the lead store, the previous release's files and the metrics token in 
     "db.internal:5432",
     "postgres://",
   ])("refuses DATABASE_URL=%s, naming DATABASE_URL", (value) => {
-    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(/DATABASE_URL is set \(\d+ characters, not shown\): it must be a PostgreSQL URL/);
+    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(
+      /DATABASE_URL is set \(\d+ characters, not shown\): it must be a PostgreSQL URL/,
+    );
   });
 
   it("still refuses the inbox file as the undelivered file (both are imported at start), naming the variable", () => {
@@ -99,7 +101,9 @@ describe("retries, retention and alerts of the lead store", () => {
     "LEADS_ALERT_PENDING_MINUTES",
   ])("refuses %s=0, -1 or 1.5, naming it", (variable) => {
     for (const value of ["0", "-1", "1.5", "abc"]) {
-      expect(() => parseEnv({ [variable]: value })).toThrow(new RegExp(`${variable} is "${value.replace(".", "\\.")}": it must be a whole number`));
+      expect(() => parseEnv({ [variable]: value })).toThrow(
+        new RegExp(`${variable} is "${value.replace(".", "\\.")}": it must be a whole number`),
+      );
     }
   });
 
@@ -137,7 +141,9 @@ describe("the rate limits", () => {
     ]) {
       expect(() =>
         parseEnv({ RATE_LIMIT_PER_CLIENT: perClient, RATE_LIMIT_GLOBAL_PER_MINUTE: global }),
-      ).toThrow(/RATE_LIMIT_GLOBAL_PER_MINUTE must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it, for example/);
+      ).toThrow(
+        /RATE_LIMIT_GLOBAL_PER_MINUTE must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it, for example/,
+      );
     }
     // Against the default ceiling (60) too.
     expect(() => parseEnv({ RATE_LIMIT_PER_CLIENT: "60" })).toThrow(/RATE_LIMIT_GLOBAL_PER_MINUTE/);

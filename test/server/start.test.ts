@@ -265,7 +265,9 @@ describe("npm start refuses to start, in words naming the cause", () => {
     const lines = await refusal(
       npmStart({ PORT: String(await freePort()), DATABASE_URL: "mysql://db/leads" }),
     );
-    expect(lines.join("\n")).toContain("): it must be a PostgreSQL URL, for example DATABASE_URL=postgres://");
+    expect(lines.join("\n")).toContain(
+      "): it must be a PostgreSQL URL, for example DATABASE_URL=postgres://",
+    );
   });
 
   it("a global ceiling one client could use up: names RATE_LIMIT_GLOBAL_PER_MINUTE", async () => {

@@ -70,7 +70,13 @@ export function createContactAction({
       : { ok: false, reason: "unknown", detail: "no function and no store" };
     if (!sent.ok) {
       lastResort(
-        JSON.stringify({ event: "contact_lead_not_saved", requestId, storeError, reason: sent.reason, lead: request }),
+        JSON.stringify({
+          event: "contact_lead_not_saved",
+          requestId,
+          storeError,
+          reason: sent.reason,
+          lead: request,
+        }),
       );
     }
     return sent;
@@ -165,7 +171,11 @@ export function createContactAction({
       );
     }
 
-    const failed = (sent: Failure, result: "send-failed" | "timeout" | "duplicate", keptIn?: "store" | "stderr") =>
+    const failed = (
+      sent: Failure,
+      result: "send-failed" | "timeout" | "duplicate",
+      keptIn?: "store" | "stderr",
+    ) =>
       answer(sent.reason === "timeout" ? 504 : 502, error(contactNotices.sendFailed, values), {
         result,
         sink: sinkName,
@@ -222,7 +232,11 @@ export function createContactAction({
       }
       case "claimed": {
         if (!sink) throw new Error("a lead was claimed for sending without a function");
-        const { sent } = await attemptDelivery({ store, sink, alerts: leads.alerts }, admission.claim, "visitor");
+        const { sent } = await attemptDelivery(
+          { store, sink, alerts: leads.alerts },
+          admission.claim,
+          "visitor",
+        );
         if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName });
         return failed(sent, resultOf(sent), "store");
       }

@@ -40,6 +40,7 @@ export function contactClient(request: Request, context: AppLoadContext): string
 }
 
 export async function handleContactAction(request: Request, context: AppLoadContext) {
-  if (!context.leads) throw new Error("The server did not hand the lead services to the app (server/app.ts).");
+  if (!context.leads)
+    throw new Error("The server did not hand the lead services to the app (server/app.ts).");
   return actionFor(context.leads)(request, contactClient(request, context));
 }
