@@ -295,20 +295,28 @@ export function createLeadStore({
     admit(request: ContactRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
       return guarded(async () => {
-        // The limit is asked outside the transaction: on PostgreSQL the limiter needs connections
+        // On PostgreSQL the limit is asked outside the transaction: the limiter takes connections
         // of the same pool, which transactions waiting for it must not all be holding. A duplicate
-        // or a lead in flight is answered before the limit is asked (it never costs the visitor
-        // one); the transaction decides again, so a race only ever costs one point.
-        const seen = await earlier(db, fingerprint, now());
-        if (seen) return seen;
-        const limit = await allow();
-        if (!limit.allowed) return { kind: "limited", limit };
+        // or a lead in flight is answered before it is asked (it never costs the visitor a point);
+        // the transaction decides again, so a race only ever costs one. SQLite's limiter is in
+        // memory and its one connection serializes everything: asked inside, one turn per post.
+        const limitFirst = engine === "postgres";
+        if (limitFirst) {
+          const seen = await earlier(db, fingerprint, now());
+          if (seen) return seen;
+          const limit = await allow();
+          if (!limit.allowed) return { kind: "limited", limit };
+        }
         return writeTransaction(
           database,
           async (trx): Promise<Admission> => {
             const at = now();
             const raced = await earlier(trx, fingerprint, at);
             if (raced) return raced;
+            if (!limitFirst) {
+              const limit = await allow();
+              if (!limit.allowed) return { kind: "limited", limit };
+            }
             const open = await trx
               .selectFrom("leads")
               .selectAll()
