@@ -39,7 +39,6 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import pg from "pg";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
@@ -436,6 +435,8 @@ function connectionConfig(port, database) {
  * @returns {Promise<T>}
  */
 async function withClient(port, database, run) {
+  // Loaded here, not at the top: `node scripts/postgres.mjs check` runs before `npm ci` (.ci/run).
+  const { default: pg } = await import("pg");
   const client = new pg.Client(connectionConfig(port, database));
   // A server that goes away emits "error" on idle clients: the failed call reports it instead.
   client.on("error", () => {});
