@@ -39,7 +39,6 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
 /** Every test cluster lives in a temporary folder whose name starts with this. */
