@@ -157,6 +157,7 @@ class WorkerChannel {
   #nextId = 1;
   #exited: Error | undefined;
   #crash: Error | undefined;
+  #closing = false;
   readonly exit: Promise<void>;
 
   private constructor(config: SqliteWorkerConfig) {
@@ -217,7 +218,7 @@ class WorkerChannel {
     const waiting = this.#pending.get(reply.id);
     if (!waiting) return;
     this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#worker.unref();
+    if (this.#pending.size === 0 && !this.#closing) this.#worker.unref();
     if (reply.error)
       waiting.reject(new SqliteWorkerError(reply.error.message, reply.error.code, reply.error.name));
     else waiting.resolve(reply);
@@ -234,6 +235,10 @@ class WorkerChannel {
   /** Closes the database and ends the worker (ended for good after 5 s if it does not answer). */
   async close(): Promise<void> {
     if (this.#exited) return;
+    // Referenced until it has exited: a program awaiting its store's close (the CLI's last step)
+    // would otherwise see an empty event loop, and end with its await unsettled.
+    this.#closing = true;
+    this.#worker.ref();
     const timer = setTimeout(() => void this.#worker.terminate(), 5_000);
     timer.unref();
     await this.request({ close: true }).catch(() => undefined);
