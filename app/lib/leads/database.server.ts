@@ -1,11 +1,9 @@
-import { closeSync, openSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 
-import Database from "better-sqlite3";
-import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 
-import { ensureDirectorySync } from "~/lib/files.server";
+import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 /**
  * The lead store's two engines behind one Kysely query builder (decision 032): the embedded SQLite
@@ -116,25 +114,11 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
 
 function openSqlite(file: string): OpenDatabase {
   const path = resolve(file);
+  // better-sqlite3 on a worker thread (sqlite-worker.server.ts): one connection there, opened on
+  // first use (WAL, synchronous = FULL, busy_timeout; the file created 0600 first), so an
+  // unwritable folder is a store that is unavailable (and retried), not a server that cannot start.
   const db = new Kysely<LeadsDatabase>({
-    dialect: new SqliteDialect({
-      // Opened on first use, so an unwritable folder is a store that is unavailable (and retried),
-      // not a server that cannot start.
-      database: async () => {
-        ensureDirectorySync(dirname(path));
-        // Personal data: readable by the server's user only. SQLite gives its -wal and -shm files
-        // the database file's permissions, so creating the file 0600 first covers all three.
-        closeSync(openSync(path, "a", 0o600));
-        const database = new Database(path);
-        // WAL: readers (the leads CLI) never block the server's writes. FULL: a lead the visitor
-        // was told about survives a power cut, not only a crash.
-        database.pragma("journal_mode = WAL");
-        database.pragma("synchronous = FULL");
-        // Another process (the CLI) holding the write lock makes a write wait, not fail.
-        database.pragma("busy_timeout = 2000");
-        return database;
-      },
-    }),
+    dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: 2_000 }),
   });
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }
