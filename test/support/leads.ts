@@ -1,29 +1,9 @@
 import Database from "better-sqlite3";
 
-/** One row of the lead store as the tests read it (snake_case columns, times in ms). */
-export interface LeadRow {
-  id: string;
-  fingerprint: string;
-  state: string;
-  received_at: number;
-  name: string;
-  email: string;
-  phone: string;
-  company: string;
-  website: string;
-  company_size: string;
-  industry: string;
-  message: string;
-  request_id: string | null;
-  source: string;
-  attempts: number;
-  next_attempt_at: number | null;
-  lease_until: number | null;
-  last_reason: string | null;
-  last_status: number | null;
-  delivered_at: number | null;
-  erased_at: number | null;
-}
+import type { LeadsTable } from "~/lib/leads/database.server";
+
+/** One row of the lead store as the tests read it: the schema's own row type (times in ms). */
+export type LeadRow = LeadsTable;
 
 /**
  * Every lead in an SQLite lead store (LEADS_DATABASE_FILE), oldest first, read as ops would with
