@@ -69,10 +69,10 @@ function HeroPipeline() {
         </p>
       </div>
       <ol className="pipeline mt-6">
-        {panel.steps.map((step) => {
+        {panel.steps.map((step, index) => {
           const done = step.state === "done";
           return (
-            <li key={step.title} className="relative flex gap-4">
+            <li key={step.title} className="relative flex gap-4" data-line-to={panel.steps[index + 1]?.state}>
               <span
                 aria-hidden="true"
                 className={`disc size-10 ${
