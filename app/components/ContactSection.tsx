@@ -1,4 +1,5 @@
 import { contactDetails, contactIntro } from "~/content/contact";
+import { PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { ContactForm } from "./contact-form/ContactForm";
 import { Icon } from "./Icon";
@@ -44,9 +45,11 @@ export function ContactSection() {
           <div className="on-ink rounded-md bg-ink-950 p-6 text-white">
             <p className="flex items-center gap-3 font-bold sm:text-lg">
               <Icon name="clock" className="size-6 shrink-0 text-accent-400" />
-              {contactDetails.responseCard.title}
+              {withoutLoneLastWord(contactDetails.responseCard.title, TITLE_PAIR)}
             </p>
-            <p className="mt-2 leading-relaxed text-ink-300">{contactDetails.responseCard.text}</p>
+            <p className="mt-2 leading-relaxed text-ink-300">
+              {withoutLoneLastWord(contactDetails.responseCard.text, PARAGRAPH_PAIR)}
+            </p>
           </div>
         </div>
       </div>

@@ -11,6 +11,7 @@ import {
 } from "~/content/footer";
 import { newTabHint } from "~/content/external-link";
 import { site } from "~/content/site";
+import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { BrandMark } from "./BrandMark";
 import { Icon } from "./Icon";
@@ -80,7 +81,7 @@ export function Footer() {
       </div>
       <div className="border-t border-white/10">
         <div className="shell flex flex-col gap-4 py-6 text-sm text-ink-300 md:flex-row md:items-center md:justify-between">
-          <p>{copyright}</p>
+          <p>{withoutLoneLastWord(copyright, PARAGRAPH_PAIR)}</p>
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
             {legalLinks.map((link) => (
               <li key={link.label}>

@@ -1,5 +1,5 @@
 import type { SectionIntro } from "~/content/types";
-import { HEADING_PAIR, withoutLoneLastWord } from "~/lib/typography";
+import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 interface SectionHeadingProps {
   intro: SectionIntro;
@@ -32,7 +32,9 @@ export function SectionHeading({ intro, id, align = "left", className = "" }: Se
           {withoutLoneLastWord(intro.heading, HEADING_PAIR)}
         </h2>
       </div>
-      <p className={`lead ${align === "split" ? "" : "mt-4"}`}>{withoutLoneLastWord(intro.lead)}</p>
+      <p className={`lead ${align === "split" ? "" : "mt-4"}`}>
+        {withoutLoneLastWord(intro.lead, PARAGRAPH_PAIR)}
+      </p>
     </div>
   );
 }

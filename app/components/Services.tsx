@@ -1,6 +1,6 @@
 import { chatbotFlow, services, servicesIntro } from "~/content/services";
 import type { Service } from "~/content/types";
-import { withoutLoneLastWord } from "~/lib/typography";
+import { PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -43,9 +43,11 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
         <Icon name={service.icon} className="size-5" />
       </span>
       <h3 className="mt-4 text-lg leading-snug font-bold tracking-tight">
-        {withoutLoneLastWord(service.title)}
+        {withoutLoneLastWord(service.title, TITLE_PAIR)}
       </h3>
-      <p className="mt-3 leading-relaxed text-ink-600 in-[.on-ink]:text-ink-300">{service.description}</p>
+      <p className="mt-3 leading-relaxed text-ink-600 in-[.on-ink]:text-ink-300">
+        {withoutLoneLastWord(service.description, PARAGRAPH_PAIR)}
+      </p>
     </div>
   );
   const features = (

@@ -26,5 +26,15 @@ export function withoutLoneLastWord(text: string, maxPairLength = 14): string {
   return `${trimmed.slice(0, last)}${NO_BREAK_SPACE}${trimmed.slice(last + 1)}${text.slice(trimmed.length)}`;
 }
 
-/** The limit for headings: their large type makes a long pair too wide for a phone. */
-export const HEADING_PAIR = 12;
+/** The limit for section headings: their large type makes a long pair too wide for a phone. */
+export const HEADING_PAIR = 13;
+
+/** The limit for a card's title (bold, a size above running text, the card's whole width). */
+export const TITLE_PAIR = 18;
+
+/**
+ * The limit for running text with a column of its own (a section's lead, a card's text): glued,
+ * even 24 characters take less than half the narrowest such column. Firefox, which has no
+ * `text-wrap: pretty`, left these on a lone word (issue 25).
+ */
+export const PARAGRAPH_PAIR = 24;

@@ -104,9 +104,16 @@ function clearForm(form: HTMLFormElement) {
   }
 }
 
+/**
+ * Focuses the failing field and brings it, with its label, to the middle of the screen: clear of the
+ * fixed header and of the toast in every engine. (WebKit's own `focus()` scrolls only the field's
+ * text line into view, which leaves its label under the header and the field under the toast.)
+ */
 function focusField(form: HTMLFormElement, field: ContactFieldName) {
   const element = form.elements.namedItem(field);
-  if (element instanceof HTMLElement) element.focus();
+  if (!(element instanceof HTMLElement)) return;
+  element.focus({ preventScroll: true });
+  (element.closest("div:has(> label)") ?? element).scrollIntoView({ block: "center" });
 }
 
 /**

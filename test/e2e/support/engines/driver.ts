@@ -1,0 +1,60 @@
+/**
+ * What a cross-engine browser test may ask of a browser: the few things every engine's automation
+ * protocol can do (decision 035). Chromium (DevTools protocol) and Firefox (WebDriver BiDi) are
+ * driven by puppeteer-core, WebKit by WebKitWebDriver (W3C WebDriver); each adapter implements
+ * this and nothing else, and the tests (through `VisitorPage`, visitor.ts) are written once.
+ */
+
+export type EngineName = "chromium" | "firefox" | "webkit";
+
+export const ENGINE_NAMES: readonly EngineName[] = ["chromium", "firefox", "webkit"];
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+export interface SessionOptions {
+  /** Page scripts on or off for the whole session (a visitor who has JavaScript disabled). */
+  javaScript: boolean;
+}
+
+/** A key a visitor presses on its own (Shift+Tab moves focus backwards). */
+export type Key = "Tab" | "Shift+Tab" | "Enter" | "Escape" | "Space" | "ArrowRight" | "ArrowDown";
+
+/** A function that runs in the page: it is sent as source text, so it may use nothing from outside. */
+export type PageFunction<A, R> = (arg: A) => R | Promise<R>;
+
+/** One open browser window of one engine, with page scripts on or off. */
+export interface EngineSession {
+  readonly engine: EngineName;
+  readonly javaScript: boolean;
+  /** Sets the layout viewport to exactly this size in CSS pixels (scrollbars included). */
+  setViewport(viewport: Viewport): Promise<void>;
+  /** Loads the URL and resolves once its `load` event has fired. */
+  goto(url: string): Promise<void>;
+  /** Runs `fn(arg)` in the page's main world; page scripts off or on, it reads the DOM. */
+  evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
+  /** A real pointer click (move, press, release) at viewport coordinates. */
+  clickAt(x: number, y: number): Promise<void>;
+  /** Real key presses to whatever has focus. */
+  press(key: Key): Promise<void>;
+  /** Types text, key by key, into whatever has focus. */
+  type(text: string): Promise<void>;
+  /** A PNG of the viewport, or of the first element matching `selector` (scrolled into view). */
+  screenshot(file: string, selector?: string): Promise<void>;
+  /**
+   * What the page wrote to its console and the errors it threw, when the engine lets a client see
+   * them (Chromium and Firefox); `null` where it does not (WebKitWebDriver has no log endpoint).
+   */
+  consoleMessages(): string[] | null;
+  close(): Promise<void>;
+}
+
+/** Starts sessions of one engine (each adapter's single export). */
+export interface EngineLauncher {
+  readonly engine: EngineName;
+  /** Why this engine cannot run here, or null when it can. */
+  missing(): string | null;
+  open(options: SessionOptions): Promise<EngineSession>;
+}

@@ -1,0 +1,98 @@
+/**
+ * `describeEngines`: one test file's tests, written once against `Visitor`, run in Chromium,
+ * Firefox and WebKit (decision 035). One production server and one fake `send-contact-email` serve
+ * the whole file; each engine opens at most one browser session with JavaScript on and one with it
+ * off, reused from test to test and closed when the engine's tests end.
+ *
+ * An engine that is not installed fails its tests under CI=true (or REQUIRE_BROWSER=1) and is
+ * skipped, visibly, otherwise.
+ */
+import { afterAll, beforeAll, describe } from "vitest";
+
+import { browserRequired } from "../../../../scripts/chromium.mjs";
+import { type AppServer, startAppServer } from "../../../support/app-server";
+import { type FakeFunction, startFakeFunction } from "../../../support/fake-function";
+import { root } from "../browser";
+import { ENGINE_NAMES, type EngineLauncher, type EngineName, type EngineSession } from "./driver";
+import { puppeteerLauncher } from "./puppeteer";
+import { Visitor } from "./visitor";
+import { webkitLauncher } from "./webkit";
+
+const LAUNCHERS: Record<EngineName, () => EngineLauncher> = {
+  chromium: () => puppeteerLauncher("chromium"),
+  firefox: () => puppeteerLauncher("firefox"),
+  webkit: () => webkitLauncher(),
+};
+
+/** ENGINES=firefox,webkit runs a subset (a developer's shortcut); every engine by default. */
+function chosenEngines(): EngineName[] {
+  const wanted = process.env.ENGINES?.split(",").map((name) => name.trim());
+  if (!wanted) return [...ENGINE_NAMES];
+  const unknown = wanted.filter((name) => !ENGINE_NAMES.includes(name as EngineName));
+  if (unknown.length) throw new Error(`ENGINES names unknown engines: ${unknown.join(", ")}`);
+  return wanted as EngineName[];
+}
+
+export const screenshotDir = `${root}test-results/screenshots`;
+
+export interface EngineStack {
+  readonly app: AppServer;
+  readonly fake: FakeFunction;
+}
+
+export interface EngineContext {
+  readonly engine: EngineName;
+  readonly stack: EngineStack;
+  /** This engine's visitor with JavaScript on (or off): opened on first use, then reused. */
+  visitor(javaScript?: boolean): Promise<Visitor>;
+}
+
+/** The server every browser test talks to, as test/e2e/support/browser.ts starts it. */
+function useServer(): EngineStack {
+  const stack = {} as { app: AppServer; fake: FakeFunction };
+  beforeAll(async () => {
+    stack.fake = await startFakeFunction();
+    stack.app = await startAppServer({
+      SUPABASE_URL: stack.fake.url,
+      SUPABASE_ANON_KEY: "e2e-anon-key",
+      CONTACT_FUNCTION_TIMEOUT_MS: "5000",
+      // Every browser test posts from 127.0.0.1: the abuse limits are tested elsewhere.
+      RATE_LIMIT_PER_CLIENT: "100000",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
+      GA_MEASUREMENT_ID: "",
+    });
+  });
+  afterAll(async () => {
+    await stack.app?.stop();
+    await stack.fake?.close();
+  });
+  return stack;
+}
+
+export function describeEngines(title: string, suite: (context: EngineContext) => void): void {
+  describe(title, { timeout: 120_000 }, () => {
+    const stack = useServer();
+    for (const engine of chosenEngines()) {
+      const launcher = LAUNCHERS[engine]();
+      const missing = launcher.missing();
+      const skip = missing !== null && !browserRequired();
+      if (skip)
+        console.warn(`\n!!! ${engine} is not installed (${missing}): "${title}" is SKIPPED in ${engine}.\n`);
+      describe.skipIf(skip)(engine, () => {
+        const sessions = new Map<boolean, Promise<EngineSession>>();
+        const context: EngineContext = {
+          engine,
+          stack,
+          async visitor(javaScript = true) {
+            if (!sessions.has(javaScript)) sessions.set(javaScript, launcher.open({ javaScript }));
+            return new Visitor(await sessions.get(javaScript)!, stack.app.url);
+          },
+        };
+        afterAll(async () => {
+          await Promise.allSettled([...sessions.values()].map(async (session) => (await session).close()));
+        });
+        suite(context);
+      });
+    }
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * A visitor at a browser of any engine: what the cross-engine tests are written against (decision
+ * 035). Every step is built from the few primitives all three engines give (driver.ts): find and
+ * measure in the page, then a real pointer click or real key presses, as a person would.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./driver";
+
+export const PHONE: Viewport = { width: 390, height: 844 };
+export const DESKTOP: Viewport = { width: 1280, height: 800 };
+export const SIZES = [
+  { name: "phone", viewport: PHONE },
+  { name: "desktop", viewport: DESKTOP },
+] as const;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Where a target is on screen, for a click. Runs in the page. */
+function revealTarget({ selector, text, nth }: { selector: string; text: string | null; nth: number }) {
+  const matches = Array.from(document.querySelectorAll(selector)).filter((el) => {
+    const box = el.getBoundingClientRect();
+    const shown = box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
+    return shown && (text === null || (el.textContent ?? "").replace(/\s+/g, " ").includes(text));
+  });
+  const target = matches[nth];
+  if (!target) return { found: matches.length, x: 0, y: 0 };
+  // Instantly, as a visitor's own scrolling would have brought it there, and clear of the header.
+  const box = target.getBoundingClientRect();
+  if (box.top < 100 || box.bottom > window.innerHeight - 20)
+    target.scrollIntoView({ block: "center", behavior: "instant" });
+  const rect = target.getBoundingClientRect();
+  return { found: matches.length, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+export class Visitor {
+  constructor(
+    readonly session: EngineSession,
+    readonly baseUrl: string,
+  ) {}
+
+  get engine(): EngineName {
+    return this.session.engine;
+  }
+
+  get javaScript(): boolean {
+    return this.session.javaScript;
+  }
+
+  /** Sizes the viewport, then loads the path and waits for its `load` event. */
+  async open(path: string, viewport: Viewport): Promise<void> {
+    await this.session.setViewport(viewport);
+    await this.session.goto(new URL(path, this.baseUrl).href);
+  }
+
+  evaluate<R>(fn: PageFunction<undefined, R>): Promise<R>;
+  evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
+  evaluate<A, R>(fn: PageFunction<A | undefined, R>, arg?: A): Promise<R> {
+    return this.session.evaluate(fn, arg);
+  }
+
+  /**
+   * Polls `fn(arg)` in the page until it returns something truthy, and returns that. Between two
+   * documents there is nothing to evaluate in: that counts as "not yet".
+   */
+  async waitFor<A, R>(fn: PageFunction<A, R>, arg: A, what: string, timeoutMs = 15_000): Promise<R> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown = undefined;
+    while (Date.now() < deadline) {
+      try {
+        const value = await this.session.evaluate(fn, arg);
+        if (value) return value;
+        last = value;
+      } catch (error) {
+        last = error;
+      }
+      await sleep(100);
+    }
+    throw new Error(
+      `${this.engine}: timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`,
+    );
+  }
+
+  /** Clicks the `nth` shown element matching `selector` (and containing `text`), with the pointer. */
+  async click(selector: string, text: string | null = null, nth = 0): Promise<void> {
+    const target = await this.session.evaluate(revealTarget, { selector, text, nth });
+    if (target.found <= nth)
+      throw new Error(`${this.engine}: no shown ${selector}${text ? ` containing "${text}"` : ""} (#${nth})`);
+    await this.session.clickAt(Math.round(target.x), Math.round(target.y));
+  }
+
+  /** Clicks a field, then types into it key by key. */
+  async fill(selector: string, text: string): Promise<void> {
+    await this.click(selector);
+    await this.session.type(text);
+  }
+
+  press(key: Key): Promise<void> {
+    return this.session.press(key);
+  }
+
+  /**
+   * Runs `action` (a submit that replaces the document) and waits until another document is on
+   * screen and parsed, at a URL matching `url`. The marker lives in the old document's window.
+   */
+  async submitAndSettle(action: () => Promise<void>, url: RegExp): Promise<void> {
+    await this.session.evaluate(() => {
+      (window as unknown as { beforeSubmit?: boolean }).beforeSubmit = true;
+    }, undefined);
+    await action();
+    await this.waitFor(
+      (source) =>
+        !(window as unknown as { beforeSubmit?: boolean }).beforeSubmit &&
+        document.readyState !== "loading" &&
+        new RegExp(source).test(location.href),
+      url.source,
+      `a new document at ${url}`,
+    );
+  }
+
+  /** Where the page is scrolled to. */
+  scrollY(): Promise<number> {
+    return this.session.evaluate(() => window.scrollY, undefined);
+  }
+
+  /** Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. */
+  async settleScroll(): Promise<void> {
+    const deadline = Date.now() + 3000;
+    let last = await this.scrollY();
+    let stable = 0;
+    while (stable < 3 && Date.now() < deadline) {
+      await sleep(80);
+      const now = await this.scrollY();
+      stable = now === last ? stable + 1 : 0;
+      last = now;
+    }
+  }
+
+  /** A PNG of one element (the whole element where the engine can, else what fits the viewport). */
+  async screenshotOf(selector: string, dir: string, file: string): Promise<string> {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, file);
+    await this.session.screenshot(path, selector);
+    return path;
+  }
+}

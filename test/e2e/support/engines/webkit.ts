@@ -1,0 +1,347 @@
+/**
+ * WebKit: Debian's WebKitWebDriver (W3C WebDriver, the protocol Safari's driver speaks too) driving
+ * WebKitGTK's MiniBrowser on a private Xvfb display (decision 035). The protocol is a handful of
+ * JSON requests; this speaks them with `fetch` rather than through a client library (every npm
+ * WebDriver client either needs Node 22 or brings downloaders for drivers we never use).
+ *
+ * - Session start sometimes never returns on a loaded machine (WebKitWebDriver waits forever for
+ *   a MiniBrowser that did not come up): each attempt gets its own driver and a deadline, and the
+ *   whole process tree is killed before the next one. After `START_ATTEMPTS` the session fails.
+ * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
+ *   `--full-screen`). Phone widths run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK
+ *   applies as a page zoom: a 780 px window lays the page out in a 390 CSS px viewport, as an
+ *   iPhone's 2x screen does. The session is restarted when a viewport needs the other scale.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { findWebKit } from "../../../../scripts/engines.mjs";
+import { freePort } from "../../../support/ports";
+import type { EngineLauncher, EngineSession, Key, SessionOptions, Viewport } from "./driver";
+
+const START_ATTEMPTS = 3;
+const START_DEADLINE_MS = 20_000;
+const COMMAND_DEADLINE_MS = 30_000;
+/** Below this width a window cannot go: phone widths use page zoom 2 instead. */
+const PHONE_ZOOM_BELOW = 640;
+
+/** W3C WebDriver key codes. */
+const KEY_CODES: Record<Exclude<Key, "Shift+Tab">, string> = {
+  Tab: "\uE004",
+  Enter: "\uE007",
+  Escape: "\uE00C",
+  Space: " ",
+  ArrowRight: "\uE014",
+  ArrowDown: "\uE015",
+};
+const SHIFT = "\uE008";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every process below `pid`, deepest first (MiniBrowser and its web and network processes). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = [];
+  const walk = (id: number) => {
+    for (const child of children.get(id) ?? []) {
+      walk(child);
+      found.push(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+function killTree(child: ChildProcess | undefined): void {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  for (const pid of [...descendants(child.pid), child.pid]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** A private X display for MiniBrowser, chosen by Xvfb itself (`-displayfd`). */
+async function startXvfb(binary: string): Promise<{ process: ChildProcess; display: string }> {
+  const xvfb = spawn(binary, ["-displayfd", "3", "-screen", "0", "2600x1800x24", "-nolisten", "tcp"], {
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+  });
+  const display = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error("Xvfb did not start within 10 s")), 10_000);
+    xvfb.stdio[3]!.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes("\n")) {
+        clearTimeout(timer);
+        resolve(`:${text.trim()}`);
+      }
+    });
+    xvfb.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited (${code}) before it was ready`));
+    });
+  });
+  return { process: xvfb, display };
+}
+
+interface Driver {
+  process: ChildProcess;
+  url: string;
+}
+
+async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driver> {
+  const port = await freePort();
+  const driver = spawn(binary, [`--port=${port}`, "--host=127.0.0.1"], { stdio: "ignore", env });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 100; tries += 1) {
+    try {
+      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(500) });
+      if (response.ok) return { process: driver, url };
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(50);
+  }
+  killTree(driver);
+  throw new Error("WebKitWebDriver did not start listening within 5 s");
+}
+
+class WebDriverError extends Error {}
+
+async function command(
+  url: string,
+  method: "GET" | "POST" | "DELETE",
+  body?: unknown,
+  deadline = COMMAND_DEADLINE_MS,
+) {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+    signal: AbortSignal.timeout(deadline),
+  });
+  const json = (await response.json()) as { value: unknown };
+  const value = json.value as { error?: string; message?: string } | null;
+  if (value && typeof value === "object" && "error" in value && value.error)
+    throw new WebDriverError(`${method} ${new URL(url).pathname}: ${value.error}: ${value.message}`);
+  return json.value;
+}
+
+interface Running {
+  driver: Driver;
+  session: string;
+  zoom: 1 | 2;
+}
+
+class WebKitSession implements EngineSession {
+  readonly engine = "webkit" as const;
+  private running: Running | null = null;
+
+  constructor(
+    readonly javaScript: boolean,
+    private readonly paths: { driver: string; browser: string },
+    private readonly xvfb: { process: ChildProcess; display: string },
+    private readonly configHome: string,
+  ) {}
+
+  /** Starts a driver and a MiniBrowser with the given zoom, in a bounded number of attempts. */
+  async start(zoom: 1 | 2): Promise<void> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DISPLAY: this.xvfb.display,
+      XDG_CONFIG_HOME: this.configHome,
+      ...(zoom === 2 ? { GDK_DPI_SCALE: "2" } : {}),
+    };
+    delete env.WEBKIT_INSPECTOR_HTTP_SERVER; // a session started with it never returns
+    const capabilities = {
+      capabilities: {
+        alwaysMatch: {
+          browserName: "MiniBrowser",
+          pageLoadStrategy: "normal",
+          "webkitgtk:browserOptions": {
+            binary: this.paths.browser,
+            args: [
+              "--automation",
+              "--full-screen",
+              ...(this.javaScript ? [] : ["--enable-javascript=false"]),
+            ],
+          },
+        },
+      },
+    };
+    const failures: string[] = [];
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt += 1) {
+      const driver = await startDriver(this.paths.driver, env);
+      try {
+        const value = (await command(`${driver.url}/session`, "POST", capabilities, START_DEADLINE_MS)) as {
+          sessionId: string;
+        };
+        this.running = { driver, session: value.sessionId, zoom };
+        return;
+      } catch (error) {
+        failures.push(`attempt ${attempt}: ${String(error)}`);
+        killTree(driver.process);
+      }
+    }
+    throw new Error(`WebKit: no session after ${START_ATTEMPTS} attempts:\n${failures.join("\n")}`);
+  }
+
+  private async call(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
+    if (!this.running) throw new Error("WebKit session is not running");
+    return command(`${this.running.driver.url}/session/${this.running.session}${path}`, method, body);
+  }
+
+  async setViewport(viewport: Viewport): Promise<void> {
+    const zoom = viewport.width < PHONE_ZOOM_BELOW ? 2 : 1;
+    if (this.running?.zoom !== zoom) {
+      await this.stop();
+      await this.start(zoom);
+    }
+    // The window in screen pixels: the viewport times the zoom (no toolbar, no borders on Xvfb).
+    for (let round = 0; round < 4; round += 1) {
+      const inner = await this.evaluate(() => [window.innerWidth, window.innerHeight] as const, undefined);
+      if (inner[0] === viewport.width && inner[1] === viewport.height) return;
+      const rect = (await this.call("GET", "/window/rect")) as { width: number; height: number };
+      await this.call("POST", "/window/rect", {
+        width: Math.round(rect.width + (viewport.width - inner[0]) * zoom),
+        height: Math.round(rect.height + (viewport.height - inner[1]) * zoom),
+      });
+      await sleep(50);
+    }
+    const inner = await this.evaluate(() => [window.innerWidth, window.innerHeight], undefined);
+    throw new Error(`WebKit: viewport ${inner.join("×")} instead of ${viewport.width}×${viewport.height}`);
+  }
+
+  async goto(url: string): Promise<void> {
+    if (!this.running) await this.start(1);
+    await this.call("POST", "/url", { url });
+  }
+
+  async evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
+    const script = `const done = arguments[arguments.length - 1];
+      Promise.resolve().then(() => (${fn.toString()})(arguments[0]))
+        .then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }));`;
+    const result = (await this.call("POST", "/execute/async", { script, args: [arg ?? null] })) as {
+      value?: R;
+      error?: string;
+    };
+    if (result.error) throw new Error(`WebKit: page function threw: ${result.error}`);
+    return result.value as R;
+  }
+
+  /** Actions take CSS pixels of the viewport; under page zoom WebKit wants them in window pixels. */
+  async clickAt(x: number, y: number): Promise<void> {
+    const zoom = this.running?.zoom ?? 1;
+    await this.call("POST", "/actions", {
+      actions: [
+        {
+          type: "pointer",
+          id: "mouse",
+          parameters: { pointerType: "mouse" },
+          actions: [
+            { type: "pointerMove", x: Math.round(x * zoom), y: Math.round(y * zoom), origin: "viewport" },
+            { type: "pointerDown", button: 0 },
+            { type: "pointerUp", button: 0 },
+          ],
+        },
+      ],
+    });
+    await this.call("DELETE", "/actions");
+  }
+
+  async press(key: Key): Promise<void> {
+    const keys = key === "Shift+Tab" ? [SHIFT, KEY_CODES.Tab] : [KEY_CODES[key]];
+    const down = keys.map((value) => ({ type: "keyDown", value }));
+    const up = [...keys].reverse().map((value) => ({ type: "keyUp", value }));
+    await this.call("POST", "/actions", {
+      actions: [{ type: "key", id: "keyboard", actions: [...down, ...up] }],
+    });
+    await this.call("DELETE", "/actions");
+  }
+
+  async type(text: string): Promise<void> {
+    const actions = Array.from(text).flatMap((value) => [
+      { type: "keyDown", value },
+      { type: "keyUp", value },
+    ]);
+    await this.call("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
+    await this.call("DELETE", "/actions");
+  }
+
+  /**
+   * The viewport, with the element scrolled to its top first. (WebDriver's element screenshot is
+   * blank in WebKitWebDriver for an element taller than the viewport.)
+   */
+  async screenshot(file: string, selector?: string): Promise<void> {
+    if (selector) {
+      const found = await this.evaluate((sel) => {
+        const element = document.querySelector(sel);
+        element?.scrollIntoView({ block: "start", behavior: "instant" });
+        return Boolean(element);
+      }, selector);
+      if (!found) throw new Error(`webkit: no ${selector} to screenshot`);
+    }
+    writeFileSync(file, Buffer.from((await this.call("GET", "/screenshot")) as string, "base64"));
+  }
+
+  consoleMessages(): null {
+    return null;
+  }
+
+  private async stop(): Promise<void> {
+    if (!this.running) return;
+    const { driver } = this.running;
+    await this.call("DELETE", "").catch(() => undefined);
+    killTree(driver.process);
+    this.running = null;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    killTree(this.xvfb.process);
+  }
+}
+
+export function webkitLauncher(): EngineLauncher {
+  // GTK's own settings for MiniBrowser (an empty folder: no user's settings leak into a test).
+  const configHome = mkdtempSync(join(tmpdir(), "webkit-gtk-"));
+  return {
+    engine: "webkit",
+    missing() {
+      const found = findWebKit();
+      return found.driver && found.browser && found.xvfb ? null : found.reason;
+    },
+    async open(options: SessionOptions) {
+      const found = findWebKit();
+      if (!found.driver || !found.browser || !found.xvfb) throw new Error(`No WebKit: ${found.reason}`);
+      const xvfb = await startXvfb(found.xvfb);
+      const session = new WebKitSession(
+        options.javaScript,
+        { driver: found.driver, browser: found.browser },
+        xvfb,
+        configHome,
+      );
+      try {
+        await session.start(1);
+      } catch (error) {
+        killTree(xvfb.process);
+        throw error;
+      }
+      return session;
+    },
+  };
+}
