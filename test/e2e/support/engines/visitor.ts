@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./driver";
 
@@ -14,6 +15,8 @@ export const SIZES = [
   { name: "phone", viewport: PHONE },
   { name: "desktop", viewport: DESKTOP },
 ] as const;
+
+const failureDir = fileURLToPath(new URL("../../../../test-results/failures", import.meta.url));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,14 +80,30 @@ export class Visitor {
       }
       await sleep(100);
     }
+    // What the visitor saw then, for the person reading the failure.
+    const picture = join(failureDir, `${this.engine}-${Date.now()}.png`);
+    mkdirSync(failureDir, { recursive: true });
+    const seen = await this.session.screenshot(picture).then(
+      () => `screen: ${picture}`,
+      (error: unknown) => `no screenshot: ${String(error)}`,
+    );
     throw new Error(
-      `${this.engine}: timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`,
+      `${this.engine}: timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)}; ${seen})`,
     );
   }
 
   /** Clicks the `nth` shown element matching `selector` (and containing `text`), with the pointer. */
   async click(selector: string, text: string | null = null, nth = 0): Promise<void> {
-    const target = await this.session.evaluate(revealTarget, { selector, text, nth });
+    // A visitor clicks what stands still: measure until the target stays put (a smooth scroll to
+    // the address's #fragment may still be moving the page), then press there.
+    let target = await this.session.evaluate(revealTarget, { selector, text, nth });
+    for (let tries = 0; tries < 30; tries += 1) {
+      await sleep(60);
+      const again = await this.session.evaluate(revealTarget, { selector, text, nth });
+      const still = Math.abs(again.x - target.x) < 1 && Math.abs(again.y - target.y) < 1;
+      target = again;
+      if (still) break;
+    }
     if (target.found <= nth)
       throw new Error(`${this.engine}: no shown ${selector}${text ? ` containing "${text}"` : ""} (#${nth})`);
     await this.session.clickAt(Math.round(target.x), Math.round(target.y));

@@ -1,0 +1,283 @@
+/**
+ * What a visitor does, in the three engines they use (issue 25): the header's links and the phone
+ * menu, the FAQ, the contact form with JavaScript on and off (its notices, and where focus lands),
+ * and the 404. Written once against `Visitor`; the Chromium-only suites beside it go deeper where
+ * only Chromium's protocol reaches (network interception, touch, axe).
+ */
+import { expect, it } from "vitest";
+
+import { faqs } from "~/content/faq";
+
+import { describeEngines } from "./support/engines/suite";
+import { DESKTOP, PHONE, SIZES, type Visitor } from "./support/engines/visitor";
+import { SUCCESS, uniqueContact, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
+
+/**
+ * Where an element (with its label, `withLabel`) is against the fixed header, the viewport and (when
+ * shown) a toast.
+ */
+function placeOf({ selector, withLabel }: { selector: string; withLabel: boolean }) {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  const block = (
+    withLabel ? (element.closest("div:has(> label)") ?? element) : element
+  ).getBoundingClientRect();
+  const header = Array.from(document.querySelectorAll("header")).find(
+    (el) => getComputedStyle(el).position === "fixed",
+  );
+  // The toast region holds a list of toasts (the reviews' region holds a list of cards, not an ol).
+  const toast = Array.from(document.querySelectorAll("[role=region] > ol > li")).find(
+    (el) => el.getBoundingClientRect().height > 0,
+  );
+  const toastBox = toast?.getBoundingClientRect();
+  return {
+    focused: document.activeElement === element,
+    top: Math.round(block.top),
+    bottom: Math.round(block.bottom),
+    headerBottom: Math.round(header?.getBoundingClientRect().bottom ?? 0),
+    viewportHeight: window.innerHeight,
+    toast: toastBox ? { top: Math.round(toastBox.top), bottom: Math.round(toastBox.bottom) } : null,
+  };
+}
+
+type Place = NonNullable<ReturnType<typeof placeOf>>;
+
+/** Fully on screen: below the fixed header, above the bottom edge, and clear of any toast. */
+function expectInClearView(place: Place | null, what: string): void {
+  expect(place, what).not.toBeNull();
+  const summary = `${what}: ${JSON.stringify(place)}`;
+  expect(place!.focused, summary).toBe(true);
+  expect(place!.top, `below the header: ${summary}`).toBeGreaterThanOrEqual(place!.headerBottom);
+  expect(place!.bottom, `above the bottom edge: ${summary}`).toBeLessThanOrEqual(place!.viewportHeight);
+  if (place!.toast)
+    expect(
+      place!.bottom <= place!.toast.top || place!.top >= place!.toast.bottom,
+      `clear of the toast: ${summary}`,
+    ).toBe(true);
+}
+
+/** The text shown (rendered, not hidden) somewhere in `scope`. */
+function shownText({ scope, text }: { scope: string; text: string }): boolean {
+  return Array.from(document.querySelectorAll(`${scope} *`)).some(
+    (el) =>
+      el.children.length === 0 &&
+      (el.textContent ?? "").includes(text) &&
+      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+      el.getBoundingClientRect().height > 0,
+  );
+}
+
+/** Whether the FAQ answers at `open` are shown and those at `closed` are not. Runs in the page. */
+function faqAnswersAre({ answers, open, closed }: { answers: string[]; open: number[]; closed: number[] }) {
+  const shown = (index: number) =>
+    Array.from(document.querySelectorAll("#faq *")).some(
+      (el) =>
+        el.children.length === 0 &&
+        (el.textContent ?? "").includes(answers[index]!.slice(0, 40)) &&
+        el.checkVisibility({ visibilityProperty: true }) &&
+        el.getBoundingClientRect().height > 0,
+    );
+  return open.every(shown) && !closed.some(shown);
+}
+
+const ANSWERS = faqs.map((faq) => faq.answer);
+
+async function waitForShown(page: Visitor, scope: string, text: string): Promise<void> {
+  await page.waitFor(shownText, { scope, text }, `"${text}" shown in ${scope}`);
+}
+
+/**
+ * The section lands just below the fixed header (smoothly scrolled: WebKit starts its scroll later
+ * than the other engines, so this waits for the place rather than for the scrolling to stop).
+ */
+async function waitForLanding(page: Visitor, id: string): Promise<void> {
+  await page.waitFor(
+    (sectionId) => {
+      const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+      const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+      return top >= header - 1 && top - header <= 96;
+    },
+    id,
+    `#${id} to land just below the header`,
+  );
+}
+
+/** The visitor's page has been taken over by JavaScript (React hydrated the main element). */
+async function waitForEnhancement(page: Visitor): Promise<void> {
+  await page.waitFor(
+    () => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")),
+    undefined,
+    "the page's JavaScript to take over",
+  );
+}
+
+describeEngines("the page in every engine: what a visitor does", ({ engine, stack, visitor }) => {
+  for (const javaScript of [true, false]) {
+    const js = `JavaScript ${javaScript ? "on" : "off"}`;
+
+    it(`desktop, ${js}: a header link lands its section just below the fixed header`, async () => {
+      const page = await visitor(javaScript);
+      await page.open("/", DESKTOP);
+      await page.click("header nav a", "About");
+      await page.waitFor(() => location.hash === "#about", undefined, "#about in the address");
+      await waitForLanding(page, "about");
+    });
+
+    it(`phone, ${js}: the menu opens, and choosing a section closes it and lands there`, async () => {
+      const page = await visitor(javaScript);
+      await page.open("/", PHONE);
+      if (javaScript) await waitForEnhancement(page);
+      await page.click('header [aria-controls="mobile-menu"]');
+      await page.waitFor(
+        () => document.getElementById("mobile-menu")?.checkVisibility() ?? false,
+        undefined,
+        "the menu to open",
+      );
+      await page.click("#mobile-menu a", "Reviews");
+      await page.waitFor(
+        () => !document.getElementById("mobile-menu")?.checkVisibility() && location.hash === "#testimonials",
+        undefined,
+        "the menu to close on #testimonials",
+      );
+      await waitForLanding(page, "testimonials");
+    });
+
+    it(`phone, ${js}: a FAQ question opens its answer, and opening another closes it`, async () => {
+      const page = await visitor(javaScript);
+      await page.open("/#faq", PHONE);
+      if (javaScript) await waitForEnhancement(page);
+      await page.click("#faq h3", faqs[0]!.question);
+      await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [0], closed: [1] }, "answer 1 open");
+      await page.click("#faq h3", faqs[1]!.question);
+      await page.waitFor(
+        faqAnswersAre,
+        { answers: ANSWERS, open: [1], closed: [0] },
+        "answer 2 open, 1 closed",
+      );
+      // View More Questions lists all eight; their answers are reachable.
+      await page.click("#faq summary, #faq button", "View More Questions");
+      await page.click("#faq h3", faqs[7]!.question);
+      await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [7], closed: [0] }, "answer 8 open");
+    });
+  }
+
+  for (const { name, viewport } of SIZES) {
+    it(`${name}, JavaScript on: an empty submit shows the Validation Error toast and brings "Full name" into clear view, focused`, async () => {
+      const page = await visitor(true);
+      await page.open("/#contact", viewport);
+      await waitForEnhancement(page);
+      await page.click('#contact form button[type="submit"]');
+      await waitForShown(page, "[role=region]", VALIDATION_TITLE);
+      await waitForShown(page, "[role=region]", VALIDATION.name);
+      await page.settleScroll();
+      expectInClearView(
+        await page.evaluate(placeOf, { selector: "#contact-name", withLabel: true }),
+        "Full name and its label after an empty submit",
+      );
+    });
+
+    it(`${name}, JavaScript on: a valid request shows the success toast and reaches the function once`, async () => {
+      const page = await visitor(true);
+      await page.open("/#contact", viewport);
+      await waitForEnhancement(page);
+      const contact = uniqueContact();
+      for (const field of ["name", "email", "message"] as const)
+        await page.fill(`#contact [name="${field}"]`, contact[field]);
+      const before = stack.fake.requests.length;
+      await page.click('#contact form button[type="submit"]');
+      await waitForShown(page, "[role=region]", SUCCESS.title);
+      expect(stack.fake.requests.length - before).toBe(1);
+    });
+
+    it(`${name}, JavaScript off: a valid request is answered by the success notice and reaches the function once`, async () => {
+      const page = await visitor(false);
+      await page.open("/#contact", viewport);
+      const contact = uniqueContact();
+      for (const field of ["name", "email", "message"] as const)
+        await page.fill(`#contact [name="${field}"]`, contact[field]);
+      const before = stack.fake.requests.length;
+      await page.submitAndSettle(() => page.click('#contact form button[type="submit"]'), /contact=sent/);
+      await waitForShown(page, "#contact [role=status]", SUCCESS.title);
+      expect(stack.fake.requests.length - before).toBe(1);
+    });
+
+    it(`${name}, JavaScript off: an empty submit is answered by the Validation Error notice, nothing sent`, async () => {
+      const page = await visitor(false);
+      await page.open("/#contact", viewport);
+      const before = stack.fake.requests.length;
+      await page.submitAndSettle(() => page.click('#contact form button[type="submit"]'), /#contact-form/);
+      await waitForShown(page, "#contact [role=alert]", VALIDATION_TITLE);
+      expect(stack.fake.requests.length - before).toBe(0);
+    });
+
+    for (const javaScript of [true, false]) {
+      it(`${name}, JavaScript ${javaScript ? "on" : "off"}: Tab onto a field below the fold brings it fully into view, and Shift+Tab onto one under the header too`, async () => {
+        const page = await visitor(javaScript);
+        await page.open("/", viewport);
+        // The e-mail field just below the bottom edge, with focus on the field before it.
+        await page.evaluate(() => {
+          const name = document.getElementById("contact-name")!;
+          const email = document.getElementById("contact-email")!;
+          const emailTop = email.getBoundingClientRect().top + window.scrollY;
+          window.scrollTo({ top: emailTop - window.innerHeight + 4, behavior: "instant" });
+          name.focus({ preventScroll: true });
+        });
+        await page.press("Tab");
+        await page.settleScroll();
+        expectInClearView(
+          await page.evaluate(placeOf, { selector: "#contact-email", withLabel: false }),
+          "E-mail after Tab",
+        );
+        // The e-mail field under the fixed header, then Shift+Tab from the field after it.
+        await page.evaluate(() => {
+          const email = document.getElementById("contact-email")!;
+          const emailTop = email.getBoundingClientRect().top + window.scrollY;
+          window.scrollTo({ top: emailTop - 30, behavior: "instant" });
+          const after = email.closest("form")!.elements.namedItem("phone") as HTMLElement;
+          after.focus({ preventScroll: true });
+        });
+        await page.press("Shift+Tab");
+        await page.settleScroll();
+        expectInClearView(
+          await page.evaluate(placeOf, { selector: "#contact-email", withLabel: false }),
+          "E-mail after Shift+Tab",
+        );
+      });
+    }
+
+    const consoleNote =
+      engine === "webkit"
+        ? " (WebKit's console is not readable: decision 035)"
+        : " and logs the path in the console";
+    it(`${name}: an unknown path shows the 404 screen${consoleNote}, and Return to Home leads home`, async () => {
+      const page = await visitor(true);
+      await page.open("/no-such-page-in-any-engine", viewport);
+      await waitForShown(page, "main", "404");
+      expect(await page.evaluate(() => document.title)).toMatch(/not found/i);
+      const messages = page.session.consoleMessages();
+      if (messages !== null)
+        await expect
+          .poll(() => page.session.consoleMessages()!.join("\n"), { timeout: 10_000 })
+          .toContain("/no-such-page-in-any-engine");
+      await page.submitAndSettle(() => page.click("main a", "Return to Home"), /\/$/);
+      expect(await page.evaluate(() => Boolean(document.getElementById("services")))).toBe(true);
+    });
+  }
+
+  // WebKitWebDriver gives a client no console (decision 035): this one is skipped there, visibly.
+  it.skipIf(engine === "webkit")(
+    `no page error or console error while a visitor reads the page`,
+    async () => {
+      const page = await visitor(true);
+      const before = page.session.consoleMessages()?.length ?? 0;
+      await page.open("/", PHONE);
+      await waitForEnhancement(page);
+      await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
+      await page.settleScroll();
+      const messages = page.session.consoleMessages();
+      expect(messages, "this engine's console").not.toBeNull();
+      const errors = messages!.slice(before).filter((line) => /^(error|pageerror)/.test(line));
+      expect(errors).toEqual([]);
+    },
+  );
+});
