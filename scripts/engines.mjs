@@ -3,7 +3,8 @@
 // (WebKitWebDriver, which drives WebKitGTK's MiniBrowser) on an Xvfb display (`xvfb`). Nothing is
 // ever downloaded; FIREFOX_PATH and WEBKIT_WEBDRIVER_PATH override the search.
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 function isExecutableFile(path) {
   try {
@@ -85,3 +86,20 @@ export function findWebKit(env = process.env) {
     reason: missing.length ? `missing ${missing.join(", ")}` : `${driver} driving ${browser} on Xvfb`,
   };
 }
+
+/** Whether every engine beside Chromium can run here; says what each found. */
+export function otherEnginesReady(env = process.env) {
+  const firefox = findFirefox(env);
+  const webkit = findWebKit(env);
+  console.log(`Firefox: ${firefox.reason}`);
+  console.log(`WebKit: ${webkit.reason}`);
+  return Boolean(firefox.path && webkit.driver && webkit.browser && webkit.xvfb);
+}
+
+// `node scripts/engines.mjs check` (.ci/run): exit 0 when Firefox and WebKit are both installed.
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
+  process.argv[2] === "check"
+)
+  process.exit(otherEnginesReady() ? 0 : 1);

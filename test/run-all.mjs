@@ -2,7 +2,8 @@
 // `npm test`: build the production app once, then run every vitest suite (unit, integration,
 // HTTP and browser) in one vitest run, so the output ends with vitest's own summary line.
 //
-// Browser suites need Chromium (CHROME_PATH, else `chromium`/`chromium-browser` on the PATH).
+// Browser suites need Chromium (CHROME_PATH, else `chromium`/`chromium-browser` on the PATH), and
+// the cross-engine ones Firefox and WebKit too (scripts/engines.mjs).
 // Without one they are skipped, loudly; with CI=true or REQUIRE_BROWSER=1 they run anyway and
 // fail, and this script exits non-zero.
 //
@@ -12,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import { browserRequired, findChromium } from "../scripts/chromium.mjs";
+import { findFirefox, findWebKit } from "../scripts/engines.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -54,6 +56,30 @@ if (chromium.path) {
     `(${chromium.reason})`,
     "Install it (apt-get install -y chromium) or set CHROME_PATH to run them.",
     "Set REQUIRE_BROWSER=1 (or CI=true) to make a missing browser a failure.",
+  ]);
+}
+
+// Firefox and WebKit (decision 035): the cross-engine files skip a missing one, or fail with CI=true.
+const firefox = findFirefox(env);
+const webkit = findWebKit(env);
+const missingEngines = [
+  firefox.path ? null : `Firefox (${firefox.reason})`,
+  webkit.driver && webkit.browser && webkit.xvfb ? null : `WebKit (${webkit.reason})`,
+].filter(Boolean);
+if (missingEngines.length === 0) {
+  console.log(`Browser tests: Firefox ${firefox.reason}; WebKit: ${webkit.reason}.`);
+} else if (required) {
+  browserFailure = true;
+  banner([
+    `MISSING: ${missingEngines.join("; ")}.`,
+    "Their cross-engine tests (test/e2e/engines-*.test.ts) FAIL with CI=true or REQUIRE_BROWSER=1.",
+    "Install them: apt-get install -y firefox-esr webkit2gtk-driver xvfb",
+  ]);
+} else {
+  banner([
+    `MISSING: ${missingEngines.join("; ")}.`,
+    "THEIR CROSS-ENGINE TESTS (test/e2e/engines-*.test.ts) ARE SKIPPED.",
+    "Install them: apt-get install -y firefox-esr webkit2gtk-driver xvfb",
   ]);
 }
 

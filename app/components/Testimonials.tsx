@@ -92,13 +92,31 @@ export function Testimonials() {
           tabIndex={0}
           className="swipe-row mt-4"
         >
-          <ul className="swipe-track">
+          <ul className="swipe-track relative">
             {others.map((testimonial, index) => (
-              <li key={testimonial.name} className="relative row-span-3 grid snap-start grid-rows-subgrid">
+              <li key={testimonial.name} className="row-span-3 grid snap-start grid-rows-subgrid">
                 <Card testimonial={testimonial} tone={AVATAR_TONES[(index + 1) % AVATAR_TONES.length]!} />
-                {covered[index + 1] ? <Skeleton /> : null}
               </li>
             ))}
+            {/*
+             * Each skeleton is laid over its card's column of the track, not put inside the card:
+             * WebKit lays a subgrid out wrongly (star rows two or three times their height, cards
+             * out of line) once a positioned box is added to it, and the cards are subgrids (issue
+             * 25). Client-only, so the column can be a style (the CSP allows no style attribute in
+             * the server's HTML).
+             */}
+            {others.map((testimonial, index) =>
+              covered[index + 1] ? (
+                <li
+                  key={`${testimonial.name} skeleton`}
+                  aria-hidden="true"
+                  className="absolute inset-0 row-span-3 row-start-1"
+                  style={{ gridColumn: `${index + 1} / span 1` }}
+                >
+                  <Skeleton />
+                </li>
+              ) : null,
+            )}
           </ul>
         </div>
       </div>

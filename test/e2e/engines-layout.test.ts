@@ -72,7 +72,13 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
     it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px)`, async () => {
       const page = await visitor(true);
       await page.open("/#testimonials", viewport);
-      // Revealed, skeletons gone: the cards as a visitor reads them.
+      // As a visitor reads them: the skeletons came (the page's JavaScript covers the cards when it
+      // takes over) and went. WebKit's layout of the row broke only then, never on the first layout.
+      await page.waitFor(
+        () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
+        undefined,
+        "the review skeletons to come",
+      );
       await page.waitFor(
         () => document.querySelectorAll("#testimonials [data-skeleton]").length === 0,
         undefined,

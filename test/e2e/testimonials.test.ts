@@ -62,18 +62,21 @@ describeBrowser("testimonials and layout stability", () => {
               li.querySelector("article[data-testimonial]"),
             );
             const nextFrame = () => new Promise<number>((done) => requestAnimationFrame(done));
+            // A skeleton laid exactly over the card (inside its list item, or over its column of the row).
             const covers = (li: Element) => {
-              const skeleton = li.querySelector("[data-skeleton]");
-              if (!skeleton) return false;
               const card = li.querySelector("article")!.getBoundingClientRect();
-              const box = skeleton.getBoundingClientRect();
-              const style = getComputedStyle(skeleton);
-              return (
-                style.display !== "none" &&
-                style.visibility !== "hidden" &&
-                Math.abs(box.width - card.width) < 1 &&
-                Math.abs(box.height - card.height) < 1
-              );
+              return Array.from(section.querySelectorAll("[data-skeleton]")).some((skeleton) => {
+                const box = skeleton.getBoundingClientRect();
+                const style = getComputedStyle(skeleton);
+                return (
+                  style.display !== "none" &&
+                  style.visibility !== "hidden" &&
+                  Math.abs(box.left - card.left) < 1 &&
+                  Math.abs(box.top - card.top) < 1 &&
+                  Math.abs(box.width - card.width) < 1 &&
+                  Math.abs(box.height - card.height) < 1
+                );
+              });
             };
             const frame = () => {
               let inView = 0;
