@@ -6,7 +6,7 @@
  *
  * - Session start sometimes never returns on a loaded machine (WebKitWebDriver waits forever for
  *   a MiniBrowser that did not come up): each attempt gets its own driver and a deadline, and the
- *   whole process tree is killed before the next one. After `START_ATTEMPTS` the session fails.
+ *   whole process tree is killed before the next one. After `attempts` the session fails.
  * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
  *   `--full-screen`). Phone widths run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK
  *   applies as a page zoom: a 780 px window lays the page out in a 390 CSS px viewport, as an
@@ -21,8 +21,12 @@ import { findWebKit } from "../../../../scripts/engines.mjs";
 import { freePort } from "../../../support/ports";
 import type { EngineLauncher, EngineSession, Key, SessionOptions, Viewport } from "./driver";
 
-const START_ATTEMPTS = 3;
-const START_DEADLINE_MS = 20_000;
+/** How a session starts: tries and the deadline of each (a test of the retry shortens them). */
+export interface StartPolicy {
+  attempts: number;
+  deadlineMs: number;
+}
+const START_POLICY: StartPolicy = { attempts: 3, deadlineMs: 20_000 };
 const COMMAND_DEADLINE_MS = 30_000;
 /** Below this width a window cannot go: phone widths use page zoom 2 instead. */
 const PHONE_ZOOM_BELOW = 640;
@@ -154,6 +158,7 @@ class WebKitSession implements EngineSession {
   constructor(
     readonly javaScript: boolean,
     private readonly paths: { driver: string; browser: string },
+    private readonly policy: StartPolicy,
     private readonly xvfb: { process: ChildProcess; display: string },
     private readonly configHome: string,
   ) {}
@@ -184,10 +189,15 @@ class WebKitSession implements EngineSession {
       },
     };
     const failures: string[] = [];
-    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt += 1) {
+    for (let attempt = 1; attempt <= this.policy.attempts; attempt += 1) {
       const driver = await startDriver(this.paths.driver, env);
       try {
-        const value = (await command(`${driver.url}/session`, "POST", capabilities, START_DEADLINE_MS)) as {
+        const value = (await command(
+          `${driver.url}/session`,
+          "POST",
+          capabilities,
+          this.policy.deadlineMs,
+        )) as {
           sessionId: string;
         };
         this.running = { driver, session: value.sessionId, zoom };
@@ -197,7 +207,7 @@ class WebKitSession implements EngineSession {
         killTree(driver.process);
       }
     }
-    throw new Error(`WebKit: no session after ${START_ATTEMPTS} attempts:\n${failures.join("\n")}`);
+    throw new Error(`WebKit: no session after ${this.policy.attempts} attempts:\n${failures.join("\n")}`);
   }
 
   private async call(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
@@ -316,7 +326,11 @@ class WebKitSession implements EngineSession {
   }
 }
 
-export function webkitLauncher(): EngineLauncher {
+/**
+ * `browser` replaces MiniBrowser and `policy` the start policy: for the test of the bounded retry,
+ * which gives it a browser that never starts.
+ */
+export function webkitLauncher(override: { browser?: string; policy?: StartPolicy } = {}): EngineLauncher {
   // GTK's own settings for MiniBrowser (an empty folder: no user's settings leak into a test).
   const configHome = mkdtempSync(join(tmpdir(), "webkit-gtk-"));
   return {
@@ -331,7 +345,8 @@ export function webkitLauncher(): EngineLauncher {
       const xvfb = await startXvfb(found.xvfb);
       const session = new WebKitSession(
         options.javaScript,
-        { driver: found.driver, browser: found.browser },
+        { driver: found.driver, browser: override.browser ?? found.browser },
+        override.policy ?? START_POLICY,
         xvfb,
         configHome,
       );
