@@ -59,6 +59,22 @@ export interface Stack {
   context(options?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
+/** The production server every browser test talks to, wired to a fake `send-contact-email`. */
+export async function startBrowserTestServer(): Promise<{ app: AppServer; fake: FakeFunction }> {
+  const fake = await startFakeFunction();
+  const app = await startAppServer({
+    SUPABASE_URL: fake.url,
+    SUPABASE_ANON_KEY: "e2e-anon-key",
+    // Short enough that a hanging function is reported within a test, long enough for "slow".
+    CONTACT_FUNCTION_TIMEOUT_MS: "5000",
+    // Every browser test posts from 127.0.0.1: the abuse limits are tested elsewhere.
+    RATE_LIMIT_PER_CLIENT: "100000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
+    GA_MEASUREMENT_ID: "",
+  });
+  return { app, fake };
+}
+
 /**
  * One production server, one fake `send-contact-email` and one browser for a whole test file,
  * started before its tests and stopped after them. Returns a handle whose fields are set once
@@ -71,17 +87,7 @@ export function useStack(): Stack {
   // fresh render. A GET / answered any other way is a failure of the test that loaded it.
   const freshRenders: string[] = [];
   beforeAll(async () => {
-    stack.fake = await startFakeFunction();
-    stack.app = await startAppServer({
-      SUPABASE_URL: stack.fake.url,
-      SUPABASE_ANON_KEY: "e2e-anon-key",
-      // Short enough that a hanging function is reported within a test, long enough for "slow".
-      CONTACT_FUNCTION_TIMEOUT_MS: "5000",
-      // Every browser test posts from 127.0.0.1: the abuse limits are tested elsewhere.
-      RATE_LIMIT_PER_CLIENT: "100000",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
-      GA_MEASUREMENT_ID: "",
-    });
+    Object.assign(stack, await startBrowserTestServer());
     stack.browser = await launchChromium();
     stack.context = async (options = DESKTOP) => {
       const context = await stack.browser.newContext({ baseURL: stack.app.url, ...options });

@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe } from "vitest";
 
 import { browserRequired } from "../../../../scripts/chromium.mjs";
-import { type AppServer, startAppServer } from "../../../support/app-server";
-import { type FakeFunction, startFakeFunction } from "../../../support/fake-function";
-import { root } from "../browser";
+import type { AppServer } from "../../../support/app-server";
+import type { FakeFunction } from "../../../support/fake-function";
+import { root, startBrowserTestServer } from "../browser";
 import { ENGINE_NAMES, type EngineLauncher, type EngineName, type EngineSession } from "./driver";
 import { puppeteerLauncher } from "./puppeteer";
 import { Visitor } from "./visitor";
@@ -47,20 +47,11 @@ export interface EngineContext {
   visitor(javaScript?: boolean): Promise<Visitor>;
 }
 
-/** The server every browser test talks to, as test/e2e/support/browser.ts starts it. */
+/** One server for the file, as every browser test has it (test/e2e/support/browser.ts). */
 function useServer(): EngineStack {
   const stack = {} as { app: AppServer; fake: FakeFunction };
   beforeAll(async () => {
-    stack.fake = await startFakeFunction();
-    stack.app = await startAppServer({
-      SUPABASE_URL: stack.fake.url,
-      SUPABASE_ANON_KEY: "e2e-anon-key",
-      CONTACT_FUNCTION_TIMEOUT_MS: "5000",
-      // Every browser test posts from 127.0.0.1: the abuse limits are tested elsewhere.
-      RATE_LIMIT_PER_CLIENT: "100000",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
-      GA_MEASUREMENT_ID: "",
-    });
+    Object.assign(stack, await startBrowserTestServer());
   });
   afterAll(async () => {
     await stack.app?.stop();
