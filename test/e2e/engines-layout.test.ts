@@ -71,13 +71,17 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
   for (const { name, viewport } of SIZES) {
     it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px)`, async () => {
       const page = await visitor(true);
-      await page.open("/#testimonials", viewport);
-      // As a visitor reads them: the skeletons came (the page's JavaScript covers the cards when it
-      // takes over) and went. WebKit's layout of the row broke only then, never on the first layout.
+      // As a visitor reads them: the page's JavaScript covered the cards not seen yet when it took
+      // over, and uncovered them a second after they came into view. WebKit's layout of the row
+      // broke only then, never on the first layout.
+      await page.open("/", viewport);
       await page.waitFor(
         () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
         undefined,
-        "the review skeletons to come",
+        "the page's JavaScript to cover the reviews not seen yet",
+      );
+      await page.evaluate(() =>
+        document.getElementById("testimonials")!.scrollIntoView({ block: "start", behavior: "instant" }),
       );
       await page.waitFor(
         () => document.querySelectorAll("#testimonials [data-skeleton]").length === 0,
