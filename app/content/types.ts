@@ -1,34 +1,32 @@
 /** Shapes of the page's content. Components render these; copy lives only in `app/content/`. */
 
-export type IconName =
-  | "chat"
-  | "workflow"
-  | "chart"
-  | "channels"
-  | "revenue"
-  | "spark"
-  | "users"
-  | "rocket"
-  | "dollar"
-  | "heart"
-  | "discord"
-  | "trophy"
-  | "camera"
-  | "video"
-  | "clock"
-  | "shield"
-  | "bolt"
-  | "calendar"
-  | "check"
-  | "mail"
-  | "pin"
-  | "book"
-  | "arrow-right"
-  | "chevron-down"
-  | "star"
-  | "menu"
-  | "close"
-  | "trend-down";
+export const ICON_NAMES = [
+  "chat",
+  "workflow",
+  "chart",
+  "channels",
+  "revenue",
+  "spark",
+  "rocket",
+  "discord",
+  "trophy",
+  "camera",
+  "video",
+  "clock",
+  "bolt",
+  "calendar",
+  "check",
+  "mail",
+  "pin",
+  "book",
+  "arrow-right",
+  "chevron-down",
+  "menu",
+  "close",
+] as const;
+
+/** The icons drawn for this site, each a rule of app/styles/icons.css. */
+export type IconName = (typeof ICON_NAMES)[number];
 
 /** An in-page anchor (`#id`) or a path on this site. */
 export interface NavLink {

@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 
+import { createElement } from "react";
+
 import { describe, expect, it } from "vitest";
+
+import { Icon } from "~/components/Icon";
+import { ICON_NAMES } from "~/content/types";
+import { renderToStaticMarkup } from "react-dom/server";
 
 import { browserBuildDir, filesUnder, root } from "../support/build-output";
 
@@ -26,9 +32,12 @@ describe("the stylesheet is cheap for a phone to apply and to raster (docs/perfo
   });
 
   it("writes theme values into the utilities: no utility resolves a theme variable per element", () => {
-    // Only the hand-written rules of app/styles/app.css may read a token through var(); Tailwind's
-    // per-element variables (--tw-*) compose shadows, rings and transforms and stay.
-    const source = readFileSync(`${root}/app/styles/app.css`, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+    // Only the hand-written rules of app/styles/ (app.css, icons.css) may read a token through
+    // var(); Tailwind's per-element variables (--tw-*) compose shadows, rings and transforms and stay.
+    const source = ["app.css", "icons.css"]
+      .map((name) => readFileSync(`${root}/app/styles/${name}`, "utf8"))
+      .join("\n")
+      .replace(/\/\*[\s\S]*?\*\//g, "");
     const variablesRead = (text: string) =>
       new Set(
         [...text.matchAll(/var\((--[\w-]+)/g)]
@@ -37,5 +46,30 @@ describe("the stylesheet is cheap for a phone to apply and to raster (docs/perfo
       );
     expect([...variablesRead(css())].sort()).toEqual([...variablesRead(source)].sort());
     expect(css()).toMatch(/\.text-ink-300\{color:#b9c0d4\}/);
+  });
+});
+
+describe("icons are drawn by the stylesheet, not by the document (decision 036)", () => {
+  it("has one mask for every icon the content can name, a valid data URL of one stroked path", () => {
+    const sheet = css();
+    for (const name of ICON_NAMES) {
+      const rule = new RegExp(`\\.icon-${name}\\{--icon:url\\("data:image/svg\\+xml,([^"]*)"\\)\\}`).exec(
+        sheet,
+      );
+      expect(rule, name).not.toBeNull();
+      // `#` would end a URL, `<` and `"` the value: the markup inside is percent-encoded.
+      expect(rule![1], name).not.toMatch(/[#<>"]/);
+      expect(decodeURIComponent(rule![1]!), name).toMatch(
+        /^<svg [^>]*stroke-width='1\.75'[^>]*><path d='[^']+'\/><\/svg>$/,
+      );
+    }
+    expect(sheet).toMatch(/\.icon\{[^}]*mask-image:var\(--icon\)/);
+  });
+
+  it("renders an icon as one empty, hidden box: no SVG element in the document", () => {
+    const markup = renderToStaticMarkup(
+      createElement(Icon, { name: "check", className: "size-5 text-accent-400" }),
+    );
+    expect(markup).toBe('<span aria-hidden="true" class="icon icon-check size-5 text-accent-400"></span>');
   });
 });
