@@ -1,32 +1,9 @@
 /** Shapes of the page's content. Components render these; copy lives only in `app/content/`. */
 
-export const ICON_NAMES = [
-  "chat",
-  "workflow",
-  "chart",
-  "channels",
-  "revenue",
-  "spark",
-  "rocket",
-  "discord",
-  "trophy",
-  "camera",
-  "video",
-  "clock",
-  "bolt",
-  "calendar",
-  "check",
-  "mail",
-  "pin",
-  "book",
-  "arrow-right",
-  "chevron-down",
-  "menu",
-  "close",
-] as const;
+import type icons from "~/styles/icons.json";
 
-/** The icons drawn for this site, each a rule of app/styles/icons.css. */
-export type IconName = (typeof ICON_NAMES)[number];
+/** The icons drawn for this site: the keys of app/styles/icons.json (drawn by icons.css). */
+export type IconName = keyof typeof icons;
 
 /** An in-page anchor (`#id`) or a path on this site. */
 export interface NavLink {
