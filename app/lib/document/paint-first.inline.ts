@@ -2,7 +2,8 @@
 // compiles this file with its imports into one small script (scripts/bundle.mjs, `paint-first.js`
 // next to the server build); the server inserts that text after the held scripts' data block and
 // lists its hash in the policy (markup.server.ts, document.server.tsx).
-import { enhanceOnIntent } from "./paint-first";
+import { afterLoadAndFirstPaint, enhanceOnIntent, idleTime } from "./paint-first";
+import { renderLaterParts } from "./render-later";
 
 /**
  * The build's browser modules in dependency order, leaves first (`evaluationOrder` in
@@ -10,4 +11,11 @@ import { enhanceOnIntent } from "./paint-first";
  */
 declare const EVALUATION_ORDER: readonly string[];
 
-enhanceOnIntent(EVALUATION_ORDER);
+// First the parts after the hero (at once if the visitor opens somewhere in the page), then the
+// scripts (at the first interaction); in idle time after the first paint, whatever comes first.
+const renderInIdleTime = renderLaterParts(idleTime);
+const enhanceInIdleTime = enhanceOnIntent(EVALUATION_ORDER);
+afterLoadAndFirstPaint(() => {
+  renderInIdleTime();
+  enhanceInIdleTime();
+});

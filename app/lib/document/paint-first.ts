@@ -55,7 +55,7 @@ const nextTask: Pace = (step) => {
  * In idle time. WebKit has no `requestIdleCallback`: there, the task after the next frame, when the
  * browser has just rendered and has nothing else queued for this frame.
  */
-const idleTime: Pace = (step) => {
+export const idleTime: Pace = (step) => {
   if (typeof requestIdleCallback === "function") requestIdleCallback(step, { timeout: IDLE_TIMEOUT_MS });
   else requestAnimationFrame(() => setTimeout(step, 0));
 };
@@ -114,7 +114,7 @@ function restoreSteps(block: HTMLElement, evaluationOrder: readonly string[]): S
 }
 
 /** Calls `then` once the page has loaded and painted its first content (in a shown tab, soon after load). */
-function afterLoadAndFirstPaint(then: () => void): void {
+export function afterLoadAndFirstPaint(then: () => void): void {
   let loaded = document.readyState === "complete";
   let painted = false;
   let called = false;
@@ -151,13 +151,14 @@ function afterLoadAndFirstPaint(then: () => void): void {
 }
 
 /**
- * Puts the held scripts back on the visitor's first interaction, or in idle time once the page has
- * loaded and painted, whichever comes first; once, and in steps of one task each.
+ * Puts the held scripts back on the visitor's first interaction, or in idle time once the returned
+ * function has been called (when the page has loaded and painted: `afterLoadAndFirstPaint`),
+ * whichever comes first; once, and in steps of one task each.
  */
 export function enhanceOnIntent(
   evaluationOrder: readonly string[] = [],
   heldScriptsId: string = HELD_SCRIPTS_ID,
-): void {
+): () => void {
   let started = false;
   let urgent = false;
   // The step waiting for idle time, if any: an interaction runs it in the next task instead.
@@ -192,5 +193,5 @@ export function enhanceOnIntent(
   // Capture, passive: seen before the page's own handlers, never delaying a scroll or a tap.
   for (const type of INTENT_EVENTS) window.addEventListener(type, onIntent, { capture: true, passive: true });
 
-  afterLoadAndFirstPaint(() => idleTime(start));
+  return () => idleTime(start);
 }
