@@ -386,6 +386,15 @@ function referenceRows(mobile, reference) {
         side(reference, (run) => run.observed?.longestMs, reference.longestObservedTaskMs),
     ),
   );
+  rows.push(
+    observationRow(
+      "lighthouse",
+      "observed first render (longest task before FCP that laid out), ms: page | bare document (medians)",
+      mobile.firstRenderMs,
+      `${side(mobile, (run) => run.observed?.firstRenderMs, mobile.firstRenderMs)} | ` +
+        side(reference, (run) => run.observed?.firstRenderMs, reference.firstRenderMs),
+    ),
+  );
   const overFloor = mobile.tbt == null || reference.tbt == null ? null : mobile.tbt - reference.tbt;
   rows.push(
     budgetRow(

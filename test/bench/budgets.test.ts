@@ -256,8 +256,20 @@ describe("the page against a bare document, in the same run (issue 26)", () => {
       attributableURLs: urls,
     });
     const longest = top(900, 42, "scriptEvaluation", ["http://127.0.0.1:1/build/_shared/chunk-A.js"]);
+    const firstRender = {
+      ...top(100, 80),
+      event: { name: "RunTask" },
+      children: [] as (ReturnType<typeof top> & { event: { name: string }; parent: unknown })[],
+    };
+    firstRender.children.push({
+      ...top(110, 30, "styleLayout"),
+      event: { name: "Layout" },
+      parent: firstRender,
+    });
     const tasks = [
-      top(100, 80, "styleLayout"), // before the paint: not counted
+      firstRender, // before the paint: the first render, not counted after it
+      ...firstRender.children,
+      top(300, 90, "parseHTML"), // before the paint, but no layout
       top(600, 12, "parseHTML"),
       longest,
       { ...top(905, 30, "scriptEvaluation"), parent: longest }, // inside the longest: not counted again
@@ -268,12 +280,14 @@ describe("the page against a bare document, in the same run (issue 26)", () => {
       tasks: 3,
       longestMs: 42,
       longestWhat: "scriptEvaluation chunk-A.js",
+      firstRenderMs: 80,
     });
     expect(observedAfterFirstPaint([top(100, 80)], 600)).toEqual({
       totalMs: 0,
       tasks: 0,
       longestMs: 0,
       longestWhat: "none",
+      firstRenderMs: 0,
     });
   });
 
@@ -282,15 +296,22 @@ describe("the page against a bare document, in the same run (issue 26)", () => {
       tbt: 0,
       commitMs: 10,
       longTasks: [],
-      observed: { totalMs: 120.4, tasks: 30, longestMs: 18.6, longestWhat: "styleLayout" },
+      observed: {
+        totalMs: 120.4,
+        tasks: 30,
+        longestMs: 18.6,
+        longestWhat: "styleLayout",
+        firstRenderMs: 31.2,
+      },
     };
     expect(tbtAnatomy(run)).toBe(
       "TBT 0 ms; navigation commit 10 ms observed (40 simulated); simulated long tasks: none; " +
-        "observed after FCP: 120 ms in 30 tasks, longest 19 ms (styleLayout)",
+        "observed: first render 31 ms, after FCP 120 ms in 30 tasks, longest 19 ms (styleLayout)",
     );
     expect(medianOfRuns([{ ...summarise({ categories: {}, audits: {} }), ...run }])).toMatchObject({
       observedAfterFcpMs: 120.4,
       longestObservedTaskMs: 18.6,
+      firstRenderMs: 31.2,
     });
   });
 });
