@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
 
-import { describeBrowser, PHONE, useStack } from "./support/browser";
+import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
 import {
   contactValues,
   field,
@@ -57,6 +57,42 @@ async function holdScripts(context: BrowserContext): Promise<{ held: () => numbe
       for (const route of waiting.splice(0)) void route.continue();
     },
   };
+}
+
+/** How many pixels of two PNG screenshots of the same size differ by more than 40/255 in a channel. */
+async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([x, y]) => {
+      const load = (src: string) =>
+        new Promise<HTMLImageElement>((resolve) => {
+          const image = new Image();
+          image.onload = () => resolve(image);
+          image.src = src;
+        });
+      const pixels = (image: HTMLImageElement) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext("2d")!;
+        context.drawImage(image, 0, 0);
+        return context.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [first, second] = await Promise.all([load(x!), load(y!)]);
+      const [p, q] = [pixels(first), pixels(second)];
+      let differing = 0;
+      for (let i = 0; i < p.length; i += 4)
+        if (
+          Math.max(
+            Math.abs(p[i]! - q[i]!),
+            Math.abs(p[i + 1]! - q[i + 1]!),
+            Math.abs(p[i + 2]! - q[i + 2]!),
+          ) > 40
+        )
+          differing += 1;
+      return differing;
+    },
+    [a, b].map((png) => `data:image/png;base64,${png.toString("base64")}`),
+  );
 }
 
 const summary = (page: Page, index: number) =>
@@ -165,4 +201,34 @@ describeBrowser("enhance on intent", () => {
     expect(stack.fake.requests.length - before).toBe(1);
     scripts.release();
   });
+
+  for (const { name, options } of SIZES)
+    for (const at of ["#main", "#testimonials"])
+      it(`${name}: hydration changes nothing on screen (the page scrolled to ${at})`, async () => {
+        const context = await stack.context(options);
+        await keepTrafficLocal(context);
+        await neverIdle(context);
+        const scripts = await holdScripts(context);
+        const page = await context.newPage();
+        await page.goto("/", { waitUntil: "load" });
+        // The parts rendered and the page at its place, as idle time and a reader would leave them.
+        await page.evaluate((target) => {
+          document
+            .querySelectorAll<HTMLElement>("main > section ~ section, body > footer")
+            .forEach((part) => {
+              part.style.contentVisibility = "visible";
+            });
+          document.querySelector(target)!.scrollIntoView({ behavior: "instant" });
+        }, at);
+        await page.waitForTimeout(300);
+        const before = await page.screenshot();
+
+        await page.evaluate(() => window.dispatchEvent(new Event("pointerdown")));
+        scripts.release();
+        await waitForHydration(page);
+        // Not a speed check: time for whatever hydration changes to be painted.
+        await page.waitForTimeout(1000);
+        const after = await page.screenshot();
+        expect(await differingPixels(page, before, after)).toBe(0);
+      });
 });
