@@ -24,6 +24,7 @@ export const UNIT_TESTS = [
   "test/security/proxy.test.ts",
   "test/seo/structured-data.test.ts",
   "test/styles/dev-css.test.ts",
+  "test/styles/icons.test.ts",
   "test/scripts/unit-selection.test.ts",
 ];
 

@@ -43,6 +43,31 @@ export function assetFile(url, dirs = { assetsDir }) {
   return `${dirs.assetsDir}/${url.replace(/^\/build\//, "")}`;
 }
 
+/** The modules a built browser module imports statically (`import"/build/…"`, `from"/build/…"`; not `import("…")`). */
+export function staticImports(code) {
+  return [...code.matchAll(/\b(?:from|import)\s*"(\/build\/[^"]+)"/g)].map((match) => match[1]);
+}
+
+/**
+ * The first visit's modules in dependency order, leaves first, without the entry (decision 036).
+ * The paint-first loader evaluates them one per task before Remix's bootstrap, so that no single
+ * task evaluates React, React DOM, Remix and the routes together; the entry is left to the
+ * bootstrap, which must have set Remix's globals before it runs (it hydrates at once).
+ * `importsOf(url)` lists a module's static imports.
+ */
+export function evaluationOrder(manifest, importsOf) {
+  const order = [];
+  const seen = new Set();
+  const visit = (url) => {
+    if (seen.has(url)) return;
+    seen.add(url);
+    for (const dependency of importsOf(url)) visit(dependency);
+    order.push(url);
+  };
+  for (const url of firstVisitScripts(manifest)) visit(url);
+  return order.filter((url) => url !== manifest.entry.module);
+}
+
 function addCompileHints() {
   const scripts = firstVisitScripts(readManifest());
   for (const url of scripts) {
@@ -62,7 +87,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
   console.log(`compile hints: ${addCompileHints()} first-visit scripts`);
-  const programs = await bundleProductionPrograms(serverDir);
+  const order = evaluationOrder(readManifest(), (url) => staticImports(readFileSync(assetFile(url), "utf8")));
+  const programs = await bundleProductionPrograms(serverDir, { evaluationOrder: order });
   console.log(
     `server, leads CLI, paint-first loader: ${programs.map((file) => file.slice(root.length)).join(", ")}`,
   );

@@ -49,11 +49,14 @@ export async function bundle(entry, outfile) {
 export const paintFirstLoaderPath = (buildDir = productionBuildDir()) => `${buildDir}/paint-first.js`;
 
 /**
- * The inline loader of decision 022 (app/lib/document/paint-first.inline.ts with its imports),
- * compiled into one small classic script for the server to inline into every document. It is
- * checked by lint and typecheck like any module, and tested as the code it is.
+ * The inline loader of decisions 022 and 036 (app/lib/document/paint-first.inline.ts with its
+ * imports), compiled into one small classic script for the server to inline into every document.
+ * It is checked by lint and typecheck like any module, and tested as the code it is.
+ * `evaluationOrder` (the build's first-visit modules, leaves first: `evaluationOrder` in
+ * scripts/build.mjs) is written into it; without one (development, tests) the bootstrap evaluates
+ * every module at once, as Remix's does.
  */
-export async function compilePaintFirstLoader() {
+export async function compilePaintFirstLoader(evaluationOrder = []) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: ["app/lib/document/paint-first.inline.ts"],
@@ -66,6 +69,7 @@ export async function compilePaintFirstLoader() {
     legalComments: "none",
     tsconfig: "tsconfig.json",
     logLevel: "warning",
+    define: { EVALUATION_ORDER: JSON.stringify(evaluationOrder) },
   });
   const text = result.outputFiles[0].text.trim();
   // Inlined in a <script> element: nothing in it may end the element or open a comment.
@@ -73,18 +77,21 @@ export async function compilePaintFirstLoader() {
   return text;
 }
 
-export async function bundlePaintFirstLoader(buildDir = productionBuildDir()) {
+export async function bundlePaintFirstLoader(buildDir = productionBuildDir(), evaluationOrder = []) {
   const outfile = paintFirstLoaderPath(buildDir);
   mkdirSync(path.dirname(outfile), { recursive: true });
-  writeFileSync(outfile, await compilePaintFirstLoader());
+  writeFileSync(outfile, await compilePaintFirstLoader(evaluationOrder));
   return outfile;
 }
 
 /** The CLI, the production server and the paint-first loader, next to the server build in `buildDir`. */
-export async function bundleProductionPrograms(buildDir = productionBuildDir()) {
+export async function bundleProductionPrograms(
+  buildDir = productionBuildDir(),
+  { evaluationOrder = [] } = {},
+) {
   return [
     await bundle("cli/leads.ts", cliBundlePath(buildDir)),
     await bundle("server/production.ts", serverBundlePath(buildDir)),
-    await bundlePaintFirstLoader(buildDir),
+    await bundlePaintFirstLoader(buildDir, evaluationOrder),
   ];
 }

@@ -1,6 +1,7 @@
 import { type FocusEvent, useEffect, useRef, useState } from "react";
 
 import { headerCta, headerLinks, navigationText } from "~/content/navigation";
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 
 import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
@@ -9,6 +10,19 @@ import { Tooltip, TooltipGroup } from "./Tooltip";
 // toggle (both inside the fixed header, so neither moves the page).
 const PANEL_ID = "mobile-menu";
 const OPEN_TOGGLE_ID = "menu-toggle";
+
+/** What `focusedMenuControl` returns for either toggle link. */
+const TOGGLE = "toggle";
+
+/**
+ * Which of the menu's controls has focus: `TOGGLE` for the open or close link of the version
+ * without JavaScript, the `href` of one of its links, or null.
+ */
+function focusedMenuControl(menu: HTMLElement | null): string | null {
+  const active = document.activeElement;
+  if (!menu || !(active instanceof HTMLAnchorElement) || !menu.contains(active)) return null;
+  return active.hasAttribute("aria-controls") ? TOGGLE : active.getAttribute("href");
+}
 
 /** Where the header's section links point: this page, or the home page (from the 404 and 400). */
 export type SectionsOn = "" | "/";
@@ -51,10 +65,14 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const toggle = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
+  // The control that had focus when the button replaced the links: focus goes to its counterpart.
+  const refocus = useRef<string | null>(null);
+
   useEffect(() => {
     // Keep what the visitor did before hydration finished, and drop the menu's own fragment from
     // the address: from now on the button holds the state, and a reload should not reopen it.
     setOpen(panel.current?.matches(":target") ?? false);
+    refocus.current = focusedMenuControl(root.current);
     setEnhanced(true);
     const hash = window.location.hash;
     if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`) {
@@ -62,6 +80,17 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
       window.history.replaceState(window.history.state, "", `${pathname}${search}`);
     }
   }, []);
+
+  // JavaScript arrives when the visitor first interacts (decision 036), often by tapping or tabbing
+  // to the menu itself: before the browser paints the button, focus moves to it (or to the same link).
+  useBrowserLayoutEffect(() => {
+    const target = refocus.current;
+    refocus.current = null;
+    if (!enhanced || target === null) return;
+    const element =
+      target === TOGGLE ? toggle.current : root.current?.querySelector<HTMLElement>(`a[href="${target}"]`);
+    element?.focus({ preventScroll: true });
+  }, [enhanced]);
 
   useEffect(() => {
     if (!open) return;
@@ -93,7 +122,7 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
 
   if (!enhanced) {
     return (
-      <div className="group/menu lg:hidden">
+      <div ref={root} className="group/menu lg:hidden">
         <a
           id={OPEN_TOGGLE_ID}
           href={`#${PANEL_ID}`}

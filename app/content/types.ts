@@ -1,34 +1,9 @@
 /** Shapes of the page's content. Components render these; copy lives only in `app/content/`. */
 
-export type IconName =
-  | "chat"
-  | "workflow"
-  | "chart"
-  | "channels"
-  | "revenue"
-  | "spark"
-  | "users"
-  | "rocket"
-  | "dollar"
-  | "heart"
-  | "discord"
-  | "trophy"
-  | "camera"
-  | "video"
-  | "clock"
-  | "shield"
-  | "bolt"
-  | "calendar"
-  | "check"
-  | "mail"
-  | "pin"
-  | "book"
-  | "arrow-right"
-  | "chevron-down"
-  | "star"
-  | "menu"
-  | "close"
-  | "trend-down";
+import type icons from "~/styles/icons.json";
+
+/** The icons drawn for this site: the keys of app/styles/icons.json (drawn by icons.css). */
+export type IconName = keyof typeof icons;
 
 /** An in-page anchor (`#id`) or a path on this site. */
 export interface NavLink {

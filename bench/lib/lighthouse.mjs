@@ -3,6 +3,8 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { MainThreadTasks } from "lighthouse/core/lib/tracehouse/main-thread-tasks.js";
+import { TraceProcessor } from "lighthouse/core/lib/tracehouse/trace-processor.js";
 
 import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../../scripts/chromium.mjs";
 
@@ -107,6 +109,61 @@ export function navigationCommitMs(traceEvents) {
 }
 
 /**
+ * What the renderer's main thread did after the first contentful paint, as observed (wall time,
+ * unthrottled: Lighthouse's simulated throttling never slows the real load) in the trace of one
+ * run: the time of every top-level task that started at or after the paint, and the longest of them
+ * with what it did (Lighthouse's task group, and the script it is attributed to, if any). Issue 26
+ * asks for this next to the simulated TBT, which multiplies the same tasks by 2 or 4.
+ * @param {Array<{ parent?: unknown, startTime: number, duration: number, group?: { id: string }, attributableURLs?: string[], event?: { name: string }, children?: any[] }>} tasks times in ms, on the paint's clock
+ * @param {number} fcpMs
+ */
+export function observedAfterFirstPaint(tasks, fcpMs) {
+  const after = tasks.filter((task) => !task.parent && task.startTime >= fcpMs);
+  // The first render: the longest task before the paint that laid the page out (Lantern places it
+  // after its simulated first paint and counts it twice over; issue 26's "first layout").
+  const firstRender = tasks
+    .filter((task) => !task.parent && task.startTime < fcpMs && laysOut(task))
+    .reduce((top, task) => Math.max(top, task.duration), 0);
+  const longest = after.reduce((top, task) => (task.duration > (top?.duration ?? -1) ? task : top), null);
+  const script = longest?.attributableURLs?.at(-1)?.split("/").pop();
+  return {
+    totalMs: after.reduce((sum, task) => sum + task.duration, 0),
+    tasks: after.length,
+    longestMs: longest?.duration ?? 0,
+    longestWhat: longest ? [longest.group?.id ?? "other", script].filter(Boolean).join(" ") : "none",
+    firstRenderMs: firstRender,
+  };
+}
+
+/** Whether a task (or a task inside it) laid the page out. @param {{ event?: { name: string }, children?: any[] }} task */
+function laysOut(task) {
+  return task.event?.name === "Layout" || (task.children ?? []).some(laysOut);
+}
+
+/**
+ * `observedAfterFirstPaint` for a Lighthouse trace (Lighthouse's own trace processing finds the main
+ * frame's renderer thread and its tasks). Null when the trace has no contentful paint.
+ * @param {{ traceEvents: unknown[] }} trace
+ */
+export function mainThreadAfterFirstPaint(trace) {
+  try {
+    const processed = TraceProcessor.processTrace(trace);
+    const navigation = TraceProcessor.processNavigation(processed);
+    const fcpMs = navigation.timings.firstContentfulPaint;
+    if (fcpMs === undefined) return null;
+    const tasks = MainThreadTasks.getMainThreadTasks(
+      processed.mainThreadEvents,
+      processed.frames,
+      processed.timestamps.traceEnd,
+      processed.timestamps.timeOrigin,
+    );
+    return observedAfterFirstPaint(tasks, fcpMs);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs one Lighthouse measurement until it is recorded. A run that ends in a runtime error
  * (NO_NAVSTART, NO_FCP... : the trace of a loaded machine, not the page) measured nothing, and
  * Lighthouse's own advice is to run it again; it is retried up to `retries` times and each
@@ -134,7 +191,10 @@ export function tbtAnatomy(run) {
       ? "navigation commit not in the trace"
       : `navigation commit ${Math.round(run.commitMs)} ms observed (${Math.round(run.commitMs * 4)} simulated)`;
   const tasks = (run.longTasks ?? []).map((task) => `${task.what}@${task.start} ${task.duration}`);
-  return `TBT ${Math.round(run.tbt ?? Number.NaN)} ms; ${commit}; simulated long tasks: ${tasks.join(", ") || "none"}`;
+  const observed = run.observed
+    ? `; observed: first render ${Math.round(run.observed.firstRenderMs ?? Number.NaN)} ms, after FCP ${Math.round(run.observed.totalMs)} ms in ${run.observed.tasks} tasks, longest ${Math.round(run.observed.longestMs)} ms (${run.observed.longestWhat})`
+    : "";
+  return `TBT ${Math.round(run.tbt ?? Number.NaN)} ms; ${commit}; simulated long tasks: ${tasks.join(", ") || "none"}${observed}`;
 }
 
 /** Median of each figure over the runs (each figure on its own). @param {any[]} runs */
@@ -156,7 +216,10 @@ export function medianOfRuns(runs) {
     lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
     benchmarkIndex: median(runs.map((run) => run.benchmarkIndex)),
     failing: [...failing.values()],
-    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks }) => ({
+    observedAfterFcpMs: median(runs.map((run) => run.observed?.totalMs)),
+    longestObservedTaskMs: median(runs.map((run) => run.observed?.longestMs)),
+    firstRenderMs: median(runs.map((run) => run.observed?.firstRenderMs)),
+    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed }) => ({
       scores: s,
       lcp,
       tbt,
@@ -164,60 +227,115 @@ export function medianOfRuns(runs) {
       benchmarkIndex,
       commitMs,
       longTasks,
+      observed,
     })),
   };
 }
 
-/** `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. */
+/**
+ * The order of the mobile runs when a reference is measured in the same run: the page and the
+ * reference alternate, and which goes first alternates too, so that neither always meets the
+ * machine in the same state (the throughput section does the same with its references).
+ * @param {number} runs @returns {Array<{ target: "page" | "reference", index: number }>}
+ */
+export function interleavedOrder(runs) {
+  const order = [];
+  for (let index = 0; index < runs; index += 1) {
+    const pair = [
+      { target: /** @type {const} */ ("page"), index },
+      { target: /** @type {const} */ ("reference"), index },
+    ];
+    order.push(...(index % 2 === 0 ? pair : pair.reverse()));
+  }
+  return order;
+}
+
+/**
+ * `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. With `reference`
+ * ({ name, url }), the same number of mobile runs of that URL (performance only), interleaved
+ * with the page's (`interleavedOrder`); its medians come back as `results.reference`.
+ */
 export async function runLighthouse(
   url,
   runs,
   log = () => {},
   saveReport = null,
-  { mobileOnly = false } = {},
+  { mobileOnly = false, reference = null } = {},
 ) {
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
     chromeFlags: ["--headless=new", ...chromeFlags],
     logLevel: "silent",
   });
+  /** One recorded run of `target` with `config`, retried as `runUntilRecorded` says. */
+  const measure = async (target, config, label, categories, failedAttempts) => {
+    const started = Date.now();
+    const summary = await runUntilRecorded(
+      async () => {
+        const result = await lighthouse(
+          target,
+          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories },
+          config,
+        );
+        if (!result) throw new Error("Lighthouse returned no result");
+        if (saveReport) saveReport(label, result.lhr);
+        const trace = result.artifacts?.Trace;
+        return {
+          ...summarise(result.lhr),
+          commitMs: navigationCommitMs(trace?.traceEvents ?? []),
+          observed: trace ? mainThreadAfterFirstPaint(trace) : null,
+        };
+      },
+      (failure) => {
+        failedAttempts.push(failure);
+        log(`  lighthouse ${label}: not recorded (${failure}), running it again`);
+      },
+    );
+    const observed = summary.observed
+      ? ` longest task after FCP ${Math.round(summary.observed.longestMs)} ms observed`
+      : "";
+    log(
+      `  lighthouse ${label}: ${categories.map((c) => summary.scores[c]).join("/")} ` +
+        `LCP ${Math.round(summary.lcp)} ms TBT ${Math.round(summary.tbt)} ms CLS ${summary.cls}${observed} (${Date.now() - started} ms)`,
+    );
+    return summary;
+  };
   try {
     const results = {};
-    const configs = [
-      ["mobile", undefined],
-      ["desktop", desktopConfig],
-    ];
-    for (const [name, config] of mobileOnly ? configs.slice(0, 1) : configs) {
-      const perRun = [];
-      const failedAttempts = [];
-      for (let i = 0; i < runs; i += 1) {
-        const started = Date.now();
-        const summary = await runUntilRecorded(
-          async () => {
-            const result = await lighthouse(
-              url,
-              { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES },
-              config,
-            );
-            if (!result) throw new Error("Lighthouse returned no result");
-            if (saveReport) saveReport(`${name}-${i + 1}`, result.lhr);
-            return {
-              ...summarise(result.lhr),
-              commitMs: navigationCommitMs(result.artifacts?.Trace?.traceEvents ?? []),
-            };
-          },
-          (failure) => {
-            failedAttempts.push(failure);
-            log(`  lighthouse ${name} #${i + 1}: not recorded (${failure}), running it again`);
-          },
-        );
-        perRun.push(summary);
-        log(
-          `  lighthouse ${name} #${i + 1}: ${CATEGORIES.map((c) => summary.scores[c]).join("/")} ` +
-            `LCP ${Math.round(summary.lcp)} ms TBT ${Math.round(summary.tbt)} ms CLS ${summary.cls} (${Date.now() - started} ms)`,
+    const page = { runs: [], failedAttempts: [] };
+    const ref = { runs: [], failedAttempts: [] };
+    const mobileOrder = reference
+      ? interleavedOrder(runs)
+      : Array.from({ length: runs }, (_, index) => ({ target: "page", index }));
+    for (const { target, index } of mobileOrder) {
+      if (target === "page") {
+        page.runs.push(await measure(url, undefined, `mobile-${index + 1}`, CATEGORIES, page.failedAttempts));
+      } else {
+        ref.runs.push(
+          await measure(
+            reference.url,
+            undefined,
+            `reference-${index + 1}`,
+            ["performance"],
+            ref.failedAttempts,
+          ),
         );
       }
-      results[name] = { ...medianOfRuns(perRun), failedAttempts };
+    }
+    results.mobile = { ...medianOfRuns(page.runs), failedAttempts: page.failedAttempts };
+    if (reference)
+      results.reference = {
+        ...medianOfRuns(ref.runs),
+        name: reference.name,
+        failedAttempts: ref.failedAttempts,
+      };
+    if (!mobileOnly) {
+      const desktop = { runs: [], failedAttempts: [] };
+      for (let index = 0; index < runs; index += 1)
+        desktop.runs.push(
+          await measure(url, desktopConfig, `desktop-${index + 1}`, CATEGORIES, desktop.failedAttempts),
+        );
+      results.desktop = { ...medianOfRuns(desktop.runs), failedAttempts: desktop.failedAttempts };
     }
     return results;
   } finally {

@@ -22,6 +22,11 @@ export const BUDGETS = {
   mobileLcpMs: 1500,
   mobileTbtMs: 50,
   mobileCls: 0,
+  // Issue 26: the page's mobile TBT at most 50 ms over a bare HTML document's, medians of the same
+  // run (the floor moves with the machine), and no main-thread task after the first paint longer
+  // than 50 ms as observed (unthrottled) in Lighthouse's trace.
+  mobileTbtOverBareMs: 50,
+  longestObservedTaskMs: 50,
 };
 
 /**

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { packageOf, packagesIn, publicPathOf } from "../../bench/lib/bundles.mjs";
+import { BARE_DOCUMENT } from "../../bench/lib/bare-document.mjs";
 import {
+  interleavedOrder,
   median,
   medianOfRuns,
   navigationCommitMs,
+  observedAfterFirstPaint,
   runUntilRecorded,
   summarise,
   tbtAnatomy,
@@ -37,6 +40,9 @@ describe("budget rows", () => {
       mobileCls: 0,
       // Issue 23: each lead store engine's POST p99 at 50 connections within 2x the file store's.
       storePostP99Ratio: 2,
+      // Issue 26: TBT within 50 ms of a bare document's (same run), no observed task over 50 ms.
+      mobileTbtOverBareMs: 50,
+      longestObservedTaskMs: 50,
     });
   });
 
@@ -222,6 +228,91 @@ describe("what mobile TBT is made of", () => {
     expect(tbtAnatomy({ tbt: 0, commitMs: null, longTasks: [] })).toBe(
       "TBT 0 ms; navigation commit not in the trace; simulated long tasks: none",
     );
+  });
+});
+
+describe("the page against a bare document, in the same run (issue 26)", () => {
+  it("alternates the page and the reference, and which of them goes first", () => {
+    expect(interleavedOrder(3).map(({ target, index }) => `${target}${index}`)).toEqual([
+      "page0",
+      "reference0",
+      "reference1",
+      "page1",
+      "page2",
+      "reference2",
+    ]);
+  });
+
+  it("is a bare document: no stylesheet, no script, no image", () => {
+    expect(BARE_DOCUMENT).toMatch(/^<!doctype html>/);
+    expect(BARE_DOCUMENT).not.toMatch(/<(script|style|link|img|svg)\b/i);
+  });
+
+  it("sums the top-level tasks from the first contentful paint on and names the longest", () => {
+    const top = (startTime: number, duration: number, group = "other", urls: string[] = []) => ({
+      startTime,
+      duration,
+      group: { id: group },
+      attributableURLs: urls,
+    });
+    const longest = top(900, 42, "scriptEvaluation", ["http://127.0.0.1:1/build/_shared/chunk-A.js"]);
+    const firstRender = {
+      ...top(100, 80),
+      event: { name: "RunTask" },
+      children: [] as (ReturnType<typeof top> & { event: { name: string }; parent: unknown })[],
+    };
+    firstRender.children.push({
+      ...top(110, 30, "styleLayout"),
+      event: { name: "Layout" },
+      parent: firstRender,
+    });
+    const tasks = [
+      firstRender, // before the paint: the first render, not counted after it
+      ...firstRender.children,
+      top(300, 90, "parseHTML"), // before the paint, but no layout
+      top(600, 12, "parseHTML"),
+      longest,
+      { ...top(905, 30, "scriptEvaluation"), parent: longest }, // inside the longest: not counted again
+      top(1500, 6),
+    ];
+    expect(observedAfterFirstPaint(tasks, 600)).toEqual({
+      totalMs: 60,
+      tasks: 3,
+      longestMs: 42,
+      longestWhat: "scriptEvaluation chunk-A.js",
+      firstRenderMs: 80,
+    });
+    expect(observedAfterFirstPaint([top(100, 80)], 600)).toEqual({
+      totalMs: 0,
+      tasks: 0,
+      longestMs: 0,
+      longestWhat: "none",
+      firstRenderMs: 0,
+    });
+  });
+
+  it("prints what the main thread did after the paint with the TBT anatomy", () => {
+    const run = {
+      tbt: 0,
+      commitMs: 10,
+      longTasks: [],
+      observed: {
+        totalMs: 120.4,
+        tasks: 30,
+        longestMs: 18.6,
+        longestWhat: "styleLayout",
+        firstRenderMs: 31.2,
+      },
+    };
+    expect(tbtAnatomy(run)).toBe(
+      "TBT 0 ms; navigation commit 10 ms observed (40 simulated); simulated long tasks: none; " +
+        "observed: first render 31 ms, after FCP 120 ms in 30 tasks, longest 19 ms (styleLayout)",
+    );
+    expect(medianOfRuns([{ ...summarise({ categories: {}, audits: {} }), ...run }])).toMatchObject({
+      observedAfterFcpMs: 120.4,
+      longestObservedTaskMs: 18.6,
+      firstRenderMs: 31.2,
+    });
   });
 });
 

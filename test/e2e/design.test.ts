@@ -162,7 +162,7 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
           padding: [s.paddingLeft, i.paddingLeft],
           radius: [s.borderTopLeftRadius, i.borderTopLeftRadius],
           appearance: s.appearance,
-          chevron: select.parentElement!.querySelector("svg") !== null,
+          chevron: select.parentElement!.querySelector(".icon-chevron-down") !== null,
           colour: s.color,
           placeholder: getComputedStyle(input, "::placeholder").color,
         };

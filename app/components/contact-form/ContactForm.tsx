@@ -150,6 +150,13 @@ export function ContactForm() {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
 
+  // JavaScript arrives when the visitor first interacts (decision 036), often while they type: the
+  // counter starts from what the field holds, not from the server's empty value.
+  useEffect(() => {
+    const message = formRef.current?.elements.namedItem("message");
+    if (message instanceof HTMLTextAreaElement) setCount(messageLength(message.value));
+  }, []);
+
   // Each answer from the action is handled once, when the fetcher is done (after revalidation).
   const handledResult = useRef<ContactActionData | undefined>(undefined);
   useEffect(() => {

@@ -1,7 +1,21 @@
-// The inline loader every document carries after Remix's scripts (decision 022). The build compiles
-// this file with its imports into one small script (scripts/bundle.mjs, `paint-first.js` next to
-// the server build); the server inserts that text after the held scripts' data block and lists
-// its hash in the policy (markup.server.ts, document.server.tsx).
-import { enhanceAfterFirstPaint } from "./paint-first";
+// The inline loader every document carries after Remix's scripts (decisions 022 and 036). The build
+// compiles this file with its imports into one small script (scripts/bundle.mjs, `paint-first.js`
+// next to the server build); the server inserts that text after the held scripts' data block and
+// lists its hash in the policy (markup.server.ts, document.server.tsx).
+import { afterLoadAndFirstPaint, enhanceOnIntent, idleTime } from "./paint-first";
+import { renderLaterParts } from "./render-later";
 
-enhanceAfterFirstPaint();
+/**
+ * The build's browser modules in dependency order, leaves first (`evaluationOrder` in
+ * scripts/build.mjs), written in by the build: the loader evaluates them one per task.
+ */
+declare const EVALUATION_ORDER: readonly string[];
+
+// First the parts after the hero (at once if the visitor opens somewhere in the page), then the
+// scripts (at the first interaction); in idle time after the first paint, whatever comes first.
+const renderInIdleTime = renderLaterParts(idleTime);
+const enhanceInIdleTime = enhanceOnIntent(EVALUATION_ORDER);
+afterLoadAndFirstPaint(() => {
+  renderInIdleTime();
+  enhanceInIdleTime();
+});

@@ -1,0 +1,234 @@
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { expect, it } from "vitest";
+
+import { faqs } from "~/content/faq";
+
+import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
+import {
+  contactValues,
+  field,
+  fillContact,
+  keepTrafficLocal,
+  serverNotice,
+  submitAndSettle,
+  submitButton,
+  waitForFaqAccordion,
+  waitForHydration,
+} from "./support/page";
+import { SUCCESS, uniqueContact } from "./support/spec-texts";
+
+/**
+ * Enhance on intent (decision 036): the page's JavaScript is requested only at the visitor's first
+ * interaction or when the browser is idle after load, and whatever the visitor does while it loads
+ * (a tap, typed text, a focus, a submission) is kept through hydration.
+ */
+
+const isScript = (url: URL) => url.pathname.startsWith("/build/") && url.pathname.endsWith(".js");
+
+/** Every script the page requests, in order. */
+function scriptRequests(page: Page): string[] {
+  const requested: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (isScript(url)) requested.push(url.pathname);
+  });
+  return requested;
+}
+
+/** The browser is never idle on this page: only an interaction can start the enhancement. */
+async function neverIdle(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+}
+
+/** Holds every script response until `release()`: the visitor acts while the JavaScript loads. */
+async function holdScripts(context: BrowserContext): Promise<{ held: () => number; release: () => void }> {
+  const waiting: Route[] = [];
+  let released = false;
+  await context.route(isScript, async (route) => {
+    if (released) return route.continue();
+    waiting.push(route);
+  });
+  return {
+    held: () => waiting.length,
+    release() {
+      released = true;
+      for (const route of waiting.splice(0)) void route.continue();
+    },
+  };
+}
+
+/** How many pixels of two PNG screenshots of the same size differ by more than 40/255 in a channel. */
+async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([x, y]) => {
+      const load = (src: string) =>
+        new Promise<HTMLImageElement>((resolve) => {
+          const image = new Image();
+          image.onload = () => resolve(image);
+          image.src = src;
+        });
+      const pixels = (image: HTMLImageElement) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext("2d")!;
+        context.drawImage(image, 0, 0);
+        return context.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [first, second] = await Promise.all([load(x!), load(y!)]);
+      const [p, q] = [pixels(first), pixels(second)];
+      let differing = 0;
+      for (let i = 0; i < p.length; i += 4)
+        if (
+          Math.max(
+            Math.abs(p[i]! - q[i]!),
+            Math.abs(p[i + 1]! - q[i + 1]!),
+            Math.abs(p[i + 2]! - q[i + 2]!),
+          ) > 40
+        )
+          differing += 1;
+      return differing;
+    },
+    [a, b].map((png) => `data:image/png;base64,${png.toString("base64")}`),
+  );
+}
+
+const summary = (page: Page, index: number) =>
+  page.locator(`#faq details[data-faq-item="${index}"] > summary`);
+const trigger = (page: Page, index: number) =>
+  page.locator("#faq").getByRole("button", { name: faqs[index]!.question, exact: true });
+
+describeBrowser("enhance on intent", () => {
+  const stack = useStack();
+
+  it("no script is requested before the first interaction, however long the visitor only looks; a tap then loads it and opens the FAQ item it was aimed at", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    await neverIdle(context);
+    const page = await context.newPage();
+    const requested = scriptRequests(page);
+    await page.goto("/", { waitUntil: "load" });
+    // Not a speed check: time for a loader that started early to show itself.
+    await page.waitForTimeout(1500);
+    await page.waitForLoadState("networkidle");
+    expect(requested).toEqual([]);
+
+    await summary(page, 1).tap();
+    await expect.poll(() => requested.length).toBeGreaterThanOrEqual(5);
+    await waitForHydration(page);
+    await waitForFaqAccordion(page, faqs[0]!.question);
+    expect(await trigger(page, 1).getAttribute("aria-expanded")).toBe("true");
+    expect(await trigger(page, 0).getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("without any interaction, the page is enhanced once the browser is idle after load", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const page = await context.newPage();
+    const requested = scriptRequests(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    expect(requested.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a tap, a choice and typed text made while the scripts load survive hydration, with the focus and a counter that counts them", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const scripts = await holdScripts(context);
+    const page = await context.newPage();
+    await page.goto("/", { waitUntil: "load" });
+
+    await summary(page, 2).tap();
+    await expect.poll(() => scripts.held()).toBeGreaterThan(0);
+    expect(await page.locator('#faq details[data-faq-item="2"]').getAttribute("open")).toBe("");
+    await field(page, "name").fill("Jane Smith");
+    await field(page, "companySize").selectOption("51-200");
+    const message = "Typed while the page was still loading its scripts.";
+    await field(page, "message").click();
+    await field(page, "message").pressSequentially(message);
+
+    scripts.release();
+    await waitForHydration(page);
+    const values = await contactValues(page);
+    expect(values).toMatchObject({ name: "Jane Smith", companySize: "51-200", message });
+    await expect
+      .poll(() => page.getByTestId("contact-message-count").textContent())
+      .toBe(`${message.length}/2000`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("contact-message");
+
+    // The accordion takes over once the FAQ nears the viewport, with the item the tap opened.
+    await page.locator("#faq").scrollIntoViewIfNeeded();
+    await waitForFaqAccordion(page, faqs[0]!.question);
+    expect(await trigger(page, 2).getAttribute("aria-expanded")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("contact-message");
+  });
+
+  it("the menu's toggle keeps the focus when the button replaces the link", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const scripts = await holdScripts(context);
+    const page = await context.newPage();
+    await page.goto("/", { waitUntil: "load" });
+    await page.locator("#menu-toggle").focus();
+    await expect.poll(() => scripts.held()).toBeGreaterThan(0);
+
+    scripts.release();
+    await waitForHydration(page);
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const active = document.activeElement;
+          return active ? `${active.tagName} ${active.getAttribute("aria-controls")}` : null;
+        }),
+      )
+      .toBe("BUTTON mobile-menu");
+  });
+
+  it("a submission made while the scripts load is posted without them, and answered once", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const scripts = await holdScripts(context);
+    const page = await context.newPage();
+    await page.goto("/", { waitUntil: "load" });
+    const before = stack.fake.requests.length;
+    await fillContact(page, uniqueContact());
+    await expect.poll(() => scripts.held()).toBeGreaterThan(0);
+
+    await submitAndSettle(page, () => submitButton(page).click(), /contact=sent/);
+    await expect.poll(() => serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+    expect(stack.fake.requests.length - before).toBe(1);
+    scripts.release();
+  });
+
+  for (const { name, options } of SIZES)
+    for (const at of ["#main", "#testimonials"])
+      it(`${name}: hydration changes nothing on screen (the page scrolled to ${at})`, async () => {
+        const context = await stack.context(options);
+        await keepTrafficLocal(context);
+        await neverIdle(context);
+        const scripts = await holdScripts(context);
+        const page = await context.newPage();
+        await page.goto("/", { waitUntil: "load" });
+        // The parts rendered and the page at its place, as idle time and a reader would leave them.
+        await page.evaluate((target) => {
+          document
+            .querySelectorAll<HTMLElement>("main > section ~ section, body > footer")
+            .forEach((part) => {
+              part.style.contentVisibility = "visible";
+            });
+          document.querySelector(target)!.scrollIntoView({ behavior: "instant" });
+        }, at);
+        await page.waitForTimeout(300);
+        const before = await page.screenshot();
+
+        await page.evaluate(() => window.dispatchEvent(new Event("pointerdown")));
+        scripts.release();
+        await waitForHydration(page);
+        // Not a speed check: time for whatever hydration changes to be painted.
+        await page.waitForTimeout(1000);
+        const after = await page.screenshot();
+        expect(await differingPixels(page, before, after)).toBe(0);
+      });
+});
