@@ -14,6 +14,10 @@
  * - when the page opens at a fragment (`/#contact`, a form answer's `#contact-form`), or as a reload
  *   or a return to it, whose scroll position the browser restores;
  * - before the browser follows a link to a target inside one of them (a header or footer link);
+ * - at the visitor's first key press, before the browser acts on it: Tab scrolls the next control
+ *   into view, and a control below an estimated part would be left off screen once the part is
+ *   rendered (issue 25's three-engine Tab test found it); the arrow, page and space keys scroll;
+ * - when focus moves into one of them any other way (a script, an assistive technology);
  * - when a form is submitted (its answer may open a toast, fixed to the viewport).
  *
  * Without JavaScript (`scripting: none`) the stylesheet renders everything at once, as before.
@@ -53,10 +57,16 @@ export function renderLaterParts(idle: (step: () => void) => void): () => void {
     waiting.splice(0).forEach(renderNow);
     document.removeEventListener("click", onClick, true);
     document.removeEventListener("submit", renderAll, true);
+    document.removeEventListener("keydown", renderAll, true);
+    document.removeEventListener("focusin", onFocus, true);
   };
   const onClick = (event: Event) => {
     const target = clickedTarget(event);
     if (target && waiting.some((part) => part.contains(target))) renderAll();
+  };
+  const onFocus = (event: Event) => {
+    if (event.target instanceof Node && waiting.some((part) => part.contains(event.target as Node)))
+      renderAll();
   };
   if (opensAtAPosition()) {
     renderAll();
@@ -65,6 +75,8 @@ export function renderLaterParts(idle: (step: () => void) => void): () => void {
   // Capture: before the link's own handlers and before the browser follows it.
   document.addEventListener("click", onClick, true);
   document.addEventListener("submit", renderAll, true);
+  document.addEventListener("keydown", renderAll, true);
+  document.addEventListener("focusin", onFocus, true);
   const next = () => {
     const part = waiting.shift();
     if (!part) return renderAll();

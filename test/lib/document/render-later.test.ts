@@ -82,6 +82,21 @@ describe("rendering the parts after the hero", () => {
     expect(shown()).toEqual(["one", "two", "footer"]);
   });
 
+  it("renders every part at once at the first key press, before the browser moves focus or scrolls", () => {
+    browser().start();
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true }));
+    expect(shown()).toEqual(["one", "two", "footer"]);
+  });
+
+  it("renders every part at once when focus moves into one of them, and not before", () => {
+    const b = browser();
+    b.start();
+    document.getElementById("hero")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    expect(shown()).toEqual([]);
+    document.getElementById("footer-link")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    expect(shown()).toEqual(["one", "two", "footer"]);
+  });
+
   it("renders every part at once when a form is submitted", () => {
     browser().start();
     document.getElementById("form")!.dispatchEvent(new Event("submit", { bubbles: true }));
