@@ -26,6 +26,9 @@
 /** The parts of the page the stylesheet may leave unrendered: every section after the first, the footer. */
 export const LATER_PARTS = "main > section ~ section, body > footer";
 
+/** The events that may render every part at once (see above). */
+const TRIGGERS = ["click", "submit", "keydown", "focusin"] as const;
+
 /** Renders one part for good: no containment, no estimate, from now on. */
 function renderNow(part: HTMLElement): void {
   part.style.contentVisibility = "visible";
@@ -53,30 +56,27 @@ function clickedTarget(event: Event): Element | null {
  */
 export function renderLaterParts(idle: (step: () => void) => void): () => void {
   const waiting = Array.from(document.querySelectorAll<HTMLElement>(LATER_PARTS));
+  const inAPart = (node: EventTarget | null) =>
+    node instanceof Node && waiting.some((part) => part.contains(node));
+  // Whether the event is about to put the visitor somewhere an estimated height would decide.
+  const onEvent = (event: Event) => {
+    const { type } = event;
+    const decides =
+      type === "submit" ||
+      type === "keydown" ||
+      inAPart(type === "focusin" ? event.target : clickedTarget(event));
+    if (decides) renderAll();
+  };
   const renderAll = () => {
     waiting.splice(0).forEach(renderNow);
-    document.removeEventListener("click", onClick, true);
-    document.removeEventListener("submit", renderAll, true);
-    document.removeEventListener("keydown", renderAll, true);
-    document.removeEventListener("focusin", onFocus, true);
-  };
-  const onClick = (event: Event) => {
-    const target = clickedTarget(event);
-    if (target && waiting.some((part) => part.contains(target))) renderAll();
-  };
-  const onFocus = (event: Event) => {
-    if (event.target instanceof Node && waiting.some((part) => part.contains(event.target as Node)))
-      renderAll();
+    for (const type of TRIGGERS) document.removeEventListener(type, onEvent, true);
   };
   if (opensAtAPosition()) {
     renderAll();
     return () => {};
   }
-  // Capture: before the link's own handlers and before the browser follows it.
-  document.addEventListener("click", onClick, true);
-  document.addEventListener("submit", renderAll, true);
-  document.addEventListener("keydown", renderAll, true);
-  document.addEventListener("focusin", onFocus, true);
+  // Capture: before the page's own handlers and before the browser follows a link or moves focus.
+  for (const type of TRIGGERS) document.addEventListener(type, onEvent, true);
   const next = () => {
     const part = waiting.shift();
     if (!part) return renderAll();
