@@ -69,24 +69,29 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const refocus = useRef<string | null>(null);
 
   useEffect(() => {
-    // Keep what the visitor did before hydration finished, and drop the menu's own fragment from
-    // the address: from now on the button holds the state, and a reload should not reopen it.
     setOpen(panel.current?.matches(":target") ?? false);
     refocus.current = focusedMenuControl(root.current);
     setEnhanced(true);
+  }, []);
+
+  // JavaScript arrives when the visitor first interacts (decision 036), often by tapping or tabbing
+  // to the menu itself. In the commit that puts the button in place of the links, before the browser
+  // paints it: keep what the visitor did with the links until that very moment (a tap on the link
+  // toggle between hydration and this commit opened the panel as the URL's target; read earlier,
+  // in the effect above, that tap was lost: the three-engine menu test saw it in WebKit), drop the
+  // menu's own fragment from the address (from now on the button holds the state, and a reload
+  // should not reopen it), and move focus to the button (or to the same link).
+  useBrowserLayoutEffect(() => {
+    if (!enhanced) return;
+    if (panel.current?.matches(":target")) setOpen(true);
     const hash = window.location.hash;
     if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`) {
       const { pathname, search } = window.location;
       window.history.replaceState(window.history.state, "", `${pathname}${search}`);
     }
-  }, []);
-
-  // JavaScript arrives when the visitor first interacts (decision 036), often by tapping or tabbing
-  // to the menu itself: before the browser paints the button, focus moves to it (or to the same link).
-  useBrowserLayoutEffect(() => {
     const target = refocus.current;
     refocus.current = null;
-    if (!enhanced || target === null) return;
+    if (target === null) return;
     const element =
       target === TOGGLE ? toggle.current : root.current?.querySelector<HTMLElement>(`a[href="${target}"]`);
     element?.focus({ preventScroll: true });
