@@ -25,6 +25,7 @@ export const UNIT_TESTS = [
   "test/seo/structured-data.test.ts",
   "test/styles/dev-css.test.ts",
   "test/styles/icons.test.ts",
+  "test/scripts/executables.test.ts",
   "test/scripts/unit-selection.test.ts",
 ];
 

@@ -1,8 +1,7 @@
 // The one place that knows which Chromium runs here and how: the tests (test/run-all.mjs and
 // test/e2e), the benchmark (bench/) and the image script (scripts/make-images.mjs) all read it.
 // No browser is ever downloaded: Debian's `chromium` package, or whatever CHROME_PATH names.
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findProgram } from "./executables.mjs";
 
 /** What lets the system Chromium run headless as root on this closed network. */
 export const CHROMIUM_FLAGS = [
@@ -25,36 +24,13 @@ export const LOOPBACK_ONLY_FLAGS = [
 
 const NAMES = ["chromium", "chromium-browser"];
 
-function isExecutableFile(path) {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * CHROME_PATH when set, else `chromium` or `chromium-browser` on the PATH.
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {{ path: string | null, reason: string }}
  */
 export function findChromium(env = process.env) {
-  const override = env.CHROME_PATH?.trim();
-  if (override) {
-    return isExecutableFile(override)
-      ? { path: override, reason: `CHROME_PATH=${override}` }
-      : { path: null, reason: `CHROME_PATH=${override} is not an executable file` };
-  }
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    for (const name of NAMES) {
-      const candidate = join(dir, name);
-      if (isExecutableFile(candidate)) return { path: candidate, reason: `found ${candidate} on the PATH` };
-    }
-  }
-  return { path: null, reason: `neither ${NAMES.join(" nor ")} is on the PATH and CHROME_PATH is unset` };
+  return findProgram({ variable: "CHROME_PATH", names: NAMES, install: "apt-get install chromium" }, env);
 }
 
 /** The Chromium to run, or an error that says how to get one. */

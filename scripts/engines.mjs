@@ -2,47 +2,21 @@
 // scripts/chromium.mjs): Debian's `firefox-esr` (Gecko), and Debian's `webkit2gtk-driver`
 // (WebKitWebDriver, which drives WebKitGTK's MiniBrowser) on an Xvfb display (`xvfb`). Nothing is
 // ever downloaded; FIREFOX_PATH and WEBKIT_WEBDRIVER_PATH override the search.
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-function isExecutableFile(path) {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The first of `names` on the PATH, or null. */
-function onPath(names, env) {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const candidate = join(dir, name);
-      if (isExecutableFile(candidate)) return candidate;
-    }
-  }
-  return null;
-}
+import { findProgram, firstOnPath, isExecutableFile } from "./executables.mjs";
 
 /**
  * FIREFOX_PATH when set, else `firefox-esr` or `firefox` on the PATH.
  * @returns {{ path: string | null, reason: string }}
  */
 export function findFirefox(env = process.env) {
-  const override = env.FIREFOX_PATH?.trim();
-  if (override) {
-    return isExecutableFile(override)
-      ? { path: override, reason: `FIREFOX_PATH=${override}` }
-      : { path: null, reason: `FIREFOX_PATH=${override} is not an executable file` };
-  }
-  const found = onPath(["firefox-esr", "firefox"], env);
-  return found
-    ? { path: found, reason: `found ${found} on the PATH` }
-    : { path: null, reason: "neither firefox-esr nor firefox is on the PATH (apt-get install firefox-esr)" };
+  return findProgram(
+    { variable: "FIREFOX_PATH", names: ["firefox-esr", "firefox"], install: "apt-get install firefox-esr" },
+    env,
+  );
 }
 
 /** WebKitGTK's MiniBrowser, in its versioned library folder (webkit2gtk-4.1 on Debian 12). */
@@ -71,9 +45,13 @@ function findMiniBrowser() {
  */
 export function findWebKit(env = process.env) {
   const override = env.WEBKIT_WEBDRIVER_PATH?.trim();
-  const driver = override ? (isExecutableFile(override) ? override : null) : onPath(["WebKitWebDriver"], env);
+  const driver = override
+    ? isExecutableFile(override)
+      ? override
+      : null
+    : firstOnPath(["WebKitWebDriver"], env);
   const browser = findMiniBrowser();
-  const xvfb = onPath(["Xvfb"], env);
+  const xvfb = firstOnPath(["Xvfb"], env);
   const missing = [
     driver ? null : "WebKitWebDriver (apt-get install webkit2gtk-driver)",
     browser ? null : "WebKitGTK's MiniBrowser (apt-get install webkit2gtk-driver)",

@@ -17,11 +17,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
-  accessSync,
   chmodSync,
   chownSync,
   closeSync,
-  constants,
   existsSync,
   fstatSync,
   mkdtempSync,
@@ -39,6 +37,8 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { isExecutableFile } from "./executables.mjs";
+
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
 /** Every test cluster lives in a temporary folder whose name starts with this. */
@@ -48,16 +48,6 @@ export const TEMP_PREFIX = "pg-test-";
 export const OWNER_FILE = "owner.pid";
 
 const SERVER_BINARIES = ["postgres", "initdb"];
-
-function isExecutableFile(path) {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function hasServerBinaries(dir) {
   return SERVER_BINARIES.every((name) => isExecutableFile(join(dir, name)));

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
-import { descendantsOf } from "../support/npm";
+import { signalTree } from "../support/npm";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
@@ -341,8 +341,7 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
       expect(await pgLeads(url)).toMatchObject([{ state: "delivered" }]);
 
       // Every process of the database server stops answering (connections stay open).
-      frozen = [postgres.pid, ...descendantsOf(postgres.pid)];
-      for (const pid of frozen) process.kill(pid, "SIGSTOP");
+      frozen = signalTree(postgres.pid, "SIGSTOP");
 
       const sent = await post(server, form("A request while the database hangs."));
       expect(sent.status).toBe(303);

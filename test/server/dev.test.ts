@@ -11,6 +11,7 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
   descendantsOf,
   isAlive,
+  killTree,
   isListening,
   listeningAddresses,
   type NpmRun,
@@ -136,8 +137,7 @@ describeBrowser("npm run dev", () => {
 
       await stopThroughNpm(dev, "SIGTERM", port);
     } finally {
-      if (dev.process.exitCode === null)
-        for (const pid of [dev.pid, ...descendantsOf(dev.pid)]) process.kill(pid, "SIGKILL");
+      if (dev.process.exitCode === null) killTree(dev.pid);
     }
   }, 240_000);
 
@@ -180,8 +180,7 @@ describeBrowser("npm run dev", () => {
       expect(await home.text()).toContain('id="hero-heading"');
       await stopThroughNpm(start, "SIGTERM", port);
     } finally {
-      if (start.process.exitCode === null)
-        for (const pid of [start.pid, ...descendantsOf(start.pid)]) process.kill(pid, "SIGKILL");
+      if (start.process.exitCode === null) killTree(start.pid);
     }
   }, 240_000);
 });

@@ -11,6 +11,7 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
   descendantsOf,
   isAlive,
+  killTree,
   isListening,
   type NpmRun,
   runNpm,
@@ -55,8 +56,7 @@ describe("npm start and signals sent to npm's PID", () => {
   let fake: FakeFunction | undefined;
   afterEach(async () => {
     if (run && run.process.exitCode === null) {
-      for (const pid of descendantsOf(run.pid)) process.kill(pid, "SIGKILL");
-      run.process.kill("SIGKILL");
+      killTree(run.pid);
     }
     await fake?.close();
     run = undefined;
@@ -109,8 +109,7 @@ describe("npm start warns, one line each, about what it accepts but ops cannot h
   let run: NpmRun | undefined;
   afterEach(() => {
     if (run && run.process.exitCode === null) {
-      for (const pid of descendantsOf(run.pid)) process.kill(pid, "SIGKILL");
-      run.process.kill("SIGKILL");
+      killTree(run.pid);
     }
     run = undefined;
   });

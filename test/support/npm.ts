@@ -67,6 +67,52 @@ export function descendantsOf(pid: number): number[] {
   return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
 }
 
+/**
+ * Sends `signal` to `pid` and then to every descendant, and returns the PIDs it reached.
+ * The root goes first, so a stopped or killed parent forks no new child while its tree is read;
+ * the tree is read again until no new descendant shows up. A process that ends on its own
+ * meanwhile (a database backend whose client hung up) is not an error: it needs no signal.
+ */
+export function signalTree(
+  pid: number,
+  signal: NodeJS.Signals,
+  readDescendants: (pid: number) => number[] = descendantsOf,
+): number[] {
+  const reached: number[] = [];
+  const send = (target: number) => {
+    try {
+      process.kill(target, signal);
+      reached.push(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  };
+  send(pid);
+  const seen = new Set([pid]);
+  for (;;) {
+    const fresh = readDescendants(pid).filter((child) => !seen.has(child));
+    if (fresh.length === 0) return reached;
+    for (const child of fresh) {
+      seen.add(child);
+      send(child);
+    }
+  }
+}
+
+/**
+ * Kills `pid` and every descendant. The tree is stopped first: a killed parent's children would
+ * be handed to init at once and could no longer be found as its descendants.
+ */
+export function killTree(pid: number): void {
+  for (const target of signalTree(pid, "SIGSTOP")) {
+    try {
+      process.kill(target, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
