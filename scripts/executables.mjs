@@ -18,7 +18,7 @@ export function isExecutableFile(path) {
  * The first of `names` on the PATH, in the PATH's order (the shell's choice), or null.
  * Empty PATH entries are skipped: the shell would read them as the current folder.
  * @param {string[]} names
- * @param {NodeJS.ProcessEnv} [env]
+ * @param {Record<string, string | undefined>} [env]
  * @returns {string | null}
  */
 export function firstOnPath(names, env = process.env) {
@@ -36,7 +36,7 @@ export function firstOnPath(names, env = process.env) {
  * The program `variable` names when it is set (and then only that one), else the first of
  * `names` on the PATH, with a reason a person can act on either way.
  * @param {{ variable: string, names: string[], install: string }} program
- * @param {NodeJS.ProcessEnv} [env]
+ * @param {Record<string, string | undefined>} [env]
  * @returns {{ path: string | null, reason: string }}
  */
 export function findProgram({ variable, names, install }, env = process.env) {
