@@ -12,7 +12,13 @@ import { SectionHeading } from "./SectionHeading";
  */
 export function ContactSection() {
   return (
-    <section id="contact" aria-labelledby="contact-heading" className="band bg-paper">
+    <section
+      id="contact"
+      aria-labelledby="contact-heading"
+      className="band bg-paper"
+      // The loader may render this part (an inline style) before React hydrates it: decision 036.
+      suppressHydrationWarning
+    >
       <div className="shell grid gap-8 lg:grid-cols-[0.8fr_1.2fr] lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-10">
         <SectionHeading intro={contactIntro} id="contact-heading" />
         {/* On a phone the form is the section itself, edge to edge; from sm it sits on a card. */}

@@ -148,6 +148,8 @@ export function Faq() {
       onPointerOver={load}
       onFocus={load}
       className="band band-rule bg-paper"
+      // The loader may render this part (an inline style) before React hydrates it: decision 036.
+      suppressHydrationWarning
     >
       {/* From lg the heading and the e-mail invitation sit beside the questions. */}
       <div className="shell grid gap-8 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-6">

@@ -21,7 +21,11 @@ const linkClass = "text-ink-300 transition-colors hover:text-white";
 
 export function Footer() {
   return (
-    <footer className="on-ink bg-ink-950 text-white">
+    <footer
+      className="on-ink bg-ink-950 text-white"
+      // The loader may render this part (an inline style) before React hydrates it: decision 036.
+      suppressHydrationWarning
+    >
       {/* Two columns from the smallest phone: the links beside the contact details, not under them;
           the links take the width they need and the e-mail address the rest. */}
       <div className="shell grid grid-cols-[auto_1fr] gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:py-16">

@@ -73,7 +73,14 @@ export function Testimonials() {
 
   const [featured, ...others] = testimonials;
   return (
-    <section ref={section} id="testimonials" aria-labelledby="testimonials-heading" className="band bg-paper">
+    <section
+      ref={section}
+      id="testimonials"
+      aria-labelledby="testimonials-heading"
+      className="band bg-paper"
+      // The loader may render this part (an inline style) before React hydrates it: decision 036.
+      suppressHydrationWarning
+    >
       <div className="shell">
         <SectionHeading intro={testimonialsIntro} id="testimonials-heading" align="split" />
         {featured ? (

@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { describeBrowser, launchChromium } from "../e2e/support/browser";
+import { waitForHydration } from "../e2e/support/page";
 import { SEND_ERROR, SUCCESS } from "../e2e/support/spec-texts";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
@@ -103,7 +104,18 @@ describeBrowser("npm run dev", () => {
       expect(listeningAddresses(port)).toEqual(["0100007F"]);
 
       const page = await browser.newPage();
+      // React's development build warns of what the server's HTML and the first client render
+      // disagree on; the loader's renderings of the later parts must not be among them.
+      const reactWarnings: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" && message.text().startsWith("Warning:"))
+          reactWarnings.push(message.text());
+      });
       await page.goto(`${url}/`);
+      // Tab renders every later part before the scripts come back (decision 036), then hydration.
+      await page.keyboard.press("Tab");
+      await waitForHydration(page);
+      expect(reactWarnings).toEqual([]);
       const heading = page.locator("#hero-heading");
       const before = await heading.textContent();
       await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
