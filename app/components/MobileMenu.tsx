@@ -61,7 +61,6 @@ function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn
 export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const [enhanced, setEnhanced] = useState(false);
   const [open, setOpen] = useState(false);
-  const panel = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
@@ -69,22 +68,25 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   const refocus = useRef<string | null>(null);
 
   useEffect(() => {
-    setOpen(panel.current?.matches(":target") ?? false);
+    // The menu's state as the links left it at hydration (read again in the swap's commit below).
+    setOpen(root.current?.querySelector(`#${PANEL_ID}:target`) != null);
     refocus.current = focusedMenuControl(root.current);
     setEnhanced(true);
   }, []);
 
   // JavaScript arrives when the visitor first interacts (decision 036), often by tapping or tabbing
   // to the menu itself. In the commit that puts the button in place of the links, before the browser
-  // paints it: keep what the visitor did with the links until that very moment (a tap on the link
-  // toggle between hydration and this commit opened the panel as the URL's target; read earlier,
-  // in the effect above, that tap was lost: the three-engine menu test saw it in WebKit), drop the
-  // menu's own fragment from the address (from now on the button holds the state, and a reload
-  // should not reopen it), and move focus to the button (or to the same link).
+  // paints it: keep what the visitor did with the links until that very moment, drop the menu's own
+  // fragment from the address (from now on the button holds the state, and a reload should not
+  // reopen it), and move focus to the button (or to the same link). Without JavaScript the panel is
+  // open exactly while the address ends in its fragment, so the address is what is read: the panel
+  // that was the URL's target has already been replaced in this commit (its ref is null here), and a
+  // tap on the link toggle just before the commit was lost when it was read any other way (the
+  // three-engine menu test saw it twice in WebKit).
   useBrowserLayoutEffect(() => {
     if (!enhanced) return;
-    if (panel.current?.matches(":target")) setOpen(true);
     const hash = window.location.hash;
+    if (hash === `#${PANEL_ID}`) setOpen(true);
     if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`) {
       const { pathname, search } = window.location;
       window.history.replaceState(window.history.state, "", `${pathname}${search}`);
@@ -145,7 +147,7 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
           <span className="sr-only">{navigationText.menuClose}</span>
           <Icon name="close" className="size-6" />
         </a>
-        <div ref={panel} id={PANEL_ID} className="menu-panel hidden target:block">
+        <div id={PANEL_ID} className="menu-panel hidden target:block">
           <MenuLinks sectionsOn={sectionsOn} />
         </div>
       </div>

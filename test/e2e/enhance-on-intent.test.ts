@@ -186,6 +186,40 @@ describeBrowser("enhance on intent", () => {
       .toBe("BUTTON mobile-menu");
   });
 
+  it("a tap on the menu's link in the last moment before the button replaces it opens the menu", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    // The tap lands in the commit that swaps in the button, just before the link leaves the page:
+    // the latest moment a tap can still reach the link (the window in which the three-engine test
+    // lost taps in WebKit).
+    await context.addInitScript(() => {
+      const removeChild = Node.prototype.removeChild;
+      let tapped = false;
+      Node.prototype.removeChild = function <T extends Node>(this: Node, child: T): T {
+        if (!tapped && child instanceof HTMLAnchorElement && child.id === "menu-toggle") {
+          tapped = true;
+          child.click();
+        }
+        return removeChild.call(this, child) as T;
+      };
+    });
+    const page = await context.newPage();
+    await page.goto("/", { waitUntil: "load" });
+    await page.locator("#menu-toggle").focus();
+    await waitForHydration(page);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          document.querySelector("button[aria-controls='mobile-menu']")?.getAttribute("aria-expanded"),
+        ),
+      )
+      .toBe("true");
+    await expect(
+      page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility()),
+    ).resolves.toBe(true);
+    expect(new URL(page.url()).hash).toBe("");
+  });
+
   it("a submission made while the scripts load is posted without them, and answered once", async () => {
     const context = await stack.context(PHONE);
     await keepTrafficLocal(context);
