@@ -44,12 +44,14 @@ function findMiniBrowser() {
  * @returns {{ driver: string | null, browser: string | null, xvfb: string | null, reason: string }}
  */
 export function findWebKit(env = process.env) {
-  const override = env.WEBKIT_WEBDRIVER_PATH?.trim();
-  const driver = override
-    ? isExecutableFile(override)
-      ? override
-      : null
-    : firstOnPath(["WebKitWebDriver"], env);
+  const driver = findProgram(
+    {
+      variable: "WEBKIT_WEBDRIVER_PATH",
+      names: ["WebKitWebDriver"],
+      install: "apt-get install webkit2gtk-driver",
+    },
+    env,
+  ).path;
   const browser = findMiniBrowser();
   const xvfb = firstOnPath(["Xvfb"], env);
   const missing = [

@@ -35,7 +35,7 @@ describe("scripts/executables.mjs", () => {
     expect(isExecutableFile(runnable)).toBe(true);
     expect(isExecutableFile(join(dir, "kinds", "folder"))).toBe(false);
     expect(isExecutableFile(join(dir, "kinds", "missing"))).toBe(false);
-    // root may execute a file that has no x bit for anyone only if some x bit is set: none is here.
+    // Even root passes X_OK only when some x bit is set; none is here.
     expect(isExecutableFile(plain)).toBe(false);
   });
 

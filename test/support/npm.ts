@@ -69,8 +69,9 @@ export function descendantsOf(pid: number): number[] {
 
 /**
  * Sends `signal` to `pid` and then to every descendant, and returns the PIDs it reached.
- * The root goes first, so a stopped or killed parent forks no new child while its tree is read;
- * the tree is read again until no new descendant shows up. A process that ends on its own
+ * The root goes first, so a stopped parent forks no new child while its tree is read; the tree
+ * is read again until no new descendant shows up. For a signal that ends processes, use
+ * `killTree`: a killed parent's children would leave its tree before they are found. A process that ends on its own
  * meanwhile (a database backend whose client hung up) is not an error: it needs no signal.
  */
 export function signalTree(
