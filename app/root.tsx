@@ -32,7 +32,9 @@ export const shouldRevalidate = revalidateOnNavigationOnly;
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    // suppressHydrationWarning: the inline loader may mark <html> for smooth scrolling before
+    // hydration (smooth-scroll.ts); React leaves the attribute alone, and need not warn of it.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

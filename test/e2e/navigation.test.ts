@@ -44,6 +44,50 @@ describeBrowser("navigation", () => {
     }
   });
 
+  // The spec's header buttons smooth-scroll to their sections. With JavaScript, smooth scrolling
+  // starts at the visitor's first intent (app/lib/document/smooth-scroll.ts), so that the browser's
+  // own scrolls as the page opens (a restored position, a fragment) never glide: the style the
+  // browser reads when it follows the link is checked, before and after hydration (the page's
+  // scroll position, read from a main thread busy hydrating, lags behind the compositor's glide).
+  for (const hydrated of [false, true])
+    it(`desktop, with JavaScript${hydrated ? ", once hydrated" : ", before hydration"}: a header link scrolls smoothly, the page's opening did not`, async () => {
+      const context = await stack.context(DESKTOP);
+      await keepTrafficLocal(context);
+      if (!hydrated) await context.addInitScript(() => (window.requestIdleCallback = () => 0));
+      await context.addInitScript(() => {
+        const behaviour = () => getComputedStyle(document.documentElement).scrollBehavior;
+        const seen: Record<string, string> = {};
+        Object.assign(window, { scrollBehaviours: seen });
+        window.addEventListener("load", () => (seen.load = behaviour()));
+        // Bubbling, on the window: after the page's handlers, as the browser follows the link.
+        window.addEventListener("click", () => (seen.click = behaviour()));
+      });
+      const page = await context.newPage();
+      await page.goto("/");
+      if (hydrated) await waitForHydration(page);
+      await page.locator("header").first().getByRole("link", { name: "Reviews", exact: true }).click();
+      await expectLandedOn(page, "#testimonials");
+      expect(
+        await page.evaluate(() => (window as unknown as { scrollBehaviours: object }).scrollBehaviours),
+      ).toEqual({
+        load: "auto",
+        click: "smooth",
+      });
+    });
+
+  it("desktop, without JavaScript: a header link glides to its section", async () => {
+    const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.locator("header").first().getByRole("link", { name: "Reviews", exact: true }).click();
+    // Sampled from outside the page, whose own listeners never run without JavaScript.
+    const positions: number[] = [];
+    for (let sample = 0; sample < 30; sample++)
+      positions.push(await page.evaluate(() => Math.round(window.scrollY)));
+    await expectLandedOn(page, "#testimonials");
+    expect(new Set(positions).size, `scroll positions ${positions.join(", ")}`).toBeGreaterThan(5);
+  });
+
   for (const { name, options } of SIZES) {
     it(`${name}: Get Started lands on #contact`, async () => {
       const page = await open(options);

@@ -4,6 +4,7 @@
 // lists its hash in the policy (markup.server.ts, document.server.tsx).
 import { afterLoadAndFirstPaint, enhanceOnIntent, idleTime } from "./paint-first";
 import { renderLaterParts } from "./render-later";
+import { smoothScrollOnIntent } from "./smooth-scroll";
 
 /**
  * The build's browser modules in dependency order, leaves first (`evaluationOrder` in
@@ -11,6 +12,8 @@ import { renderLaterParts } from "./render-later";
  */
 declare const EVALUATION_ORDER: readonly string[];
 
+// Scrolling turns smooth at the first intent: the page's opening position is never animated.
+smoothScrollOnIntent();
 // First the parts after the hero (at once if the visitor opens somewhere in the page), then the
 // scripts (at the first interaction); in idle time after the first paint, whatever comes first.
 const renderInIdleTime = renderLaterParts(idleTime);
