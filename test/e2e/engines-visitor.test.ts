@@ -102,10 +102,17 @@ async function waitForLanding(page: Visitor, id: string): Promise<void> {
   );
 }
 
-/** The visitor's page has been taken over by JavaScript (React hydrated the main element). */
+/**
+ * The visitor's page has been taken over by JavaScript: React hydrated the main element, and the
+ * header's menu toggle has become its button (a render after hydration, MobileMenu.tsx). Hydration
+ * alone was not enough: WebKit's click could then press the link and release on the button that
+ * replaced it in between, which clicks neither (a CI run of 2026-11-27).
+ */
 async function waitForEnhancement(page: Visitor): Promise<void> {
   await page.waitFor(
-    () => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")),
+    () =>
+      Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")) &&
+      document.querySelector('header button[aria-controls="mobile-menu"]') !== null,
     undefined,
     "the page's JavaScript to take over",
   );
