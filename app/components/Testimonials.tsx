@@ -1,4 +1,5 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 
 import {
   ratingLabel,
@@ -8,7 +9,6 @@ import {
   testimonialsRowLabel,
 } from "~/content/testimonials";
 import type { Testimonial } from "~/content/types";
-import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { initials } from "~/lib/initials";
 import { withoutLoneLastWord } from "~/lib/typography";
 
@@ -27,11 +27,6 @@ const AVATAR_TONES = [
   "bg-ink-100 text-ink-800",
 ];
 
-function onScreen(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
-}
-
 /**
  * One featured quote, then the other five: in one row of five on wide screens, and on narrower
  * ones a row that scrolls sideways (swipe, or Tab to it and use the arrow keys), its cards aligned
@@ -40,9 +35,12 @@ function onScreen(element: Element): boolean {
  * Server HTML carries the real testimonials (crawlers, no-JS visitors: the cards at once). With
  * JavaScript, the cards the visitor has not seen yet wait under skeletons from hydration on, and
  * show 1 s after the section first enters the viewport (decision 029):
- * - covered before the browser paints again (a layout effect), so no card can flash before its
- *   skeleton when the section scrolls into view;
- * - a card already on screen when JavaScript takes over was seen: it is never covered;
+ * - which cards are on screen is the intersection observer's first report, made with the frame
+ *   after hydration, not read from the layout while React hydrates: a forced layout there made
+ *   hydration's task 16-30 ms longer on a slow phone (decision 036);
+ * - a card off screen in that frame is covered before the next one (`flushSync` in the report's
+ *   task), so no card can flash before its skeleton when the section scrolls into view;
+ * - a card on screen in that frame was seen: it is never covered;
  * - the skeleton is laid over the card, which keeps its size and its text for assistive technology,
  *   so nothing shifts and nothing is hidden from a screen reader.
  */
@@ -51,19 +49,31 @@ export function Testimonials() {
   // Per card: covered by its skeleton. The server and the first render cover nothing.
   const [covered, setCovered] = useState<boolean[]>(() => testimonials.map(() => false));
 
-  useBrowserLayoutEffect(() => {
+  useEffect(() => {
     const node = section.current;
     if (!node || typeof IntersectionObserver === "undefined") return;
     const cards = Array.from(node.querySelectorAll("[data-testimonial]"));
-    const waiting = cards.map((card) => !onScreen(card));
-    if (!waiting.some(Boolean)) return;
-    setCovered(waiting);
+    // Each card's first report: whether it is on screen in the frame after hydration.
+    const onScreen = new Map<Element, boolean>();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver((entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
+      for (const entry of entries)
+        if (entry.target !== node && !onScreen.has(entry.target)) {
+          onScreen.set(entry.target, entry.isIntersecting);
+          observer.unobserve(entry.target);
+          if (onScreen.size === cards.length) {
+            const waiting = cards.map((card) => !onScreen.get(card));
+            if (!waiting.some(Boolean)) return observer.disconnect();
+            // Before the next frame: a card off screen now must not show without its skeleton.
+            flushSync(() => setCovered(waiting));
+          }
+        }
+      if (onScreen.size < cards.length) return;
+      if (!entries.some((entry) => entry.target === node && entry.isIntersecting)) return;
       observer.disconnect();
       timer = setTimeout(() => setCovered(testimonials.map(() => false)), SKELETON_MS);
     });
+    for (const card of cards) observer.observe(card);
     observer.observe(node);
     return () => {
       observer.disconnect();
