@@ -55,10 +55,13 @@ export function Testimonials() {
     const cards = Array.from(node.querySelectorAll("[data-testimonial]"));
     // Each card's first report: whether it is on screen in the frame after hydration.
     const onScreen = new Map<Element, boolean>();
+    // The section's latest report: it may come before every card has reported.
+    let sectionInView = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries)
-        if (entry.target !== node && !onScreen.has(entry.target)) {
+      for (const entry of entries) {
+        if (entry.target === node) sectionInView = entry.isIntersecting;
+        else if (!onScreen.has(entry.target)) {
           onScreen.set(entry.target, entry.isIntersecting);
           observer.unobserve(entry.target);
           if (onScreen.size === cards.length) {
@@ -68,8 +71,8 @@ export function Testimonials() {
             flushSync(() => setCovered(waiting));
           }
         }
-      if (onScreen.size < cards.length) return;
-      if (!entries.some((entry) => entry.target === node && entry.isIntersecting)) return;
+      }
+      if (onScreen.size < cards.length || !sectionInView) return;
       observer.disconnect();
       timer = setTimeout(() => setCovered(testimonials.map(() => false)), SKELETON_MS);
     });

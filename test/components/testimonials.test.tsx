@@ -29,9 +29,11 @@ class FakeObserver {
   disconnect() {
     this.targets.clear();
   }
-  /** Reports the targets still observed, each intersecting as `inView` says. */
-  report(inView: (target: Element) => boolean) {
-    const entries = Array.from(this.targets, (target) => ({ target, isIntersecting: inView(target) }));
+  /** Reports the targets still observed (those `only` keeps), each intersecting as `inView` says. */
+  report(inView: (target: Element) => boolean, only: (target: Element) => boolean = () => true) {
+    const entries = Array.from(this.targets)
+      .filter(only)
+      .map((target) => ({ target, isIntersecting: inView(target) }));
     if (entries.length > 0) this.callback(entries as unknown as IntersectionObserverEntry[], this as never);
   }
 }
@@ -96,6 +98,27 @@ describe("testimonials: the skeletons from hydration on", () => {
     act(() => vi.advanceTimersByTime(SKELETON_MS - 1));
     expect(skeletons()).toBe(5);
     act(() => vi.advanceTimersByTime(1));
+    expect(skeletons()).toBe(0);
+  });
+
+  it("a section in view reported before the cards still starts the one-second wait once the cards have reported", () => {
+    vi.useFakeTimers();
+    hydrate();
+    const [first] = cards();
+    act(() =>
+      observer().report(
+        () => true,
+        (target) => target === section(),
+      ),
+    );
+    act(() =>
+      observer().report(
+        (target) => target === first,
+        (target) => target !== section(),
+      ),
+    );
+    expect(skeletons()).toBe(5);
+    act(() => vi.advanceTimersByTime(SKELETON_MS));
     expect(skeletons()).toBe(0);
   });
 
