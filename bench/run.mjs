@@ -333,7 +333,7 @@ async function lighthouseSection(server) {
           "lighthouse",
           `${name} audit not passed (some run): ${audit.category}/${audit.id}`,
           audit.score,
-          `${audit.title} ${audit.value}`.trim(),
+          [`${audit.title} ${audit.value}`.trim(), ...(audit.found ?? [])].join(" | "),
         ),
       );
     }

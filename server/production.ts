@@ -1,5 +1,6 @@
 // `npm start` (scripts/start.mjs imports this bundle from <build>/server/production.mjs): checks
 // the configuration and the build, then serves it until SIGTERM/SIGINT.
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { installGlobals, type ServerBuild } from "@remix-run/node";
@@ -11,6 +12,7 @@ import { createLeadServices } from "~/lib/leads/services.server";
 import { startupSummary } from "~/lib/startup.server";
 
 import { createApp } from "./app";
+import { missingBrowserAssets } from "./browser-assets";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
 import { warmUp } from "./warm-up";
 
@@ -42,6 +44,15 @@ export async function startProduction({
   if (build.mode !== "production") {
     refuse(
       `npm start: ${buildName}/index.js is a ${build.mode} build (\`npm run dev\` makes those): run \`npm run build\` first.`,
+    );
+  }
+
+  const missing = missingBrowserAssets(build, root);
+  if (missing.length > 0) {
+    const first = path.relative(root, missing[0] ?? "");
+    const more = missing.length > 1 ? ` and ${missing.length - 1} more` : "";
+    refuse(
+      `npm start: ${buildName} lacks the browser files its pages load (${first}${more} missing): run \`npm run build\` again.`,
     );
   }
 

@@ -26,6 +26,17 @@ export function median(values) {
  * @typedef {{ performance: number | null, accessibility: number | null, "best-practices": number | null, seo: number | null }} Scores
  */
 
+/** The first few items an audit lists, each as one short line. @param {any} audit */
+export function foundItems(audit, limit = 3) {
+  const items = Array.isArray(audit.details?.items) ? audit.details.items : [];
+  return items.slice(0, limit).map((item) => {
+    const text = [item.source, item.description, item.url ?? item.sourceLocation?.url]
+      .filter((part) => typeof part === "string" && part)
+      .join(" ");
+    return (text || JSON.stringify(item)).slice(0, 240);
+  });
+}
+
 /** The figures of one Lighthouse report, plus every weighted audit that did not pass. @param {any} lhr */
 export function summarise(lhr) {
   /** @type {Record<string, number | null>} */
@@ -43,6 +54,9 @@ export function summarise(lhr) {
           score: audit.score,
           title: audit.title,
           value: audit.displayValue ?? "",
+          // What the audit found, so a failure can be acted on without the report (the console's
+          // error text, the offending URL...).
+          found: foundItems(audit),
         });
       }
     }

@@ -10,6 +10,7 @@ import {
   observedAfterFirstPaint,
   runUntilRecorded,
   summarise,
+  foundItems,
   tbtAnatomy,
 } from "../../bench/lib/lighthouse.mjs";
 import { compareRounds, medianFigures } from "../../bench/lib/load.mjs";
@@ -201,6 +202,30 @@ describe("what mobile TBT is made of", () => {
     ];
     expect(navigationCommitMs(events)).toBe(31);
     expect(navigationCommitMs(events.filter((event) => event.name !== "firstContentfulPaint"))).toBeNull();
+  });
+
+  it("names what a failed audit found: the console's error text and where it came from", () => {
+    const audit = {
+      score: 0,
+      details: {
+        items: [
+          {
+            source: "network",
+            description: "Failed to load resource: 404",
+            sourceLocation: { url: "http://127.0.0.1/x.js" },
+          },
+          { source: "javascript", description: "TypeError: boom" },
+          { other: 1 },
+          { source: "javascript", description: "fourth, left off" },
+        ],
+      },
+    };
+    expect(foundItems(audit)).toEqual([
+      "network Failed to load resource: 404 http://127.0.0.1/x.js",
+      "javascript TypeError: boom",
+      '{"other":1}',
+    ]);
+    expect(foundItems({ score: 0.5 })).toEqual([]);
   });
 
   it("summarises the long tasks and prints them with the commit, simulated ×4", () => {

@@ -1,12 +1,22 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
 import { leadStoreEnv } from "../support/app-server";
-import { serverBuildDir } from "../support/build-output";
+import { browserBuildDir, serverBuildDir } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import {
   descendantsOf,
@@ -191,6 +201,43 @@ describe("npm start refuses to start, in words naming the cause", () => {
     expect(lines[0]).toMatch(
       /^npm start: no production build \(.*index\.js is missing\): run `npm run build` first\.$/,
     );
+  });
+
+  // A server build deployed without (part of) its browser build: the page would be served with
+  // script tags answering 404 or another build's chunks, and never hydrate.
+  it("a build whose browser files are missing: one line naming the first of them, listens nowhere", async () => {
+    const copy = join(root, ".builds", `missing-assets-${process.pid}-${Date.now()}`);
+    try {
+      cpSync(serverBuildDir, copy, {
+        recursive: true,
+        filter: (from) => !from.startsWith(join(serverBuildDir, "assets")),
+      });
+      const assets = join(copy, "assets");
+      cpSync(browserBuildDir, assets, {
+        recursive: true,
+        filter: (from) => !/\/routes\/_index-\w+\.js$/.test(from),
+      });
+      const serverFile = join(copy, "index.js");
+      const server = readFileSync(serverFile, "utf8");
+      expect(server).toMatch(/assetsBuildDirectory = "[^"]+"/);
+      writeFileSync(
+        serverFile,
+        server.replace(/assetsBuildDirectory = "[^"]+"/, `assetsBuildDirectory = ${JSON.stringify(assets)}`),
+      );
+
+      const port = await freePort();
+      // The configuration's warnings come first; the refusal is the one line that is not one.
+      const lines = (await refusal(npmStart({ REMIX_BUILD_DIR: copy, PORT: String(port) }))).filter(
+        (line) => !line.startsWith("npm start: warning:"),
+      );
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^npm start: \S+ lacks the browser files its pages load \(\.builds\/missing-assets-[\w-]+\/assets\/routes\/_index-\w+\.js missing\): run `npm run build` again\.$/,
+      );
+      expect(await isListening(port)).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("PORT=abc: names PORT, listens nowhere", async () => {
