@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 
 import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
@@ -71,14 +72,18 @@ export function Faq() {
     if (loading.current) return;
     loading.current = true;
     void import("./faq-accordion").then((mod) => {
-      const node = section.current;
-      const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
-      const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
-      // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
-      refocus.current = focusedControl(node);
-      setShowAll(more?.open ?? false);
-      setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
-      setAccordion(mod);
+      // Read the native list and swap it in this same task (flushSync): a tap handled between the
+      // two would open a <details> the accordion no longer knows about, and be lost.
+      flushSync(() => {
+        const node = section.current;
+        const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
+        const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
+        // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
+        refocus.current = focusedControl(node);
+        setShowAll(more?.open ?? false);
+        setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
+        setAccordion(mod);
+      });
     });
   };
 
