@@ -72,6 +72,22 @@ describe("rendering the parts after the hero", () => {
     expect(shown()).toEqual(["one", "two", "footer"]);
   });
 
+  it("lays each part out in its idle step, so that the frame after it only paints", () => {
+    const laidOut: string[] = [];
+    vi.spyOn(HTMLElement.prototype, "offsetHeight", "get").mockImplementation(function (this: HTMLElement) {
+      laidOut.push(`${this.id || this.tagName.toLowerCase()} ${this.style.contentVisibility}`);
+      return 0;
+    });
+    const b = browser();
+    b.start();
+    b.paint();
+    b.idle();
+    expect(laidOut).toEqual(["one visible"]);
+    b.frame();
+    b.idle();
+    expect(laidOut).toEqual(["one visible", "two visible"]);
+  });
+
   it("renders every part at once before the browser follows a link into one of them", () => {
     const b = browser();
     b.start();
