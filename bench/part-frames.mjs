@@ -6,17 +6,17 @@
 // what it did. Given two builds, loads them alternately (the machine's speed drifts within minutes)
 // and prints, per build, the medians of the longest task after the first paint and of the first
 // render's longest task. The tracing itself slows every task a little: compare builds, not figures.
-// Usage: node bench/part-frames.mjs [buildDir] [otherBuildDir]   (RUNS=n loads of each, default 4;
-// QUIET=1 prints only the summary)
+// Usage: node bench/part-frames.mjs [--quiet] [buildDir] [otherBuildDir]   (RUNS=n loads of each,
+// default 4; --quiet prints only the summary)
 /* global MutationObserver, HTMLElement, document -- the init script runs in the page */
 import { chromium } from "playwright-core";
 
 import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../scripts/chromium.mjs";
 import { startAppServer } from "./lib/servers.mjs";
 
-const builds = (process.argv.slice(2).length ? process.argv.slice(2) : [".builds/bench"]).map((dir) =>
-  dir.replace(/\/+$/, ""),
-);
+const quiet = process.argv.includes("--quiet");
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const builds = (positional.length ? positional : [".builds/bench"]).map((dir) => dir.replace(/\/+$/, ""));
 const runs = Number(process.env.RUNS ?? 4);
 const PHONE = {
   viewport: { width: 412, height: 823 },
@@ -113,7 +113,7 @@ try {
       const before = tasks.filter((task) => task.at < 0);
       summary.get(dir).after.push(Math.max(0, ...after.map((task) => task.ms)));
       summary.get(dir).before.push(Math.max(0, ...before.map((task) => task.ms)));
-      if (process.env.QUIET) continue;
+      if (quiet) continue;
       console.log(`${dir}, load ${run + 1}: tasks over 8 ms (ms from the first contentful paint, duration)`);
       for (const task of tasks)
         console.log(
