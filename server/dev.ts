@@ -28,7 +28,7 @@ async function startMocks(): Promise<void> {
       failAll,
       onRequest: () => console.log(`[mocks] send-contact-email called (${failAll ? "failing" : "mocked"})`),
     }),
-  ).listen({ onUnhandledRequest: "bypass" });
+  ).listen({ onUnhandledFrame: "bypass" });
   console.log(
     `[mocks] send-contact-email is mocked: ${failAll ? "every call fails (MOCKS_MODE=fail)" : `succeeds; a message containing "${MOCK_FAIL_WORD}" fails, "${MOCK_TIMEOUT_WORD}" times out`}`,
   );

@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
 
 /**
  * The lead store's schema, the same for both engines, as Kysely migrations kept in code (the

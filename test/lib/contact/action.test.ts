@@ -49,7 +49,7 @@ const keysSent = () => received.map((call) => call.headers.get("idempotency-key"
 
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterEach(() => {
   server.resetHandlers();
   received.length = 0;

@@ -27,7 +27,7 @@ const server = setupServer();
 /** The Idempotency-Key of every call the mocks received. */
 const keys: (string | null)[] = [];
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: "error" });
+  server.listen({ onUnhandledFrame: "error" });
   server.events.on("request:start", ({ request: call }) => {
     keys.push(call.headers.get("idempotency-key"));
   });
