@@ -1,12 +1,13 @@
 /**
  * WebKit: Debian's WebKitWebDriver (W3C WebDriver, the protocol Safari's driver speaks too) driving
- * WebKitGTK's MiniBrowser on a private Xvfb display (decision 035). The protocol is a handful of
- * JSON requests; this speaks them with `fetch` rather than through a client library (every npm
- * WebDriver client either needs Node 22 or brings downloaders for drivers we never use).
+ * WebKitGTK's MiniBrowser on a private Xvfb display (decision 035), through selenium-webdriver's
+ * client connected to a driver this adapter starts itself (`usingServer`: no Selenium Manager, no
+ * download). What stays ours is the process care the library does not do:
  *
  * - Session start sometimes never returns on a loaded machine (WebKitWebDriver waits forever for
  *   a MiniBrowser that did not come up): each attempt gets its own driver and a deadline, and the
- *   whole process tree is killed before the next one. After `attempts` the session fails.
+ *   whole process tree (driver, MiniBrowser and its web processes) is killed before the next one;
+ *   selenium's DriverService would end the driver alone. After `attempts` the session fails.
  * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
  *   `--full-screen`). Phone widths run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK
  *   applies as a page zoom: a 780 px window lays the page out in a 390 CSS px viewport, as an
@@ -16,6 +17,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { Builder, Capabilities, Key as SeleniumKey, Origin, type WebDriver } from "selenium-webdriver";
 
 import { findWebKit } from "../../../../scripts/engines.mjs";
 import { freePort } from "../../../support/ports";
@@ -31,18 +34,30 @@ const COMMAND_DEADLINE_MS = 30_000;
 /** Below this width a window cannot go: phone widths use page zoom 2 instead. */
 const PHONE_ZOOM_BELOW = 640;
 
-/** W3C WebDriver key codes. */
-const KEY_CODES: Record<Exclude<Key, "Shift+Tab">, string> = {
-  Tab: "\uE004",
-  Enter: "\uE007",
-  Escape: "\uE00C",
+/** The keys a test may press, as WebDriver key values. */
+const KEYS: Record<Exclude<Key, "Shift+Tab">, string> = {
+  Tab: SeleniumKey.TAB,
+  Enter: SeleniumKey.ENTER,
+  Escape: SeleniumKey.ESCAPE,
   Space: " ",
-  ArrowRight: "\uE014",
-  ArrowDown: "\uE015",
+  ArrowRight: SeleniumKey.ARROW_RIGHT,
+  ArrowDown: SeleniumKey.ARROW_DOWN,
 };
-const SHIFT = "\uE008";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The command's result, or an error once `ms` have passed (a hung driver never answers). */
+async function withDeadline<T>(what: string, promise: Promise<T>, ms = COMMAND_DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`WebKit: ${what} did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Every process below `pid`, deepest first (MiniBrowser and its web and network processes). */
 function descendants(pid: number): number[] {
@@ -124,30 +139,9 @@ async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driv
   throw new Error("WebKitWebDriver did not start listening within 5 s");
 }
 
-class WebDriverError extends Error {}
-
-async function command(
-  url: string,
-  method: "GET" | "POST" | "DELETE",
-  body?: unknown,
-  deadline = COMMAND_DEADLINE_MS,
-) {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
-    signal: AbortSignal.timeout(deadline),
-  });
-  const json = (await response.json()) as { value: unknown };
-  const value = json.value as { error?: string; message?: string } | null;
-  if (value && typeof value === "object" && "error" in value && value.error)
-    throw new WebDriverError(`${method} ${new URL(url).pathname}: ${value.error}: ${value.message}`);
-  return json.value;
-}
-
 interface Running {
   driver: Driver;
-  session: string;
+  client: WebDriver;
   zoom: 1 | 2;
 }
 
@@ -172,35 +166,30 @@ class WebKitSession implements EngineSession {
       ...(zoom === 2 ? { GDK_DPI_SCALE: "2" } : {}),
     };
     delete env.WEBKIT_INSPECTOR_HTTP_SERVER; // a session started with it never returns
-    const capabilities = {
-      capabilities: {
-        alwaysMatch: {
-          browserName: "MiniBrowser",
-          pageLoadStrategy: "normal",
-          "webkitgtk:browserOptions": {
-            binary: this.paths.browser,
-            args: [
-              "--automation",
-              "--full-screen",
-              ...(this.javaScript ? [] : ["--enable-javascript=false"]),
-            ],
-          },
-        },
+    const capabilities = new Capabilities({
+      browserName: "MiniBrowser",
+      pageLoadStrategy: "normal",
+      "webkitgtk:browserOptions": {
+        binary: this.paths.browser,
+        args: ["--automation", "--full-screen", ...(this.javaScript ? [] : ["--enable-javascript=false"])],
       },
-    };
+    });
     const failures: string[] = [];
     for (let attempt = 1; attempt <= this.policy.attempts; attempt += 1) {
       const driver = await startDriver(this.paths.driver, env);
+      // Our own driver, never SELENIUM_REMOTE_URL or a driver Selenium Manager would look for.
+      const client = new Builder()
+        .disableEnvironmentOverrides()
+        .usingServer(driver.url)
+        .withCapabilities(capabilities)
+        .build();
+      const session = client.getSession();
+      session.catch(() => undefined); // settles only once its driver is killed, after the deadline
+      // The client is itself a promise of the session: a failed start must not be left unhandled.
+      client.catch(() => undefined);
       try {
-        const value = (await command(
-          `${driver.url}/session`,
-          "POST",
-          capabilities,
-          this.policy.deadlineMs,
-        )) as {
-          sessionId: string;
-        };
-        this.running = { driver, session: value.sessionId, zoom };
+        await withDeadline("the session start", session, this.policy.deadlineMs);
+        this.running = { driver, client, zoom };
         return;
       } catch (error) {
         failures.push(`attempt ${attempt}: ${String(error)}`);
@@ -210,9 +199,9 @@ class WebKitSession implements EngineSession {
     throw new Error(`WebKit: no session after ${this.policy.attempts} attempts:\n${failures.join("\n")}`);
   }
 
-  private async call(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
+  private get client(): WebDriver {
     if (!this.running) throw new Error("WebKit session is not running");
-    return command(`${this.running.driver.url}/session/${this.running.session}${path}`, method, body);
+    return this.running.client;
   }
 
   async setViewport(viewport: Viewport): Promise<void> {
@@ -222,14 +211,18 @@ class WebKitSession implements EngineSession {
       await this.start(zoom);
     }
     // The window in screen pixels: the viewport times the zoom (no toolbar, no borders on Xvfb).
+    const browserWindow = this.client.manage().window();
     for (let round = 0; round < 4; round += 1) {
       const inner = await this.evaluate(() => [window.innerWidth, window.innerHeight] as const, undefined);
       if (inner[0] === viewport.width && inner[1] === viewport.height) return;
-      const rect = (await this.call("GET", "/window/rect")) as { width: number; height: number };
-      await this.call("POST", "/window/rect", {
-        width: Math.round(rect.width + (viewport.width - inner[0]) * zoom),
-        height: Math.round(rect.height + (viewport.height - inner[1]) * zoom),
-      });
+      const rect = await withDeadline("the window's size", browserWindow.getRect());
+      await withDeadline(
+        "resizing the window",
+        browserWindow.setRect({
+          width: Math.round(rect.width + (viewport.width - inner[0]) * zoom),
+          height: Math.round(rect.height + (viewport.height - inner[1]) * zoom),
+        }),
+      );
       await sleep(50);
     }
     const inner = await this.evaluate(() => [window.innerWidth, window.innerHeight], undefined);
@@ -238,17 +231,17 @@ class WebKitSession implements EngineSession {
 
   async goto(url: string): Promise<void> {
     if (!this.running) await this.start(1);
-    await this.call("POST", "/url", { url });
+    await withDeadline(`loading ${url}`, this.client.get(url));
   }
 
   async evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
     const script = `const done = arguments[arguments.length - 1];
       Promise.resolve().then(() => (${fn.toString()})(arguments[0]))
         .then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }));`;
-    const result = (await this.call("POST", "/execute/async", { script, args: [arg ?? null] })) as {
-      value?: R;
-      error?: string;
-    };
+    const result = await withDeadline(
+      "a page function",
+      this.client.executeAsyncScript<{ value?: R; error?: string }>(script, arg ?? null),
+    );
     if (result.error) throw new Error(`WebKit: page function threw: ${result.error}`);
     return result.value as R;
   }
@@ -256,40 +249,32 @@ class WebKitSession implements EngineSession {
   /** Actions take CSS pixels of the viewport; under page zoom WebKit wants them in window pixels. */
   async clickAt(x: number, y: number): Promise<void> {
     const zoom = this.running?.zoom ?? 1;
-    await this.call("POST", "/actions", {
-      actions: [
-        {
-          type: "pointer",
-          id: "mouse",
-          parameters: { pointerType: "mouse" },
-          actions: [
-            { type: "pointerMove", x: Math.round(x * zoom), y: Math.round(y * zoom), origin: "viewport" },
-            { type: "pointerDown", button: 0 },
-            { type: "pointerUp", button: 0 },
-          ],
-        },
-      ],
-    });
-    await this.call("DELETE", "/actions");
+    const actions = this.client.actions({ async: true });
+    await withDeadline(
+      "a click",
+      actions
+        .move({ x: Math.round(x * zoom), y: Math.round(y * zoom), origin: Origin.VIEWPORT, duration: 0 })
+        .press()
+        .release()
+        .perform(),
+    );
+    await withDeadline("releasing the pointer", actions.clear());
   }
 
   async press(key: Key): Promise<void> {
-    const keys = key === "Shift+Tab" ? [SHIFT, KEY_CODES.Tab] : [KEY_CODES[key]];
-    const down = keys.map((value) => ({ type: "keyDown", value }));
-    const up = [...keys].reverse().map((value) => ({ type: "keyUp", value }));
-    await this.call("POST", "/actions", {
-      actions: [{ type: "key", id: "keyboard", actions: [...down, ...up] }],
-    });
-    await this.call("DELETE", "/actions");
+    const keys = key === "Shift+Tab" ? [SeleniumKey.SHIFT, KEYS.Tab] : [KEYS[key]];
+    const actions = this.client.actions({ async: true });
+    for (const value of keys) actions.keyDown(value);
+    for (const value of [...keys].reverse()) actions.keyUp(value);
+    await withDeadline(`pressing ${key}`, actions.perform());
+    await withDeadline("releasing the keys", actions.clear());
   }
 
   async type(text: string): Promise<void> {
-    const actions = Array.from(text).flatMap((value) => [
-      { type: "keyDown", value },
-      { type: "keyUp", value },
-    ]);
-    await this.call("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
-    await this.call("DELETE", "/actions");
+    const actions = this.client.actions({ async: true });
+    for (const value of Array.from(text)) actions.keyDown(value).keyUp(value);
+    await withDeadline("typing", actions.perform());
+    await withDeadline("releasing the keys", actions.clear());
   }
 
   /**
@@ -305,7 +290,10 @@ class WebKitSession implements EngineSession {
       }, selector);
       if (!found) throw new Error(`webkit: no ${selector} to screenshot`);
     }
-    writeFileSync(file, Buffer.from((await this.call("GET", "/screenshot")) as string, "base64"));
+    writeFileSync(
+      file,
+      Buffer.from(await withDeadline("a screenshot", this.client.takeScreenshot()), "base64"),
+    );
   }
 
   consoleMessages(): null {
@@ -314,10 +302,10 @@ class WebKitSession implements EngineSession {
 
   private async stop(): Promise<void> {
     if (!this.running) return;
-    const { driver } = this.running;
-    await this.call("DELETE", "").catch(() => undefined);
-    killTree(driver.process);
+    const { driver, client } = this.running;
     this.running = null;
+    await withDeadline("ending the session", client.quit(), 5_000).catch(() => undefined);
+    killTree(driver.process);
   }
 
   async close(): Promise<void> {
