@@ -1,7 +1,7 @@
 // Bundles the project's own Node programs written in TypeScript on top of app/lib with esbuild
 // (already the Remix compiler's): the leads CLI (cli/leads.ts, decision 024) and the server
-// (server/production.ts for `npm start`, server/dev.ts for `npm run dev`, decision 027). Node 20
-// cannot run TypeScript. Packages stay imports from node_modules, as in the Remix server build, so
+// (server/production.ts for `npm start`, server/dev.ts for `npm run dev`, decision 027). Node 24
+// strips types, but not the app's `~/` imports nor its extensionless ones (decision 038). Packages stay imports from node_modules, as in the Remix server build, so
 // the CLI and the server use the very same supabase-js, express and Remix as the app.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -36,7 +36,7 @@ export async function bundle(entry, outfile) {
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22",
     external: packages(),
     tsconfig: "tsconfig.json",
     sourcemap: true,

@@ -194,3 +194,55 @@ describe("decision records cited from code, config and docs", () => {
     expect(records).not.toContain(OLD_NPMRC_CITATION);
   });
 });
+
+/**
+ * The folders the README's map of the code names under `top/` (issue 34: `test/db` and `test/ops`
+ * were missing): the map's line for `top/` and the indented lines that continue it.
+ */
+export function mappedFolders(readme: string, top: string): string[] {
+  const lines = readme.split("\n");
+  const start = lines.findIndex((line) => line.startsWith(`${top}/ `));
+  if (start < 0) return [];
+  const entry = [lines[start]!];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    entry.push(line);
+  }
+  const text = entry.join("\n").slice(top.length + 1);
+  return [...new Set([...text.matchAll(/(?<![\w./-])([a-z][\w-]*)\/(?![\w])/g)].map((m) => m[1]!))];
+}
+
+describe("README", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+
+  it("its map of the code names every folder of test/", () => {
+    const folders = readdirSync(join(root, "test")).filter((name) =>
+      statSync(join(root, "test", name)).isDirectory(),
+    );
+    const mapped = mappedFolders(readme, "test");
+    expect(folders.filter((name) => !mapped.includes(name)).sort()).toEqual([]);
+    expect(mapped.filter((name) => !folders.includes(name)).sort(), "named but gone").toEqual([]);
+  });
+
+  it("is a check that sees a folder the map leaves out", () => {
+    const map =
+      "```\ntest/                   lib/, e2e/,\n                        support/ holds helpers\nbench/   x\n```";
+    expect(mappedFolders(map, "test")).toEqual(["lib", "e2e", "support"]);
+  });
+
+  it("names the Node version .nvmrc pins, which package.json's engines accepts", () => {
+    const pinned = readFileSync(join(root, ".nvmrc"), "utf8").trim();
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const major = pinned.split(".")[0]!;
+    expect(readme).toContain(`Node ${major} LTS`);
+    expect(readme).toContain(pinned);
+    const engines = (
+      JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { engines: { node: string } }
+    ).engines.node;
+    expect(engines).toContain(`^${major}.`);
+    expect(
+      process.version.startsWith(`v${major}.`) || process.version.startsWith("v22."),
+      process.version,
+    ).toBe(true);
+  });
+});
