@@ -354,7 +354,13 @@ describe("npm start refuses to start, in words naming the cause", () => {
     let log = "";
     child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("exit", resolve);
+      // A Node the service account cannot run (installed under root's private home) never exits.
+      child.once("error", (error) =>
+        reject(new Error(`${process.execPath} cannot be started as that user: ${error.message}`)),
+      );
+    });
     expect(code, log).toBe(1);
     expect(log).toContain(
       `LEADS_DATABASE_FILE: the directory ${storeDir} of ${join(storeDir, "leads.sqlite")} is not writable (EACCES)`,
