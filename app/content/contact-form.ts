@@ -64,6 +64,9 @@ export const contactValidationMessages = {
   website: "Please enter a valid website URL (e.g., https://example.com)",
   message: "Please provide a detailed message (at least 10 characters).",
   messageTooLong: "Please keep your message to 2000 characters or fewer.",
+  /** The message holding a control character other than a line break or a tab (decisions.md). */
+  messageControl:
+    "Please remove the invisible control characters from your message (line breaks and tabs are fine).",
   companySize: "Please choose a company size from the list.",
   notText: "Please fill in each field once, as plain text.",
   /** A one-line field holding a line break, another control character or a bidi override (decisions.md). */

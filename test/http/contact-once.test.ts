@@ -219,6 +219,32 @@ describe("every lead exactly once (Supabase function)", () => {
     }
   }
 
+  for (const [label, char] of [
+    ["NUL", "\u0000"],
+    ["an escape", "\u001b"],
+    ["a C1 control", "\u0085"],
+  ] as const) {
+    it(`the message with ${label} inside: 400, the Validation Error notice, nothing sent or kept`, async () => {
+      const message = `Please automate${char} our invoicing, evil.example`;
+      const res = await post(app.server, { ...fresh(), ...valid, message });
+      expect(res.status).toBe(400);
+      const [role, title, description] = noticeOf(await res.text()) ?? [];
+      expect(role).toBe("alert");
+      expect(title).toBe(contactNotices.validationTitle);
+      expect(description).toBe(contactValidationMessages.messageControl);
+      expect(app.fake.requests).toHaveLength(0);
+      expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
+    });
+  }
+
+  it("the message keeps its line breaks and tabs", async () => {
+    const res = await post(app.server, { ...fresh(), message: "Line one\r\n\tline two, indented." });
+    expect(res.status).toBe(303);
+    expect((app.fake.requests[0]?.json as { message: string }).message).toBe(
+      "Line one\n\tline two, indented.",
+    );
+  });
+
   it("an apostrophe in the e-mail address is accepted and sent", async () => {
     const res = await post(app.server, { ...fresh(), email: "o'brien@example.com" });
     expect(res.status).toBe(303);

@@ -23,6 +23,10 @@ const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
 // which make a text read differently from what it contains.
 const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 const BIDI_CONTROL_RUNS = /[\u202A-\u202E\u2066-\u2069]+/gu;
+// What the message must not hold: every control character (C0, DEL and C1) but its line breaks
+// and tabs. A person cannot see them, and the stores refuse some (PostgreSQL refuses U+0000 in
+// text): a lead holding one would be kept nowhere.
+const MESSAGE_CONTROL = /[^\P{Cc}\t\n]/u;
 // http(s), then a host with at least one dot between non-empty labels; no whitespace.
 const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
 
@@ -69,6 +73,7 @@ export const contactSchema = z.object({
     z.trim(),
     z.minLength(limits.messageMin, messages.message),
     z.maxLength(limits.messageMax, messages.messageTooLong),
+    z.refine((value) => !MESSAGE_CONTROL.test(value), messages.messageControl),
   ),
 });
 

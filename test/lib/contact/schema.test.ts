@@ -141,6 +141,25 @@ describe("validateContact: message", () => {
     expect(result.ok).toBe(true);
     expect(result.ok && result.data.message.length).toBe(2000);
   });
+  it("keeps line breaks and tabs (CR, LF, CRLF, tab)", () => {
+    const result = validateContact({ ...valid, message: "Line one\r\nline two\rthree\n\tindented" });
+    expect(result.ok && result.data.message).toBe("Line one\nline two\nthree\n\tindented");
+  });
+  // U+0000 is refused by PostgreSQL in text (22021): a lead holding it could be kept nowhere.
+  it.each([
+    ["U+0000", "\u0000"],
+    ["U+0007 (bell)", "\u0007"],
+    ["U+001B (escape)", "\u001b"],
+    ["U+007F (delete)", "\u007f"],
+    ["U+0085 (next line, C1)", "\u0085"],
+    ["U+009F (C1)", "\u009f"],
+  ])("refuses a message holding %s with the Validation Error's message text", (_name, control) => {
+    expect(failure({ ...valid, message: `We want to automate${control} our invoicing.` })).toEqual({
+      ok: false,
+      field: "message",
+      message: messages.messageControl,
+    });
+  });
 });
 
 describe("validateContact: the other fields", () => {
