@@ -1,5 +1,6 @@
 import { homeDocumentReadiness } from "~/lib/document/document.server";
 import { env } from "~/lib/env.server";
+import type { StoreErrorClass } from "~/lib/leads/database.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 
 export interface HealthReport {
@@ -8,8 +9,12 @@ export interface HealthReport {
   /** Why it is unavailable, in a few words (the log has the details). */
   reason?: string;
   contactFunction: { configured: boolean; mode: "supabase" | "inbox" };
-  /** The lead store's state: informative only; the page never needs it, so it never makes this 503. */
-  leadStore?: { engine: string; state: string; reason?: string };
+  /**
+   * The lead store's state: informative only; the page never needs it, so it never makes this 503.
+   * An unavailable store says why as a class (`refused`, `unreachable`, `timeout`, `full`), never
+   * with the driver's text, which names the database's host, port and user (public endpoint).
+   */
+  leadStore?: { engine: string; state: string; reason?: StoreErrorClass };
 }
 
 /**
@@ -21,7 +26,11 @@ export function healthReport(store?: StoreStatus): HealthReport {
   const configured = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
   const contactFunction = { configured, mode: configured ? ("supabase" as const) : ("inbox" as const) };
   const leadStore = store
-    ? { engine: store.engine, state: store.state, ...(store.reason ? { reason: store.reason } : {}) }
+    ? {
+        engine: store.engine,
+        state: store.state,
+        ...(store.state === "unavailable" ? { reason: store.reasonClass ?? "error" } : {}),
+      }
     : undefined;
   const home = homeDocumentReadiness();
   const common = { contactFunction, ...(leadStore ? { leadStore } : {}) };

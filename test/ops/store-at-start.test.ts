@@ -37,7 +37,16 @@ describeWithPostgres("a lead store that is down when the server starts", () => {
       .split("\n")
       .find((line) => line.includes('"event":"startup"'));
     expect(JSON.parse(startup!)).toMatchObject({ leadStore: { engine: "postgres", state: "unavailable" } });
+    // The startup line (ops') keeps the detail; the public health check says only the class.
+    expect(startup).toContain("ECONNREFUSED");
     expect((await fetch(`${server.url}/`)).status).toBe(200);
+    const health = await (await fetch(`${server.url}/healthz`)).text();
+    expect(JSON.parse(health)).toMatchObject({
+      leadStore: { engine: "postgres", state: "unavailable", reason: "refused" },
+    });
+    const port = new URL(databaseUrl).port;
+    for (const detail of [port, "127.0.0.1", new URL(databaseUrl).username, "ECONNREFUSED"])
+      expect(health, `/healthz names ${detail}`).not.toContain(detail);
 
     const during = await fetch(`${server.url}/?index`, {
       method: "POST",

@@ -131,6 +131,31 @@ export function openDatabase({
   return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs) : openSqlite(file);
 }
 
+/**
+ * What a public health check may say about a store error: a class, never the driver's text (which
+ * names the database's host, port and user). The log and the startup line keep the detail.
+ */
+export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "error";
+
+/** The class of a store error, from the driver's code (Node's socket codes, SQLSTATE, SQLite's). */
+export function storeErrorClass(error: unknown): StoreErrorClass {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return "error";
+  // Refused: nothing listens, or the server (or the file) says no: authentication, a missing
+  // database, no connection slot left, a file that cannot be opened or written.
+  if (
+    /^(ECONNREFUSED|EACCES|EPERM|EROFS)$|^28|^3D000$|^53300$|^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/.test(code)
+  )
+    return "refused";
+  if (/^(ETIMEDOUT|ESOCKETTIMEDOUT)$|^57014$|^SQLITE_(BUSY|LOCKED)/.test(code)) return "timeout";
+  if (/^(ENOSPC|EDQUOT)$|^53100$|^SQLITE_FULL/.test(code)) return "full";
+  // Unreachable: the network or the server went away (a name that does not resolve, a reset, a
+  // server shutting down: SQLSTATE classes 08 and 57P).
+  if (/^(ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|ECONNABORTED)$|^08|^57P/.test(code))
+    return "unreachable";
+  return "error";
+}
+
 /** An error's code or message only: a driver's message may carry a query, never a lead here, but stay short. */
 export function errorText(error: unknown): string {
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {

@@ -8,6 +8,8 @@ import { fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { type RetryPolicy, retryDelayMs } from "~/lib/leads/backoff";
 import {
   errorText,
+  type StoreErrorClass,
+  storeErrorClass,
   type LeadsDatabase,
   type LeadsTable,
   type OpenDatabase,
@@ -84,7 +86,10 @@ export interface StoreStatus {
   engine: OpenDatabase["engine"];
   location: string;
   state: "connecting" | "ready" | "unavailable";
+  /** Why it is unavailable, with the driver's detail: for the log and the startup line only. */
   reason?: string;
+  /** The same as a class, for what the public may read (/healthz). */
+  reasonClass?: StoreErrorClass;
 }
 
 export interface LeadCounts {
@@ -218,9 +223,16 @@ export function createLeadStore({
     reconnect.unref();
   };
 
-  const markDown = (reason: string) => {
+  const markDown = (error: unknown) => {
     const wasDown = status.state === "unavailable";
-    status = { engine, location: database.location, state: "unavailable", reason };
+    const reason = errorText(error);
+    status = {
+      engine,
+      location: database.location,
+      state: "unavailable",
+      reason,
+      reasonClass: storeErrorClass(error),
+    };
     if (!wasDown) log({ event: "lead_store_unavailable", engine, reason });
     scheduleReconnect();
   };
@@ -233,7 +245,7 @@ export function createLeadStore({
       status = { engine, location: database.location, state: "ready" };
       log({ event: wasDown ? "lead_store_reconnected" : "lead_store_ready", engine, migrations: applied });
     } catch (error) {
-      markDown(errorText(error));
+      markDown(error);
     }
     return status;
   };
@@ -245,7 +257,7 @@ export function createLeadStore({
       return await work();
     } catch (error) {
       if (isConnectionError(error)) {
-        markDown(errorText(error));
+        markDown(error);
         throw new StoreUnavailableError(errorText(error));
       }
       throw error;
