@@ -72,3 +72,39 @@ describe("the per-client limit without a proxy", () => {
     expect(forged.status).toBe(429);
   });
 });
+
+describe("the per-client limit behind one trusted proxy (TRUST_PROXY=1)", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({
+      TRUST_PROXY: "1",
+      RATE_LIMIT_PER_CLIENT: "3",
+      RATE_LIMIT_GLOBAL_PER_MINUTE: "60",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("every address of one IPv6 /64 is one client: rotating through them does not escape the limit", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const address = `2001:db8:42:7:${(index * 4099).toString(16)}::${index + 1}`;
+      statuses.push(
+        (await post(server.url, "127.0.0.1", 1000 + index, { "x-forwarded-for": address })).status,
+      );
+    }
+    expect(statuses).toEqual([303, 303, 303, 429, 429, 429]);
+    // Another /64 is another customer.
+    const other = await post(server.url, "127.0.0.1", 1100, { "x-forwarded-for": "2001:db8:42:8::1" });
+    expect(other.status).toBe(303);
+  });
+
+  it("without X-Forwarded-For, the connection's own address is the client (never no limit at all)", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index++)
+      statuses.push((await post(server.url, "127.0.0.3", 2000 + index)).status);
+    expect(statuses).toEqual([303, 303, 303, 429, 429]);
+    expect((await post(server.url, "127.0.0.4", 2100)).status).toBe(303);
+  });
+});

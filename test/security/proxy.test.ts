@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { clientAddress, isHttpsRequest, normalizeAddress } from "~/lib/security/proxy.server";
+import { clientAddress, clientLimitKey, isHttpsRequest, normalizeAddress } from "~/lib/security/proxy.server";
 
 const request = (headers: Record<string, string>, url = "http://127.0.0.1:3000/") =>
   new Request(url, { headers });
@@ -36,6 +36,22 @@ describe("clientAddress", () => {
     expect(normalizeAddress("2001:db8::1")).toBe("2001:db8::1");
     expect(normalizeAddress("::ffff:203.0.113.7")).toBe("203.0.113.7");
     expect(normalizeAddress("x".repeat(100))).toBeUndefined();
+  });
+});
+
+describe("clientLimitKey", () => {
+  it("keeps an IPv4 address as it is", () => {
+    expect(clientLimitKey("203.0.113.7")).toBe("203.0.113.7");
+  });
+
+  it("counts every address of one IPv6 /64 as one client, and other /64s apart", () => {
+    const one = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0db8:0001:0002:abcd::9"];
+    expect(new Set(one.map(clientLimitKey))).toEqual(new Set(["2001:db8:1:2::/64"]));
+    expect(clientLimitKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(clientLimitKey("::1")).toBe("0:0:0:0::/64");
+    expect(clientLimitKey("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(clientLimitKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientLimitKey("64:ff9b::203.0.113.7")).toBe("64:ff9b:0:0::/64");
   });
 });
 

@@ -5,7 +5,7 @@ import { publish } from "~/lib/events.server";
 import { createContactAction } from "~/lib/contact/action.server";
 import { logContactOutcome } from "~/lib/contact/log.server";
 import type { LeadServices } from "~/lib/leads/services.server";
-import { clientAddress, normalizeAddress } from "~/lib/security/proxy.server";
+import { clientAddress, clientLimitKey, normalizeAddress } from "~/lib/security/proxy.server";
 
 /**
  * The production wiring of the contact action: the lead services the server made (handed over in
@@ -32,11 +32,13 @@ function actionFor(leads: LeadServices) {
 
 /**
  * The client for the per-client limit: with trusted proxies, the address the outermost one saw;
- * without, the socket's own address (never a header a visitor can write).
+ * without (or when a trusted proxy sent no usable X-Forwarded-For), the socket's own address,
+ * never a header a visitor can write. An IPv6 client counts by its /64 (clientLimitKey).
  */
 export function contactClient(request: Request, context: AppLoadContext): string | undefined {
-  if (env.TRUST_PROXY > 0) return clientAddress(request, env.TRUST_PROXY);
-  return context.socketAddress ? normalizeAddress(context.socketAddress) : undefined;
+  const forwarded = env.TRUST_PROXY > 0 ? clientAddress(request, env.TRUST_PROXY) : undefined;
+  const address = forwarded ?? (context.socketAddress ? normalizeAddress(context.socketAddress) : undefined);
+  return address === undefined ? undefined : clientLimitKey(address);
 }
 
 export async function handleContactAction(request: Request, context: AppLoadContext) {

@@ -44,6 +44,35 @@ export function normalizeAddress(raw: string): string | undefined {
   return value.toLowerCase();
 }
 
+/** The eight 16-bit groups of an IPv6 address (its zone dropped, a trailing IPv4 part folded in). */
+function ipv6Groups(address: string): number[] {
+  let text = address.split("%", 1)[0]!;
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill("0");
+  return [...left, ...middle, ...right].map((group) => parseInt(group, 16));
+}
+
+/**
+ * The key one client's submissions are counted under: an IPv4 address as it is, an IPv6 address
+ * by its /64 network. Every IPv6 customer is handed a /64 (2^64 addresses to rotate through), so a
+ * key per address would let one of them use up the global ceiling alone.
+ */
+export function clientLimitKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const network = ipv6Groups(address)
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":");
+  return `${network}::/64`;
+}
+
 /** The visitor's address per X-Forwarded-For, or undefined when no proxy is trusted or it is not an IP. */
 export function clientAddress(request: Request, trustedProxies: number): string | undefined {
   const hop = trustedHop(splitHops(request.headers.get("x-forwarded-for")), trustedProxies);
