@@ -6,6 +6,7 @@ import { env } from "~/lib/env.server";
 import { createAlerts } from "~/lib/leads/alerts.server";
 import { openDatabase } from "~/lib/leads/database.server";
 import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
+import { forgetInLegacyFiles } from "~/lib/leads/legacy-import.server";
 import { configuredSink, databaseConfig } from "~/lib/leads/services.server";
 import { createLeadStore, type Lead, type LeadState, type LeadStore } from "~/lib/leads/store.server";
 
@@ -257,6 +258,13 @@ async function forget(email: string): Promise<number> {
   return withStore(async (store) => {
     const erased = await store.forget(email);
     out(`Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`);
+    // The previous release's files, imported and renamed (or still waiting): rewritten without it.
+    const files = await forgetInLegacyFiles(
+      { undelivered: env.CONTACT_UNDELIVERED_FILE, inbox: env.CONTACT_INBOX_FILE },
+      email,
+    );
+    for (const { file, lines } of files)
+      out(`Erased ${plural(lines, "line")} of ${email.trim()} from ${file} (the previous release's file).\n`);
     return 0;
   });
 }

@@ -1,8 +1,17 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +68,20 @@ function targetEnv(target: Target): Record<string, string | undefined> {
       { DATABASE_URL: target.databaseUrl, LEADS_DATABASE_FILE: join(tempDir(), "unused.sqlite") };
 }
 
+/** The previous release's file names beside the target's SQLite file, or in a folder of their own. */
+const legacyFolders = new WeakMap<Target, string>();
+function legacyFilesIn(target: Target): { CONTACT_INBOX_FILE: string; CONTACT_UNDELIVERED_FILE: string } {
+  let dir = legacyFolders.get(target);
+  if (!dir) {
+    dir = "file" in target ? dirname(target.file) : tempDir();
+    legacyFolders.set(target, dir);
+  }
+  return {
+    CONTACT_INBOX_FILE: join(dir, "contact-requests.jsonl"),
+    CONTACT_UNDELIVERED_FILE: join(dir, "undelivered-contact-requests.jsonl"),
+  };
+}
+
 /** `npm run --silent leads -- …args` (clean stdout, as for CSV), with the store of `target`. */
 function leads(args: string[], target: Target, env: Record<string, string | undefined> = {}): Promise<Run> {
   const childEnv: Record<string, string | undefined> = {
@@ -68,6 +91,8 @@ function leads(args: string[], target: Target, env: Record<string, string | unde
     SUPABASE_ANON_KEY: undefined,
     COLUMNS: undefined,
     LINES: undefined,
+    // The previous release's files (forget rewrites them): the test's own, never the checkout's .data/.
+    ...legacyFilesIn(target),
     ...targetEnv(target),
     ...env,
   };
@@ -702,7 +727,127 @@ function forgetTests(newTarget: () => Promise<Target>) {
     expect(exact.stdout).toBe("Erased 2 leads of Élodie@example.com (every state).\n");
     expect(await leadsIn(target)).toEqual([]);
   });
+
+  it("matches an address typed decomposed (NFD) with one stored composed (NFC), and the reverse", async () => {
+    const target = await newTarget();
+    const composed = "\u00c9lodie@example.com"; // É as one character
+    const decomposed = "E\u0301lodie@example.com"; // E and a combining acute accent
+    await seed(target, [
+      { state: "pending", request: { name: "Élodie", email: composed, message: "Bonjour." } },
+      { state: "inbox", request: { name: "Élodie", email: decomposed, message: "Encore." } },
+      { state: "pending", request: { name: "Elodie", email: "elodie@example.com", message: "Pas moi." } },
+    ]);
+    const run = await leads(["forget", decomposed.toUpperCase()], target);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`Erased 2 leads of ${decomposed.toUpperCase()} (every state).\n`);
+    expect((await leadsIn(target)).map((lead) => lead.request.email)).toEqual(["elodie@example.com"]);
+  });
+
+  it("rewrites the previous release's files without that address's lines, and keeps everyone else's", async () => {
+    const target = await newTarget();
+    const { CONTACT_INBOX_FILE: inbox, CONTACT_UNDELIVERED_FILE: undelivered } = legacyFilesIn(target);
+    mkdirSync(dirname(inbox), { recursive: true });
+    const line = (email: string, message: string) =>
+      JSON.stringify({ receivedAt: "2026-01-02T03:04:05.000Z", ...request({ email, message }) });
+    const renamed = `${inbox}.imported-2026-11-20T10-00-00-000Z`;
+    writeFileSync(
+      renamed,
+      [
+        line("mary@example.com", "Old one."),
+        line("annemary@example.com", "Not Mary."),
+        line("MARY@example.com", "Old two."),
+        '{"damaged": "mary@example.com',
+        "",
+      ].join("\n"),
+      { mode: 0o600 },
+    );
+    // Still waiting for its import (the server has not started since the upgrade).
+    writeFileSync(
+      undelivered,
+      `${line("Mary@Example.com", "Waiting.")}\n${line("grace@example.com", "Keep.")}\n`,
+    );
+    const run = await leads(["forget", "mary@example.com"], target);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "Erased 0 leads of mary@example.com (every state).\n" +
+        `Erased 3 lines of mary@example.com from ${renamed} (the previous release's file).\n` +
+        `Erased 1 line of mary@example.com from ${undelivered} (the previous release's file).\n`,
+    );
+    expect(readFileSync(renamed, "utf8")).toBe(`${line("annemary@example.com", "Not Mary.")}\n`);
+    expect(statSync(renamed).mode & 0o777).toBe(0o600);
+    expect(readFileSync(undelivered, "utf8")).toBe(`${line("grace@example.com", "Keep.")}\n`);
+  });
 }
+
+describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () => {
+  it("a new file opened by several programs at once is migrated once, and each of them works", async () => {
+    const target = sqliteTarget();
+    const runs = await Promise.all([1, 2, 3].map(() => leads(["list", "--all"], target)));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const db = new Database(target.file, { readonly: true });
+    const names = db.prepare("select name from kysely_migration order by name").pluck().all();
+    db.close();
+    expect(names).toEqual(["001-leads", "002-email-key-nfc"]);
+  });
+
+  it("an address stored by an earlier release under its decomposed key is found by forget after the upgrade", async () => {
+    const target = sqliteTarget();
+    const decomposed = "E\u0301lodie@example.com";
+    await seed(target, [
+      { state: "pending", request: { name: "Élodie", email: decomposed, message: "Bonjour." } },
+    ]);
+    // As the release before 002 stored it: lower-cased but not composed, and 002 not yet run.
+    const db = new Database(target.file);
+    db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
+    db.prepare("delete from kysely_migration where name = '002-email-key-nfc'").run();
+    db.close();
+    const run = await leads(["forget", "\u00e9lodie@example.com"], target);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Erased 1 lead of \u00e9lodie@example.com (every state).\n");
+  });
+});
+
+/** Every file under `dir` that holds `text` (its UTF-8 bytes, any ASCII case), as bytes on disk. */
+function filesHolding(dir: string, text: string): string[] {
+  const needle = Buffer.from(text.toLowerCase(), "utf8").toString("latin1");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .filter((path) => readFileSync(path).toString("latin1").toLowerCase().includes(needle));
+}
+
+describe(
+  "npm run leads -- forget leaves the address in no file of the SQLite store's folder",
+  { timeout: 120_000 },
+  () => {
+    it("no byte of the erased leads is left in the database, its write-ahead log or the old files", async () => {
+      const target = sqliteTarget();
+      const others = Array.from({ length: 40 }, (_, index) => ({
+        state: "pending" as const,
+        request: { name: `Other ${index}`, email: `other${index}@example.com`, message: `Keep ${index}.` },
+      }));
+      await seed(target, [
+        ...others.slice(0, 20),
+        { state: "pending", request: { email: "forget.me@example.com", message: "Secret one." } },
+        { state: "delivered", request: { email: "FORGET.ME@example.com", message: "Secret two." } },
+        ...others.slice(20),
+      ]);
+      const dir = dirname(target.file);
+      writeFileSync(
+        `${legacyFilesIn(target).CONTACT_INBOX_FILE}.imported-2026-11-20T10-00-00-000Z`,
+        `${JSON.stringify(request({ email: "forget.me@example.com" }))}\n`,
+      );
+      expect(filesHolding(dir, "forget.me@example.com").length).toBeGreaterThan(0);
+
+      const run = await leads(["forget", "forget.me@example.com"], target);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("Erased 2 leads of forget.me@example.com (every state).\n");
+      expect(filesHolding(dir, "forget.me@example.com")).toEqual([]);
+      expect(filesHolding(dir, "Secret one.")).toEqual([]);
+      expect(await leadsIn(target)).toHaveLength(40);
+    });
+  },
+);
 
 describe("npm run leads -- forget (SQLite)", { timeout: 120_000 }, () => {
   forgetTests(async () => sqliteTarget());
@@ -808,19 +953,20 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
     const target = sqliteTarget();
     const rows = await seed(
       target,
-      Array.from({ length: 20 }, (_, i) => ({
+      Array.from({ length: 40 }, (_, i) => ({
         state: "pending" as const,
         request: { email: `lead${i}@example.com`, message: `Waiting lead number ${i}.` },
       })),
     );
     const fake = await startFakeFunction();
-    // Every call fails for sure (HTTP 500), each after 0.4 s: the 20 take at least 8 s, more than one
-    // lease (the timeout of 0.5 s and the 5 s margin).
-    fake.setMode({ kind: "status", status: 500, delayMs: 400 });
+    // Every call fails for sure (HTTP 500), each after 0.25 s: the 40 take at least 10 s, more than
+    // one lease (the timeout of 2 s and the 5 s margin). The timeout is far above the answer's delay,
+    // so that a loaded machine never turns a sure failure into a timeout (it did with 0.4 s of 0.5).
+    fake.setMode({ kind: "status", status: 500, delayMs: 250 });
     // What every running server's dispatcher does on each pass: expire the leases that ran out.
     const server = createLeadStore({
       database: openDatabase({ file: target.file }),
-      leaseMs: 5_500,
+      leaseMs: 7_000,
       retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 20 },
       log: () => undefined,
     });
@@ -837,7 +983,7 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
       run = await leads(["retry"], target, {
         SUPABASE_URL: fake.url,
         SUPABASE_ANON_KEY: "leads-cli-key",
-        CONTACT_FUNCTION_TIMEOUT_MS: "500",
+        CONTACT_FUNCTION_TIMEOUT_MS: "2000",
       });
     } finally {
       clearInterval(dispatcher);
@@ -846,7 +992,7 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
     }
     expect(run.code).toBe(1);
     expect(sentKeys(fake)).toEqual(rows.map((row) => row.id));
-    expect(run.stdout).toContain("0 delivered, 20 failed again");
+    expect(run.stdout).toContain("0 delivered, 40 failed again");
     // Each failed for sure: pending, to be tried again; none held for a person as if it might have arrived.
     const after = await leadsIn(target);
     expect(

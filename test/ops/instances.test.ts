@@ -92,7 +92,7 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
     await client.connect();
     const migrations = await client.query("select name from kysely_migration");
     await client.end();
-    expect(migrations.rows).toEqual([{ name: "001-leads" }]);
+    expect(migrations.rows).toEqual([{ name: "001-leads" }, { name: "002-email-key-nfc" }]);
   });
 
   it("identical posts to all three at once make one call, and every visitor is told it was sent", async () => {

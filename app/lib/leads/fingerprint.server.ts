@@ -3,11 +3,18 @@ import { createHash } from "node:crypto";
 import type { ContactRequest } from "~/lib/contact/schema";
 
 /**
+ * How an address is compared (decisions: "matched after Unicode NFC normalization and case
+ * folding"): trimmed, composed (NFC: "é" typed as e + U+0301 is the "é" of another keyboard), then
+ * lower-cased by Unicode's rules. What `forget` matches and what the fingerprint reads.
+ */
+export const emailKey = (email: string) => email.trim().normalize("NFC").toLowerCase();
+
+/**
  * What makes two submissions the same lead (decision 026): the e-mail in any case and the same
  * message. A `.server` module: a synchronous SHA-256 from node:crypto, which browsers lack.
  */
 export function fingerprintOf(request: Pick<ContactRequest, "email" | "message">): string {
   return createHash("sha256")
-    .update(JSON.stringify([request.email.trim().toLowerCase(), request.message]))
+    .update(JSON.stringify([emailKey(request.email), request.message]))
     .digest("hex");
 }

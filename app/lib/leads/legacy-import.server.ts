@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { readFile, rename } from "node:fs/promises";
+import { open, readdir, readFile, rename, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 
 import { contactFieldNames } from "~/content/contact-form";
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { LeadsTable } from "~/lib/leads/database.server";
-import { fingerprintOf } from "~/lib/leads/fingerprint.server";
+import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { type LeadStore, requestColumns } from "~/lib/leads/store.server";
 
 /**
@@ -189,4 +190,73 @@ export async function importLegacyFiles(
     reports.push({ file, kind, imported, alreadyThere: rows.length - imported, unreadable, renamedTo });
   }
   return reports;
+}
+
+/** Characters that may stand next to an address inside it: what must not border a match. */
+const ADDRESS_CHAR = "[\\p{L}\\p{N}\\p{M}._%+'!#$&*/=?^`{|}~-]";
+
+/**
+ * Whether a line of the previous release's files holds this address (compared as `emailKey` does:
+ * the line composed and lower-cased, a JSON line read first so that escapes are undone), as a whole
+ * address: forgetting mary@example.com keeps annemary@example.com's lines.
+ */
+export function lineHoldsAddress(line: string, email: string): boolean {
+  let text = line;
+  try {
+    text = JSON.stringify(JSON.parse(line));
+  } catch {
+    // Not JSON (a damaged line): read as it is.
+  }
+  const key = emailKey(email).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const whole = new RegExp(`(?<!${ADDRESS_CHAR})${key}(?!${ADDRESS_CHAR})`, "u");
+  return whole.test(text.normalize("NFC").toLowerCase());
+}
+
+export interface ForgottenLines {
+  file: string;
+  lines: number;
+}
+
+/**
+ * `forget` in the previous release's files: each legacy file still waiting for its import and each
+ * renamed copy (`<file>.imported-<time>`) is rewritten without the lines that hold the address
+ * (written beside it, synced, then renamed over it, so a crash leaves the old or the new file).
+ */
+export async function forgetInLegacyFiles(
+  files: { undelivered: string; inbox: string },
+  email: string,
+): Promise<ForgottenLines[]> {
+  const candidates = new Set<string>();
+  for (const file of [files.undelivered, files.inbox]) {
+    const dir = dirname(file);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") continue;
+      throw error;
+    }
+    const name = basename(file);
+    for (const entry of names)
+      if (entry === name || entry.startsWith(`${name}.imported-`)) candidates.add(join(dir, entry));
+  }
+  const forgotten: ForgottenLines[] = [];
+  for (const file of [...candidates].sort()) {
+    const text = await readIfThere(file);
+    if (text === undefined) continue;
+    const lines = text.split("\n");
+    const kept = lines.filter((line) => !lineHoldsAddress(line, email));
+    if (kept.length === lines.length) continue;
+    const temporary = `${file}.forget-${process.pid}`;
+    const handle = await open(temporary, "w", (await stat(file)).mode & 0o777);
+    try {
+      await handle.writeFile(kept.join("\n"));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+    forgotten.push({ file, lines: lines.length - kept.length });
+  }
+  return forgotten;
 }

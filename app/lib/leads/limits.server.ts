@@ -34,7 +34,9 @@ function limiter(points: number, duration: number, keyPrefix: string, pool?: pg.
     tableName: "contact_rate_limits",
     // The migration creates the table; no instance creates it on its own.
     tableCreated: true,
-    clearExpiredByTimeout: false,
+    // Rows are keyed by the client's address (personal data): the library deletes them an hour
+    // after they expire, every five minutes, on each instance (a timer that never holds the process).
+    clearExpiredByTimeout: true,
     points,
     duration,
     keyPrefix,

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from "kysely";
+
+import { emailKey } from "~/lib/leads/fingerprint.server";
 import { type Migration, Migrator } from "kysely/migration";
 
 /**
@@ -73,9 +75,36 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The compared address became NFC before the case fold (issue 33): an address typed decomposed
+  // was stored under a key that `forget` with the same address typed composed never matched.
+  "002-email-key-nfc": {
+    async up(db: Kysely<unknown>) {
+      const rows = await sql<{ id: string; email: string; email_key: string }>`
+        select id, email, email_key from leads`.execute(db);
+      for (const row of rows.rows) {
+        const key = emailKey(row.email);
+        if (key !== row.email_key)
+          await sql`update leads set email_key = ${key} where id = ${row.id}`.execute(db);
+      }
+    },
+  },
 };
 
+/** The migrations this database records as run; none when it has no record yet (a new database). */
+async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    return rows.map((row) => row.name);
+  } catch {
+    return [];
+  }
+}
+
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  // Up to date: nothing to do, and no write lock taken (the migrator's run is one write
+  // transaction: a `list` must not wait for, or fail on, another program's open write).
+  const recorded = await recordedMigrations(db);
+  if (Object.keys(migrations).every((name) => recorded.includes(name))) return [];
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;

@@ -70,6 +70,8 @@ try {
   // about survives a power cut, not only a crash.
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
+  // Deleted content is overwritten with zeros, not left in free space: forget and retention mean gone.
+  db.pragma("secure_delete = ON");
   // Another process (the CLI) holding the write lock makes a write wait, not fail.
   db.pragma("busy_timeout = " + Number(workerData.busyTimeoutMs));
   parentPort.postMessage({ id: 0 });
@@ -340,8 +342,10 @@ class SqliteWorkerDriver implements Driver {
     return this.#connection;
   }
 
+  // Immediate: a transaction takes the file's write lock first, so two processes (the server and
+  // the CLI opening a new file at once) never both read "not migrated" and then collide writing.
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -362,6 +366,17 @@ class SqliteWorkerDriver implements Driver {
   }
 }
 
+/**
+ * SQLite's DDL is transactional, which Kysely's adapter does not claim (for drivers that cannot
+ * hold one connection): claimed here, the migrator runs each run of migrations and its record in
+ * one transaction, so a crash between a `create table` and the record leaves nothing half done.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 export class SqliteWorkerDialect implements Dialect {
   readonly #config: SqliteWorkerConfig;
 
@@ -378,7 +393,7 @@ export class SqliteWorkerDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {

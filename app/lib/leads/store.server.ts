@@ -4,7 +4,7 @@ import { type Kysely, sql } from "kysely";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { SendResult } from "~/lib/contact/sink.server";
-import { fingerprintOf } from "~/lib/leads/fingerprint.server";
+import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { type RetryPolicy, retryDelayMs } from "~/lib/leads/backoff";
 import {
   errorText,
@@ -152,8 +152,7 @@ function toLead(row: Row): Lead {
   };
 }
 
-/** How an address is compared: trimmed, and lower-cased by Unicode's rules (as the fingerprint does). */
-export const emailKey = (email: string) => email.trim().toLowerCase();
+export { emailKey };
 
 /** The eight fields as columns, and the address as it is compared. */
 export function requestColumns(request: ContactRequest) {
@@ -558,6 +557,12 @@ export function createLeadStore({
           .deleteFrom("leads")
           .where("email_key", "=", emailKey(email))
           .executeTakeFirst();
+        if (engine === "sqlite") {
+          // Gone from the file too: VACUUM rewrites it without free pages (where copies from before
+          // secure_delete may linger), and the checkpoint empties the write-ahead log.
+          await sql`vacuum`.execute(db);
+          await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+        }
         return Number(result.numDeletedRows);
       });
     },
