@@ -26,9 +26,15 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The request of a line, or undefined when it cannot be one: a field missing, or holding U+0000,
+ * which PostgreSQL refuses in text (one such line failed the whole import at every start; it now
+ * stays, counted as unreadable, in the renamed file for a person).
+ */
 function requestOf(value: unknown): ContactRequest | undefined {
   if (!isObject(value)) return undefined;
-  if (contactFieldNames.some((field) => typeof value[field] !== "string")) return undefined;
+  if (contactFieldNames.some((field) => typeof value[field] !== "string" || value[field].includes("\u0000")))
+    return undefined;
   return Object.fromEntries(contactFieldNames.map((field) => [field, value[field]])) as ContactRequest;
 }
 
