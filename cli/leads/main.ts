@@ -66,12 +66,22 @@ const leadColumns: Column<Lead>[] = [
   { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
   { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
   { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
-  { header: "Last error", maxWidth: 12, minWidth: 4, value: reasonText },
-  { header: "Name", maxWidth: 24, minWidth: 6, value: (lead) => lead.request.name },
-  { header: "E-mail", maxWidth: 32, minWidth: 10, value: (lead) => lead.request.email },
-  { header: "Phone", maxWidth: 18, minWidth: 8, value: (lead) => lead.request.phone },
-  { header: "Company", maxWidth: 20, minWidth: 4, value: (lead) => lead.request.company },
-  { header: "Message", maxWidth: 48, minWidth: 8, cut: "words", value: (lead) => lead.request.message },
+  // What gives way to a narrow terminal: the message and the error first, then the company, then
+  // the name. The e-mail and the phone, how to reach the person, are never cut: where they cannot
+  // fit, the leads are listed one record each, field by field.
+  { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
+  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => lead.request.name },
+  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => lead.request.email },
+  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => lead.request.phone },
+  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => lead.request.company },
+  {
+    header: "Message",
+    maxWidth: 48,
+    minWidth: 8,
+    cut: "words",
+    givesWay: 0,
+    value: (lead) => lead.request.message,
+  },
 ];
 
 const inboxColumns = leadColumns.filter(

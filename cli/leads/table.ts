@@ -14,14 +14,26 @@ export interface Column<Row> {
   cut?: "anywhere" | "words";
   /** Narrower than `maxWidth` (down to this) when the table must fit a terminal; unset: never narrowed. */
   minWidth?: number;
+  /**
+   * When narrowable columns give way to fit a terminal: those of the lowest rank first (0, the
+   * default), down to their minimums, before any of the next rank gives up a column.
+   */
+  givesWay?: number;
+  /** Never cut, whatever its length and the terminal's (how to reach a person: e-mail, phone). */
+  whole?: boolean;
   value: (row: Row) => string;
 }
 
 const GAP = 2;
 
+/** The width of a table line with these column widths. */
+const lineWidth = (widths: readonly number[]) =>
+  widths.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, widths.length - 1);
+
 /**
  * Each column's width for a terminal of `width` columns: the narrowable columns give up columns,
- * the widest first, until the table fits or each is at its minimum.
+ * rank by rank (`givesWay`), the widest of a rank first, until the table fits or each is at its
+ * minimum. A whole column never gives way.
  */
 export function fitColumns<Row>(
   columns: readonly Column<Row>[],
@@ -29,20 +41,24 @@ export function fitColumns<Row>(
   width: number,
 ): number[] {
   const widths = [...natural];
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, widths.length - 1);
-  while (total() > width) {
-    let widest = -1;
-    columns.forEach((column, index) => {
-      const current = widths[index] ?? 0;
-      if (
-        column.minWidth !== undefined &&
-        current > column.minWidth &&
-        (widest < 0 || current > (widths[widest] ?? 0))
-      )
-        widest = index;
-    });
-    if (widest < 0) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
+  const ranks = [...new Set(columns.map((column) => column.givesWay ?? 0))].sort((a, b) => a - b);
+  for (const rank of ranks) {
+    while (lineWidth(widths) > width) {
+      let widest = -1;
+      columns.forEach((column, index) => {
+        const current = widths[index] ?? 0;
+        if (
+          !column.whole &&
+          (column.givesWay ?? 0) === rank &&
+          column.minWidth !== undefined &&
+          current > column.minWidth &&
+          (widest < 0 || current > (widths[widest] ?? 0))
+        )
+          widest = index;
+      });
+      if (widest < 0) break;
+      widths[widest] = (widths[widest] ?? 0) - 1;
+    }
   }
   return widths;
 }
@@ -130,7 +146,43 @@ export function fitCell(value: string, width: number, cut: Column<unknown>["cut"
   return { text: `${kept.map((piece) => piece.text).join("")}…`, width: widthOf(kept) + 1 };
 }
 
-/** The rows as a table; with `terminalWidth`, narrowable columns shrink so that each line fits it. */
+/** The most columns a cell of this column takes: its maxWidth, or no limit for a whole column. */
+const widest = (column: Column<unknown>) => (column.whole ? Number.POSITIVE_INFINITY : column.maxWidth);
+
+/**
+ * One record per row, field by field (as psql's expanded display): for a terminal too narrow for
+ * the table at its minimums. Whole fields (and those the table never narrows) are never cut; the
+ * others are cut to the terminal.
+ */
+export function formatRecords<Row>(
+  rows: readonly Row[],
+  columns: readonly Column<Row>[],
+  terminalWidth: number,
+): string {
+  const label = Math.max(...columns.map((column) => displayWidth(column.header)));
+  const room = Math.max(8, terminalWidth - label - 3);
+  return rows
+    .map((row, index) => {
+      const title = `-[ RECORD ${index + 1} ]`;
+      const lines = columns.map((column) => {
+        // A column the table never narrows (no minimum) is not cut here either.
+        const uncut = column.whole || column.minWidth === undefined;
+        const cell = fitCell(column.value(row), uncut ? Number.POSITIVE_INFINITY : room, column.cut);
+        return `${column.header.padEnd(label)} | ${cell.text}`.trimEnd();
+      });
+      return [
+        title + "-".repeat(Math.max(0, Math.min(terminalWidth, label + 3 + room) - title.length)),
+        ...lines,
+      ].join("\n");
+    })
+    .join("\n")
+    .concat("\n");
+}
+
+/**
+ * The rows as a table; with `terminalWidth`, narrowable columns shrink so that each line fits it,
+ * and where even their minimums (and the whole columns) do not fit, one record per row instead.
+ */
 export function formatTable<Row>(
   rows: readonly Row[],
   columns: readonly Column<Row>[],
@@ -139,12 +191,20 @@ export function formatTable<Row>(
   const natural = columns.map((column) =>
     Math.max(
       displayWidth(column.header),
-      ...rows.map((row) => fitCell(column.value(row), column.maxWidth, column.cut).width),
+      ...rows.map((row) => fitCell(column.value(row), widest(column as Column<unknown>), column.cut).width),
     ),
   );
   const limits = fitColumns(columns, natural, terminalWidth);
+  if (rows.length > 0 && lineWidth(limits) > terminalWidth)
+    return formatRecords(rows, columns, terminalWidth);
   const cells = rows.map((row) =>
-    columns.map((column, index) => fitCell(column.value(row), limits[index] ?? column.maxWidth, column.cut)),
+    columns.map((column, index) =>
+      fitCell(
+        column.value(row),
+        column.whole ? Number.POSITIVE_INFINITY : (limits[index] ?? column.maxWidth),
+        column.cut,
+      ),
+    ),
   );
   const headers = columns.map((column, index) =>
     fitCell(column.header, limits[index] ?? Number.POSITIVE_INFINITY),

@@ -7,6 +7,7 @@ import {
   escapeControls,
   fitCell,
   fitColumns,
+  formatRecords,
   formatTable,
 } from "../../cli/leads/table";
 
@@ -162,12 +163,73 @@ describe("the leads table: fitting a terminal's width", () => {
     expect(Math.max(...widthsOf(natural))).toBeLessThanOrEqual(18 + 2 + 24 + 2 + 48);
   });
 
-  it("formatTable never narrows below the minimums: a terminal too narrow gets the narrowest table there is", () => {
-    const table = formatTable(rows, columns, 20);
-    expect(table).toBe(formatTable(rows, columns, 40));
-    expect(table.split("\n")[0]).toBe("Status              Name      Message");
-    // The status column has no minimum: never cut.
-    expect(table).toContain("possibly-delivered  ");
-    expect(Math.max(...widthsOf(table))).toBeGreaterThan(20);
+  it("formatTable never narrows below the minimums: a terminal too narrow lists one record per row instead", () => {
+    const records = formatTable(rows, columns, 20);
+    expect(records).toBe(formatRecords(rows, columns, 20));
+    expect(records.split("\n").slice(0, 4)).toEqual([
+      "-[ RECORD 1 ]-------",
+      "Status  | pending",
+      "Name    | Katherine…",
+      "Message | Please…",
+    ]);
+    expect(records).toContain("-[ RECORD 2 ]");
+    expect(records).toContain("Status  | possibly-delivered");
+    // The narrowest table there is (at 40 columns) is still a table.
+    expect(formatTable(rows, columns, 40).split("\n")[0]).toBe("Status              Name      Message");
+  });
+});
+
+describe("what gives way to a narrow terminal, and what never does (issue 33)", () => {
+  interface Lead {
+    name: string;
+    email: string;
+    phone: string;
+    company: string;
+    message: string;
+  }
+  const columns: Column<Lead>[] = [
+    { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (row) => row.name },
+    { header: "E-mail", maxWidth: 32, whole: true, value: (row) => row.email },
+    { header: "Phone", maxWidth: 18, whole: true, value: (row) => row.phone },
+    { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (row) => row.company },
+    { header: "Message", maxWidth: 48, minWidth: 8, cut: "words", givesWay: 0, value: (row) => row.message },
+  ];
+  const lead: Lead = {
+    name: "Grace Brewster Murray Hopper",
+    email: "grace.brewster.murray.hopper.22461@navy.example.com",
+    phone: "+1 513 555 0199 ext 2217",
+    company: "United States Navy Reserve",
+    message: "Please automate the compiler's nightly reports, every one of them, thank you.",
+  };
+
+  it("the message gives way first, then the company, then the name; the e-mail and phone are never cut", () => {
+    const natural = formatTable([lead], columns);
+    expect(natural).toContain(lead.email);
+    expect(natural).toContain(lead.phone);
+    const width = Math.max(...natural.trimEnd().split("\n").map(displayWidth));
+    // A little narrower: only the message gives way.
+    const shorter = formatTable([lead], columns, width - 10);
+    expect(shorter).toContain("United States Navy …");
+    expect(shorter).toContain("Grace Brewster Murray H…");
+    expect(shorter).not.toContain(lead.message);
+    // The message at its minimum: then the company, then the name.
+    const tight = formatTable([lead], columns, 6 + 2 + 51 + 2 + 24 + 2 + 4 + 2 + 8 + 12);
+    // The message and the company at their minimums, and the name giving way last.
+    expect(tight).toContain("  Uni…  Please…\n");
+    expect(tight).toContain("Grace Brewster Mu…  ");
+    for (const table of [shorter, tight]) {
+      expect(table).toContain(lead.email);
+      expect(table).toContain(lead.phone);
+    }
+  });
+
+  it("where even the minimums do not fit, one record per lead with the e-mail and phone whole", () => {
+    const records = formatTable([lead, { ...lead, email: "ada@example.com" }], columns, 60);
+    expect(records).toContain(`E-mail  | ${lead.email}\n`);
+    expect(records).toContain(`Phone   | ${lead.phone}\n`);
+    expect(records).toContain("E-mail  | ada@example.com\n");
+    expect(records).toContain("-[ RECORD 2 ]");
+    for (const line of records.trimEnd().split("\n"))
+      if (!line.startsWith("E-mail")) expect(displayWidth(line)).toBeLessThanOrEqual(60);
   });
 });
