@@ -5,6 +5,7 @@ import { faqInitialCount, faqIntro, faqs, faqText } from "~/content/faq";
 import { site } from "~/content/site";
 import type { Faq as FaqEntry } from "~/content/types";
 import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
+import { whenReleased } from "~/lib/when-released";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -71,20 +72,25 @@ export function Faq() {
   const load = () => {
     if (loading.current) return;
     loading.current = true;
-    void import("./faq-accordion").then((mod) => {
-      // Read the native list and swap it in this same task (flushSync): a tap handled between the
-      // two would open a <details> the accordion no longer knows about, and be lost.
-      flushSync(() => {
-        const node = section.current;
-        const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
-        const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
-        // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
-        refocus.current = focusedControl(node);
-        setShowAll(more?.open ?? false);
-        setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
-        setAccordion(mod);
-      });
-    });
+    void import("./faq-accordion").then((mod) =>
+      // Not while the visitor holds a pointer down on the list: the <summary> they pressed would be
+      // gone before their release, which would then click neither it nor its replacement (issue
+      // 35). Once they let go, their click has opened or closed its <details>, and the swap reads it.
+      whenReleased(section.current, () =>
+        // Read the native list and swap the accordion in, in this same task (flushSync): a tap
+        // handled between the two would open a <details> the accordion no longer knows about.
+        flushSync(() => {
+          const node = section.current;
+          const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
+          const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
+          // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
+          refocus.current = focusedControl(node);
+          setShowAll(more?.open ?? false);
+          setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
+          setAccordion(mod);
+        }),
+      ),
+    );
   };
 
   // Before the browser paints the accordion, put focus back where the visitor had it.

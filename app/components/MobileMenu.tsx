@@ -1,4 +1,4 @@
-import { type FocusEvent, useEffect, useRef, useState } from "react";
+import { type FocusEvent, type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 
 import { headerCta, headerLinks, navigationText } from "~/content/navigation";
 import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
@@ -6,23 +6,10 @@ import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
-// Fragments of the menu before JavaScript: opening targets the panel, closing targets the open
+// Fragments of the menu without JavaScript: opening targets the panel, closing targets the open
 // toggle (both inside the fixed header, so neither moves the page).
 const PANEL_ID = "mobile-menu";
 const OPEN_TOGGLE_ID = "menu-toggle";
-
-/** What `focusedMenuControl` returns for either toggle link. */
-const TOGGLE = "toggle";
-
-/**
- * Which of the menu's controls has focus: `TOGGLE` for the open or close link of the version
- * without JavaScript, the `href` of one of its links, or null.
- */
-function focusedMenuControl(menu: HTMLElement | null): string | null {
-  const active = document.activeElement;
-  if (!menu || !(active instanceof HTMLAnchorElement) || !menu.contains(active)) return null;
-  return active.hasAttribute("aria-controls") ? TOGGLE : active.getAttribute("href");
-}
 
 /** Where the header's section links point: this page, or the home page (from the 404 and 400). */
 export type SectionsOn = "" | "/";
@@ -52,59 +39,54 @@ function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn
 }
 
 /**
- * The menu below the `lg` breakpoint. Before JavaScript (and without it) the panel is open while it
- * is the URL's target (`#mobile-menu`): a link opens it, another closes it, and choosing a section
- * moves the target to that section, which closes the menu as the page lands there (decision 029).
- * Once hydrated it becomes a button with `aria-expanded` that closes on Escape (focus back on the
- * toggle), on choosing a link, on a click outside and when focus leaves it for the page.
+ * The menu below the `lg` breakpoint: two toggles in one place, Menu (shown while the menu is
+ * closed) and Close menu (shown while it is open), and the panel. Without JavaScript, and until it
+ * takes over, the toggles are links and the panel is open while it is the URL's target
+ * (`#mobile-menu`): Menu targets the panel, Close menu targets Menu, and choosing a section moves
+ * the target to that section, which closes the menu as the page lands there (decision 029).
+ *
+ * Hydration keeps these very elements (issue 35: a toggle replaced between a tap's press and its
+ * release is clicked by no one) and only enhances them: from then on the component's state decides
+ * (`data-menu` on the root, which the stylesheet reads instead of `:target`), the toggles act as
+ * buttons (`role="button"`, Enter and Space, no navigation: no history entry, and a reload never
+ * reopens the menu), and the menu closes on Escape (focus back on Menu), on choosing a link, on a
+ * click outside and when focus leaves it for the page. Each toggle's `aria-expanded` is the state
+ * in which it is shown, so it is true with and without JavaScript.
  */
 export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
-  const [enhanced, setEnhanced] = useState(false);
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
+  // null until JavaScript has taken over: until then the URL's target decides (`:target`).
+  const [open, setOpen] = useState<boolean | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const openToggle = useRef<HTMLAnchorElement>(null);
+  const closeToggle = useRef<HTMLAnchorElement>(null);
+  // The toggle to focus once the new state is on screen: the focused one has just been hidden.
+  const focusNext = useRef<"open" | "close" | null>(null);
 
-  // The control that had focus when the button replaced the links: focus goes to its counterpart.
-  const refocus = useRef<string | null>(null);
-
+  // Taking over: the state is what the visitor sees (the panel is open while it is the URL's
+  // target), so nothing on screen changes, and a press in progress ends on the element it began on.
+  // From now on the state holds it: the menu's own fragments leave the address, so that a reload
+  // does not reopen the menu.
   useEffect(() => {
-    // The menu's state as the links left it at hydration (read again in the swap's commit below).
-    setOpen(root.current?.querySelector(`#${PANEL_ID}:target`) != null);
-    refocus.current = focusedMenuControl(root.current);
-    setEnhanced(true);
+    setOpen(panel.current?.matches(":target") ?? false);
+    const { hash, pathname, search } = window.location;
+    if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`)
+      window.history.replaceState(window.history.state, "", `${pathname}${search}`);
   }, []);
 
-  // JavaScript arrives when the visitor first interacts (decision 036), often by tapping or tabbing
-  // to the menu itself. In the commit that puts the button in place of the links, before the browser
-  // paints it: keep what the visitor did with the links until that very moment, drop the menu's own
-  // fragment from the address (from now on the button holds the state, and a reload should not
-  // reopen it), and move focus to the button (or to the same link). Without JavaScript the panel is
-  // open exactly while the address ends in its fragment, so the address is what is read: the panel
-  // that was the URL's target has already been replaced in this commit (its ref is null here), and a
-  // tap on the link toggle just before the commit was lost when it was read any other way (the
-  // three-engine menu test saw it twice in WebKit).
   useBrowserLayoutEffect(() => {
-    if (!enhanced) return;
-    const hash = window.location.hash;
-    if (hash === `#${PANEL_ID}`) setOpen(true);
-    if (hash === `#${PANEL_ID}` || hash === `#${OPEN_TOGGLE_ID}`) {
-      const { pathname, search } = window.location;
-      window.history.replaceState(window.history.state, "", `${pathname}${search}`);
-    }
-    const target = refocus.current;
-    refocus.current = null;
-    if (target === null) return;
-    const element =
-      target === TOGGLE ? toggle.current : root.current?.querySelector<HTMLElement>(`a[href="${target}"]`);
-    element?.focus({ preventScroll: true });
-  }, [enhanced]);
+    const next = focusNext.current;
+    focusNext.current = null;
+    if (next === "open") openToggle.current?.focus();
+    if (next === "close") closeToggle.current?.focus();
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
       if (event.key !== "Escape") return;
+      focusNext.current = "open";
       setOpen(false);
-      toggle.current?.focus();
     };
     const onPointerDown = (event: PointerEvent) => {
       if (root.current && event.target instanceof Node && !root.current.contains(event.target))
@@ -127,53 +109,64 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
     if (open && next instanceof Node && !event.currentTarget.contains(next)) setOpen(false);
   };
 
-  if (!enhanced) {
-    return (
-      <div ref={root} className="group/menu lg:hidden">
-        <a
-          id={OPEN_TOGGLE_ID}
-          href={`#${PANEL_ID}`}
-          aria-controls={PANEL_ID}
-          className="menu-toggle inline-flex group-has-[#mobile-menu:target]/menu:hidden"
-        >
-          <span className="sr-only">{navigationText.menuToggle}</span>
-          <Icon name="menu" className="size-6" />
-        </a>
-        <a
-          href={`#${OPEN_TOGGLE_ID}`}
-          aria-controls={PANEL_ID}
-          className="menu-toggle hidden group-has-[#mobile-menu:target]/menu:inline-flex"
-        >
-          <span className="sr-only">{navigationText.menuClose}</span>
-          <Icon name="close" className="size-6" />
-        </a>
-        <div id={PANEL_ID} className="menu-panel hidden target:block">
-          <MenuLinks sectionsOn={sectionsOn} />
-        </div>
-      </div>
-    );
-  }
+  // Each toggle does what its name says, in place (no navigation). Focus, if the toggle had it,
+  // goes to the other one, which takes its place on screen.
+  const onToggle = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const opens = event.currentTarget.id === OPEN_TOGGLE_ID;
+    if (document.activeElement === event.currentTarget) focusNext.current = opens ? "close" : "open";
+    setOpen(opens);
+  };
+  // A button answers Space as well as Enter (Enter on a link arrives as a click).
+  const onToggleKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
+    if (event.key !== " ") return;
+    event.preventDefault();
+    event.currentTarget.click();
+  };
+
+  const enhanced = open !== null;
+  const toggleProps = enhanced ? { role: "button", onClick: onToggle, onKeyDown: onToggleKeyDown } : {};
 
   return (
-    <div ref={root} onBlur={onBlur} className="lg:hidden">
+    <div
+      ref={root}
+      onBlur={onBlur}
+      data-menu={enhanced ? (open ? "open" : "closed") : undefined}
+      className="mobile-menu lg:hidden"
+    >
       <TooltipGroup as="div">
         <Tooltip label={navigationText.menuToggle}>
-          <button
-            ref={toggle}
-            type="button"
-            data-tooltip-trigger
-            aria-expanded={open}
+          <a
+            ref={openToggle}
+            id={OPEN_TOGGLE_ID}
+            href={`#${PANEL_ID}`}
             aria-controls={PANEL_ID}
-            onClick={() => setOpen((value) => !value)}
-            className="menu-toggle inline-flex"
+            aria-expanded="false"
+            data-tooltip-trigger
+            className="menu-toggle menu-toggle-open"
+            {...toggleProps}
           >
             <span className="sr-only">{navigationText.menuToggle}</span>
-            <Icon name={open ? "close" : "menu"} className="size-6" />
-          </button>
+            <Icon name="menu" className="size-6" />
+          </a>
+        </Tooltip>
+        <Tooltip label={navigationText.menuClose}>
+          <a
+            ref={closeToggle}
+            href={`#${OPEN_TOGGLE_ID}`}
+            aria-controls={PANEL_ID}
+            aria-expanded="true"
+            data-tooltip-trigger
+            className="menu-toggle menu-toggle-close"
+            {...toggleProps}
+          >
+            <span className="sr-only">{navigationText.menuClose}</span>
+            <Icon name="close" className="size-6" />
+          </a>
         </Tooltip>
       </TooltipGroup>
-      <div id={PANEL_ID} hidden={!open} className="menu-panel">
-        <MenuLinks sectionsOn={sectionsOn} onChoose={() => setOpen(false)} />
+      <div ref={panel} id={PANEL_ID} className="menu-panel">
+        <MenuLinks sectionsOn={sectionsOn} onChoose={enhanced ? () => setOpen(false) : undefined} />
       </div>
     </div>
   );

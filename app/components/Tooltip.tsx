@@ -1,12 +1,17 @@
 import {
+  createContext,
   type ElementType,
   type ReactElement,
   type ReactNode,
+  useContext,
   useEffect,
   useLayoutEffect,
   useRef,
+  useState,
   useSyncExternalStore,
 } from "react";
+
+import { whenReleased } from "~/lib/when-released";
 
 type TooltipModule = typeof import("./tooltip-radix");
 
@@ -71,6 +76,9 @@ function preloadOnFirstInteraction(): () => void {
   };
 }
 
+/** The module a group's tooltips render with: null until the group has swapped Radix in. */
+const GroupModule = createContext<TooltipModule | null>(null);
+
 // useLayoutEffect warns during server rendering; it only matters in the browser.
 const useBrowserLayoutEffect = typeof document === "undefined" ? () => {} : useLayoutEffect;
 
@@ -89,9 +97,12 @@ interface TooltipGroupProps {
  * A group of icon-only controls sharing tooltip timing (skip delay). Until the visitor points at
  * or focuses one of them the controls are plain HTML; then Radix is loaded and takes over. If the
  * swap happens while a control has keyboard focus, focus is put back on it (so its tooltip opens).
+ * Swapping in Radix re-creates the controls' elements: it waits while the visitor holds a pointer
+ * down in the group, so that the press and its release land on the same control (issue 35).
  */
 export function TooltipGroup({ as: Tag = "div", className, preloadMargin, children }: TooltipGroupProps) {
-  const mod = useTooltipModule();
+  const loaded = useTooltipModule();
+  const [mod, setMod] = useState<TooltipModule | null>(null);
   const container = useRef<HTMLElement>(null);
   const focusedIndex = useRef<number | null>(null);
   const pointerPressed = useRef(false);
@@ -108,6 +119,11 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
   };
 
   useEffect(() => (loadedModule ? undefined : preloadOnFirstInteraction()), []);
+
+  useEffect(() => {
+    if (!loaded || mod) return;
+    return whenReleased(container.current, () => setMod(loaded));
+  }, [loaded, mod]);
 
   useEffect(() => {
     const node = container.current;
@@ -152,7 +168,9 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
       }}
       onFocus={(event: React.FocusEvent) => wake(event.target, true)}
     >
-      {mod ? <mod.TooltipProvider>{children}</mod.TooltipProvider> : children}
+      <GroupModule.Provider value={mod}>
+        {mod ? <mod.TooltipProvider>{children}</mod.TooltipProvider> : children}
+      </GroupModule.Provider>
     </Tag>
   );
 }
@@ -165,6 +183,6 @@ interface TooltipProps {
 
 /** A tooltip showing an icon-only control's label. Must sit inside a `TooltipGroup`. */
 export function Tooltip({ label, children }: TooltipProps) {
-  const mod = useTooltipModule();
+  const mod = useContext(GroupModule);
   return mod ? <mod.TooltipRoot label={label}>{children}</mod.TooltipRoot> : children;
 }

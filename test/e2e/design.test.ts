@@ -38,7 +38,7 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
       const page = await open(options);
       await scrollThrough(page, faqs[0]!.question);
       const closed = (await page.evaluate(designFacts)).shapes;
-      const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true });
+      const toggle = page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true });
       let withMenu = closed;
       if ((await toggle.count()) > 0) {
         await toggle.click();

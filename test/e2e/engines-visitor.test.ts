@@ -104,15 +104,15 @@ async function waitForLanding(page: Visitor, id: string): Promise<void> {
 
 /**
  * The visitor's page has been taken over by JavaScript: React hydrated the main element, and the
- * header's menu toggle has become its button (a render after hydration, MobileMenu.tsx). Hydration
- * alone was not enough: WebKit's click could then press the link and release on the button that
- * replaced it in between, which clicks neither (a CI run of 2026-11-27).
+ * header's menu toggles act as buttons (`role="button"`, set by the effect that follows hydration,
+ * MobileMenu.tsx). Hydration keeps the toggles' elements (issue 35), so a click is never lost to a
+ * swap; this only makes sure the test acts on the enhanced page, not on the links before it.
  */
 async function waitForEnhancement(page: Visitor): Promise<void> {
   await page.waitFor(
     () =>
       Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")) &&
-      document.querySelector('header button[aria-controls="mobile-menu"]') !== null,
+      document.querySelector('header [aria-controls="mobile-menu"][role="button"]') !== null,
     undefined,
     "the page's JavaScript to take over",
   );

@@ -165,58 +165,62 @@ describeBrowser("enhance on intent", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("contact-message");
   });
 
-  it("the menu's toggle keeps the focus when the button replaces the link", async () => {
+  it("hydration keeps the menu's toggles and panel (the same elements, enhanced), and the focus on the toggle", async () => {
     const context = await stack.context(PHONE);
     await keepTrafficLocal(context);
     const scripts = await holdScripts(context);
     const page = await context.newPage();
     await page.goto("/", { waitUntil: "load" });
+    // A mark on each element of the server's menu: an element replaced by hydration loses it.
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll('[aria-controls="mobile-menu"], #mobile-menu'))
+        (el as unknown as { fromServer: boolean }).fromServer = true;
+    });
     await page.locator("#menu-toggle").focus();
     await expect.poll(() => scripts.held()).toBeGreaterThan(0);
 
     scripts.release();
     await waitForHydration(page);
-    await expect
-      .poll(() =>
-        page.evaluate(() => {
-          const active = document.activeElement;
-          return active ? `${active.tagName} ${active.getAttribute("aria-controls")}` : null;
-        }),
-      )
-      .toBe("BUTTON mobile-menu");
-  });
-
-  it("a tap on the menu's link in the last moment before the button replaces it opens the menu", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    // The tap lands in the commit that swaps in the button, just before the link leaves the page:
-    // the latest moment a tap can still reach the link (the window in which the three-engine test
-    // lost taps in WebKit).
-    await context.addInitScript(() => {
-      const removeChild = Node.prototype.removeChild;
-      let tapped = false;
-      Node.prototype.removeChild = function <T extends Node>(this: Node, child: T): T {
-        if (!tapped && child instanceof HTMLAnchorElement && child.id === "menu-toggle") {
-          tapped = true;
-          child.click();
-        }
-        return removeChild.call(this, child) as T;
+    await page.locator('#menu-toggle[role="button"]').waitFor();
+    const menu = await page.evaluate(() => {
+      const elements = Array.from(document.querySelectorAll('[aria-controls="mobile-menu"], #mobile-menu'));
+      return {
+        count: elements.length,
+        kept: elements.every((el) => (el as unknown as { fromServer?: boolean }).fromServer === true),
+        focused: document.activeElement?.id,
       };
     });
+    expect(menu).toEqual({ count: 3, kept: true, focused: "menu-toggle" });
+    // Enhanced in place: Enter opens the menu without navigating, and the focus follows to Close menu.
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility()))
+      .toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-expanded"))).toBe("true");
+    expect(new URL(page.url()).hash).toBe("");
+  });
+
+  it("a menu opened by its link just before hydration stays open through it, and the address drops its fragment", async () => {
+    const context = await stack.context(PHONE);
+    await keepTrafficLocal(context);
+    const scripts = await holdScripts(context);
     const page = await context.newPage();
     await page.goto("/", { waitUntil: "load" });
-    await page.locator("#menu-toggle").focus();
+    await page.locator("#menu-toggle").tap();
+    await expect.poll(() => scripts.held()).toBeGreaterThan(0);
+    expect(new URL(page.url()).hash).toBe("#mobile-menu");
+    expect(await page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility())).toBe(true);
+
+    scripts.release();
     await waitForHydration(page);
+    await page.locator('#menu-toggle[role="button"]').waitFor({ state: "attached" });
+    expect(await page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility())).toBe(true);
+    expect(new URL(page.url()).hash).toBe("");
+    // Close menu, now a button, closes it in place.
+    await page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true }).tap();
     await expect
-      .poll(() =>
-        page.evaluate(() =>
-          document.querySelector("button[aria-controls='mobile-menu']")?.getAttribute("aria-expanded"),
-        ),
-      )
-      .toBe("true");
-    await expect(
-      page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility()),
-    ).resolves.toBe(true);
+      .poll(() => page.evaluate(() => document.getElementById("mobile-menu")!.checkVisibility()))
+      .toBe(false);
     expect(new URL(page.url()).hash).toBe("");
   });
 

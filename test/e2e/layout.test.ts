@@ -48,7 +48,7 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
       await scrollThrough(page, faqs[0]!.question);
       await page.locator("#faq").getByRole("button", { name: "View More Questions" }).click();
       await page.locator("#faq").getByRole("button", { name: "View Less" }).waitFor();
-      const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true });
+      const toggle = page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true });
       if ((await toggle.count()) > 0) {
         await toggle.click();
         await page.locator("#mobile-menu").waitFor({ state: "visible" });

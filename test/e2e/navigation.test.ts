@@ -179,7 +179,7 @@ describeBrowser("navigation", () => {
     const page = await context.newPage();
     await page.goto("/#mobile-menu");
     await waitForHydration(page);
-    const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true });
+    const toggle = page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true });
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
     expect(await page.locator("#mobile-menu").isVisible()).toBe(true);
     expect(new URL(page.url()).hash).toBe("");
@@ -221,11 +221,18 @@ describeBrowser("navigation", () => {
 
   it("phone: Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape still closes it", async () => {
     const page = await open(PHONE);
-    const toggle = page.locator('button[aria-controls="mobile-menu"]').filter({ visible: true }).first();
+    const toggle = page
+      .locator('[aria-controls="mobile-menu"][role="button"]')
+      .filter({ visible: true })
+      .first();
     const menu = page.locator("#mobile-menu");
     await toggle.focus();
     // Focus loads the tooltips, whose swap re-creates the toggle: let that happen before the walk.
-    await page.locator('button[aria-controls="mobile-menu"][data-state]').waitFor();
+    await page
+      .locator('[aria-controls="mobile-menu"][role="button"][data-state]')
+      .filter({ visible: true })
+      .first()
+      .waitFor();
     await page.keyboard.press("Enter");
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
 

@@ -70,7 +70,7 @@ describeBrowser("404 page", () => {
     expect((await page.goto("/no-such-page"))?.status()).toBe(404);
     await waitForHydration(page);
     await brandedPage(page, "Page Not Found");
-    await page.locator('button[aria-controls="mobile-menu"]').click();
+    await page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true }).click();
     await page.locator("#mobile-menu").getByRole("link", { name: "About", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
     await expect.poll(() => page.locator("#about").isVisible()).toBe(true);

@@ -37,6 +37,13 @@ export interface EngineSession {
   evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
   /** A real pointer click (move, press, release) at viewport coordinates. */
   clickAt(x: number, y: number): Promise<void>;
+  /**
+   * Half a click: moves the pointer to viewport coordinates and presses its button, which stays
+   * down until `pointerUp` (the page goes on meanwhile: a test can change it between the two).
+   */
+  pointerDown(x: number, y: number): Promise<void>;
+  /** Releases the button `pointerDown` pressed, where the pointer is. */
+  pointerUp(): Promise<void>;
   /** Real key presses to whatever has focus. */
   press(key: Key): Promise<void>;
   /** Types text, key by key, into whatever has focus. */

@@ -84,6 +84,15 @@ class PuppeteerSession implements EngineSession {
     await this.page.mouse.click(x, y);
   }
 
+  async pointerDown(x: number, y: number): Promise<void> {
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+  }
+
+  async pointerUp(): Promise<void> {
+    await this.page.mouse.up();
+  }
+
   async press(key: Key): Promise<void> {
     if (key === "Shift+Tab") {
       await this.page.keyboard.down("Shift");

@@ -94,6 +94,26 @@ export class Visitor {
 
   /** Clicks the `nth` shown element matching `selector` (and containing `text`), with the pointer. */
   async click(selector: string, text: string | null = null, nth = 0): Promise<void> {
+    const target = await this.aim(selector, text, nth);
+    await this.session.clickAt(target.x, target.y);
+  }
+
+  /**
+   * Presses the pointer on the `nth` shown element matching `selector` (and containing `text`) and
+   * keeps it pressed until `pointerUp`: a tap that lasts while the page changes under it.
+   */
+  async pointerDown(selector: string, text: string | null = null, nth = 0): Promise<void> {
+    const target = await this.aim(selector, text, nth);
+    await this.session.pointerDown(target.x, target.y);
+  }
+
+  /** Releases the pointer `pointerDown` pressed, where it is. */
+  pointerUp(): Promise<void> {
+    return this.session.pointerUp();
+  }
+
+  /** Where to press on the target: brought into view, and standing still there. */
+  private async aim(selector: string, text: string | null, nth: number): Promise<{ x: number; y: number }> {
     // A visitor clicks what stands still: measure until the target stays put (a smooth scroll to
     // the address's #fragment may still be moving the page), then press there.
     let target = await this.session.evaluate(revealTarget, { selector, text, nth });
@@ -106,7 +126,7 @@ export class Visitor {
     }
     if (target.found <= nth)
       throw new Error(`${this.engine}: no shown ${selector}${text ? ` containing "${text}"` : ""} (#${nth})`);
-    await this.session.clickAt(Math.round(target.x), Math.round(target.y));
+    return { x: Math.round(target.x), y: Math.round(target.y) };
   }
 
   /** Clicks a field, then types into it key by key. */

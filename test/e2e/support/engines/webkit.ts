@@ -261,6 +261,25 @@ class WebKitSession implements EngineSession {
     await withDeadline("releasing the pointer", actions.clear());
   }
 
+  async pointerDown(x: number, y: number): Promise<void> {
+    const zoom = this.running?.zoom ?? 1;
+    await withDeadline(
+      "a pointer press",
+      this.client
+        .actions({ async: true })
+        .move({ x: Math.round(x * zoom), y: Math.round(y * zoom), origin: Origin.VIEWPORT, duration: 0 })
+        .press()
+        .perform(),
+    );
+  }
+
+  /** The driver keeps the pressed button between the two action lists (WebDriver's input state). */
+  async pointerUp(): Promise<void> {
+    const actions = this.client.actions({ async: true });
+    await withDeadline("a pointer release", actions.release().perform());
+    await withDeadline("releasing the pointer", actions.clear());
+  }
+
   async press(key: Key): Promise<void> {
     const keys = key === "Shift+Tab" ? [SeleniumKey.SHIFT, KEYS.Tab] : [KEYS[key]];
     const actions = this.client.actions({ async: true });

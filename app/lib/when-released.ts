@@ -1,0 +1,65 @@
+/** What ends a press, wherever the pointer is by then (listened to on `window`, capture). */
+const RELEASES = ["pointerup", "pointercancel", "mouseup", "touchend", "touchcancel"] as const;
+
+/** How often a press is looked at again when no release event came (a lost pointerup). */
+const RECHECK_MS = 250;
+
+/**
+ * How long after a release its click may still come: a tap's click follows its touchend as a
+ * separate input event in Chromium. A click ends the wait at once.
+ */
+const CLICK_WAIT_MS = 100;
+
+/** Whether the visitor is holding a pointer down on `element` or on something inside it. */
+export function isPressed(element: Element | null): boolean {
+  if (!element?.isConnected) return false;
+  return element.matches(":active") || element.querySelector(":active") !== null;
+}
+
+/**
+ * Runs `run` now, or, while the visitor holds a pointer down on `element` (or inside it), once they
+ * have let go and the click their release makes has been dispatched (the next task). An enhancement
+ * that replaces controls (the FAQ's accordion, the tooltips) waits with this: a control replaced
+ * between the press and the release is clicked by no one, neither the old one nor its replacement
+ * (issue 35). The press may have begun before the page's JavaScript arrived, so it is read from
+ * the page (`:active`), not from events seen. Returns a cancel.
+ */
+export function whenReleased(element: Element | null, run: () => void): () => void {
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopListening = () => {
+    for (const type of RELEASES) window.removeEventListener(type, onRelease, true);
+    window.removeEventListener("click", onClick, true);
+    clearTimeout(timer);
+  };
+  const check = () => {
+    if (cancelled) return;
+    if (!isPressed(element)) {
+      stopListening();
+      run();
+      return;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(check, RECHECK_MS);
+  };
+  function onRelease() {
+    clearTimeout(timer);
+    timer = setTimeout(check, CLICK_WAIT_MS);
+  }
+  // In the next task: after the click has been handled, by the element it was meant for.
+  function onClick() {
+    clearTimeout(timer);
+    timer = setTimeout(check, 0);
+  }
+  if (!isPressed(element)) {
+    run();
+    return () => {};
+  }
+  for (const type of RELEASES) window.addEventListener(type, onRelease, true);
+  window.addEventListener("click", onClick, true);
+  check();
+  return () => {
+    cancelled = true;
+    stopListening();
+  };
+}

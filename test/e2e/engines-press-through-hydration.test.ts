@@ -1,0 +1,175 @@
+/**
+ * A press that spans hydration (issue 35), in Chromium, Firefox and WebKit: the visitor puts a
+ * finger (here the pointer's button) down on a control of the server's page before the JavaScript
+ * has taken over, the page hydrates while it is down, and they let go after. The control must act
+ * exactly once: the menu open (not opened and closed again), the FAQ answer open, one request at
+ * the contact function. A control that hydration or an enhancement replaced between the press and
+ * the release is clicked by no one: the press was on the old element, the release on the new one.
+ *
+ * The scripts are held at the server's side (`startHoldingProxy`: WebKit has no network
+ * interception), so each engine runs the same steps: load the page with its scripts held, press
+ * (which is itself the first intent that asks for them, decision 036), release the scripts, wait
+ * until the page is hydrated and its requests have settled (the lazily loaded parts included:
+ * the FAQ's accordion, the tooltips), then release the pointer.
+ */
+import { afterEach, expect, it } from "vitest";
+
+import { faqs } from "~/content/faq";
+
+import { describeEngines } from "./support/engines/suite";
+import { PHONE, Visitor } from "./support/engines/visitor";
+import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
+import { SUCCESS, uniqueContact } from "./support/spec-texts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** React has hydrated the page (its fiber keys on `#main`). Runs in the page. */
+function hydrated(): boolean {
+  return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
+}
+
+/** The menu is open: its panel shown, and the toggle shown says so. Runs in the page. */
+function menuOpen(): boolean {
+  const panel = document.getElementById("mobile-menu");
+  const toggle = Array.from(document.querySelectorAll('header [aria-controls="mobile-menu"]')).find(
+    (el) => el.getBoundingClientRect().width > 0,
+  );
+  return (panel?.checkVisibility() ?? false) && toggle?.getAttribute("aria-expanded") === "true";
+}
+
+/** The FAQ's first answer is shown, and the second is not. Runs in the page. */
+function firstAnswerOpen(answers: string[]): boolean {
+  const shown = (answer: string) =>
+    Array.from(document.querySelectorAll("#faq *")).some(
+      (el) =>
+        el.children.length === 0 &&
+        (el.textContent ?? "").includes(answer.slice(0, 40)) &&
+        el.checkVisibility({ visibilityProperty: true }) &&
+        el.getBoundingClientRect().height > 0,
+    );
+  return shown(answers[0]!) && !shown(answers[1]!);
+}
+
+/** A text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
+function shownText({ scope, text }: { scope: string; text: string }): boolean {
+  return Array.from(document.querySelectorAll(`${scope} *`)).some(
+    (el) =>
+      el.children.length === 0 &&
+      (el.textContent ?? "").includes(text) &&
+      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+      el.getBoundingClientRect().height > 0,
+  );
+}
+
+describeEngines("a press that began before hydration acts once", ({ stack, visitor }) => {
+  let proxy: HoldingProxy | null = null;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = null;
+  });
+
+  /**
+   * The visitor at a fresh proxy (a fresh origin, nothing cached) holding the scripts: opens `path`
+   * at phone size, presses on the target, and returns once hydration has happened under the
+   * pointer and every request has settled; the pointer is still down.
+   */
+  async function pressThroughHydration(
+    path: string,
+    target: { selector: string; text?: string },
+    before?: (page: Visitor) => Promise<void>,
+    arrives?: RegExp,
+  ): Promise<Visitor> {
+    proxy = await startHoldingProxy(stack.app.url);
+    const page = new Visitor((await visitor(true)).session, proxy.url);
+    await page.open(path, PHONE);
+    await before?.(page);
+    expect(await page.evaluate(hydrated), "hydrated before the press").toBe(false);
+    await page.pointerDown(target.selector, target.text ?? null);
+    // The press is the first intent: the loader asks for the scripts now (if idle time has not).
+    const deadline = Date.now() + 15_000;
+    while (proxy.held() === 0 && Date.now() < deadline) await sleep(50);
+    expect(proxy.held(), "scripts asked for and held").toBeGreaterThan(0);
+    expect(await page.evaluate(hydrated), "hydrated while the scripts were held").toBe(false);
+    proxy.release();
+    await page.waitFor(hydrated, undefined, "hydration");
+    while (arrives && !proxy.served().some((served) => arrives.test(served))) {
+      if (Date.now() > deadline + 15_000)
+        throw new Error(`${String(arrives)} never arrived: ${proxy.served().join(", ")}`);
+      await sleep(50);
+    }
+    // Everything the enhancement loads after hydration (the accordion, the tooltips) arrives and
+    // has its chance to change the page while the pointer is still down.
+    await proxy.quiet(500);
+    await sleep(300);
+    return page;
+  }
+
+  /** `check(arg)` (run in the page) comes true, and stays true for a second: nothing acted twice. */
+  async function holdsStill<A>(
+    page: Visitor,
+    check: (arg: A) => boolean,
+    arg: A,
+    what: string,
+  ): Promise<void> {
+    await page.waitFor(check, arg, what, 5_000);
+    for (let i = 0; i < 4; i += 1) {
+      await sleep(250);
+      expect(await page.evaluate(check, arg), `${what}, a moment later`).toBe(true);
+    }
+  }
+
+  it("phone: the menu's toggle opens the menu, once", async () => {
+    const page = await pressThroughHydration("/", { selector: 'header [aria-controls="mobile-menu"]' });
+    expect(await page.evaluate(menuOpen), "the menu open before the release").toBe(false);
+    await page.pointerUp();
+    await holdsStill(page, menuOpen, undefined, "the menu open");
+    // JavaScript opened it, in place: no fragment navigation on top.
+    expect(await page.evaluate(() => location.hash)).toBe("");
+  });
+
+  it("phone: a FAQ question opens its answer", async () => {
+    const answers = faqs.map((faq) => faq.answer);
+    // The accordion's module arrives while the pointer is down (the test waits for it).
+    const page = await pressThroughHydration(
+      "/#faq",
+      { selector: "#faq summary", text: faqs[0]!.question },
+      undefined,
+      /\/faq-accordion-[^/]*\.js$/,
+    );
+    await page.pointerUp();
+    await holdsStill(page, firstAnswerOpen, answers, "answer 1 open");
+    // The accordion takes over from the open <details>, with the same item open.
+    await page.waitFor(
+      () => document.querySelector('#faq [data-faq-trigger="0"]')?.getAttribute("aria-expanded") === "true",
+      undefined,
+      "the accordion, with question 1 open",
+    );
+    expect(await page.evaluate(firstAnswerOpen, answers)).toBe(true);
+  });
+
+  it("phone: the contact form's submit button sends the request, once", async () => {
+    const contact = uniqueContact();
+    const before = stack.fake.requests.length;
+    const page = await pressThroughHydration(
+      "/#contact",
+      { selector: '#contact form button[type="submit"]' },
+      // Filled as autofill would, without a key press (which would be the first intent).
+      (visitorPage) =>
+        visitorPage.evaluate((values) => {
+          for (const [name, value] of Object.entries(values)) {
+            const field = document.querySelector<HTMLInputElement>(`#contact [name="${name}"]`);
+            if (field) field.value = value;
+          }
+        }, contact),
+    );
+    expect(stack.fake.requests.length - before, "nothing sent before the release").toBe(0);
+    await page.pointerUp();
+    await page.waitFor(shownText, { scope: "[role=region]", text: SUCCESS.title }, "the success toast");
+    await sleep(1000);
+    const sent = stack.fake.requests
+      .slice(before)
+      .filter((request) => JSON.stringify(request.json).includes(contact.message));
+    expect(sent.length, "requests at the function").toBe(1);
+    expect(stack.fake.requests.length - before).toBe(1);
+  });
+});

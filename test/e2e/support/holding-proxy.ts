@@ -1,0 +1,114 @@
+/**
+ * A proxy on 127.0.0.1 in front of the app server that can hold the page's scripts: while it holds,
+ * a request for one of the build's JavaScript files is kept waiting (not sent on) until `release`.
+ * A test then acts on the server's page before JavaScript has taken over and lets hydration happen
+ * at the moment it chooses, in any engine: WebKitWebDriver has no network interception (decision
+ * 035), so the holding is done where every engine's requests arrive, at the server's side.
+ *
+ * Everything else (the document, styles, images, the contact action) passes through at once,
+ * headers and bodies untouched: the page's origin is the proxy's, and the server sees that Host.
+ * One proxy per test: the build's files are cached for a year, and a new port is a new origin, so
+ * no test meets scripts a previous one left in the browser's cache.
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** The build's JavaScript (modules, preloads, lazily imported chunks): `/build/…/*.js`. */
+export const isBuildScript = (path: string): boolean => {
+  const pathname = path.split("?")[0]!;
+  return pathname.startsWith("/build/") && pathname.endsWith(".js");
+};
+
+export interface HoldingProxy {
+  /** The proxy's origin, to open pages at. */
+  readonly url: string;
+  /** Holds build scripts requested from now on (the proxy starts holding). */
+  hold(): void;
+  /** Sends every held request on, and no longer holds. */
+  release(): void;
+  /** How many script requests are waiting. */
+  held(): number;
+  /** Paths answered so far, in order (a held one once it has been answered after `release`). */
+  served(): string[];
+  /** Resolves once nothing has been asked or answered for `ms` and no request is open. */
+  quiet(ms: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
+  const upstream = new URL(target);
+  let holding = true;
+  const waiting: (() => void)[] = [];
+  const served: string[] = [];
+  let open = 0;
+  let lastActivity = Date.now();
+
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? "/";
+    const outgoing = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+        answer.pipe(res);
+        answer.on("end", () => served.push(path));
+      },
+    );
+    outgoing.on("error", (error) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end(`proxy: ${String(error)}`);
+    });
+    req.pipe(outgoing);
+  };
+
+  const server = createServer((req, res) => {
+    open += 1;
+    lastActivity = Date.now();
+    res.on("close", () => {
+      open -= 1;
+      lastActivity = Date.now();
+    });
+    if (holding && isBuildScript(req.url ?? "/")) {
+      // Keep the request's body (none for a GET) flowing into the paused request until then.
+      req.pause();
+      waiting.push(() => {
+        req.resume();
+        forward(req, res);
+      });
+      return;
+    }
+    forward(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const send of waiting.splice(0)) send();
+    },
+    held: () => waiting.length,
+    served: () => [...served],
+    async quiet(ms, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (open > 0 || Date.now() - lastActivity < ms) {
+        if (Date.now() > deadline)
+          throw new Error(`proxy: still busy after ${timeoutMs} ms (${open} open, ${waiting.length} held)`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
