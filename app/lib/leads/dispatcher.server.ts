@@ -39,7 +39,10 @@ export function startDispatcher({
   intervalMs,
   retentionDays,
   pendingAlertMs,
-  batchSize = 10,
+  // One at a time: each lead is leased just before its own call, so a lease never runs out while
+  // the lead waits its turn behind a slow function (another instance would take it for abandoned),
+  // and a stop leaves no lead leased that was never called.
+  batchSize = 1,
   log = (event) => console.log(JSON.stringify(event)),
 }: DispatcherOptions): Dispatcher {
   let stopped = false;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { SendResult } from "~/lib/contact/sink.server";
@@ -273,6 +273,15 @@ export function createLeadStore({
 
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
 
+  /**
+   * The one claim rule: a lead is taken for an attempt by one conditional statement, only when
+   * nobody holds a live lease on it (not being sent, or its lease ran out). On PostgreSQL a
+   * concurrent claim waits for the row and re-checks this condition on the row it then sees, so of
+   * two attempts (a visitor's resend, a dispatcher, `leads retry`) exactly one gets the lead.
+   */
+  const notHeld = (at: number) => (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+    eb.or([eb("state", "<>", "sending"), eb("lease_until", "is", null), eb("lease_until", "<", at)]);
+
   /** Leases each of these leads to this process for one more attempt, each with its own token. */
   const lease = async (trx: Kysely<LeadsDatabase>, ids: string[]): Promise<Claim[]> => {
     const at = now();
@@ -282,9 +291,10 @@ export function createLeadStore({
         .updateTable("leads")
         .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
         .where("id", "=", id)
+        .where(notHeld(at))
         .returningAll()
-        .executeTakeFirstOrThrow();
-      claims.push(claimOf(row));
+        .executeTakeFirst();
+      if (row) claims.push(claimOf(row));
     }
     return claims;
   };
@@ -348,8 +358,12 @@ export function createLeadStore({
                   request_id: requestId ?? null,
                 })
                 .where("id", "=", open.id)
+                .where(notHeld(at))
                 .returningAll()
-                .executeTakeFirstOrThrow();
+                .executeTakeFirst();
+              // A dispatcher or `leads retry` took it between our read and this claim: its attempt
+              // is this visitor's too (wait for its outcome), never a second call beside it.
+              if (!row) return { kind: "in-flight", id: open.id };
               return mode === "inbox"
                 ? { kind: "stored", id: row.id }
                 : { kind: "claimed", claim: claimOf(row) };

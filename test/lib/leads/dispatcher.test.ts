@@ -118,6 +118,40 @@ describe("dispatcher", () => {
     await running.stop();
   });
 
+  it("leases each due lead just before its own call: while one is being sent, the others still wait (issue 33)", async () => {
+    const ids = [];
+    for (let index = 0; index < 4; index++)
+      ids.push(await failedLead(`batch${index}@example.com`, { ok: false, reason: "http", status: 500 }));
+    clock += 10_000;
+    const sendingDuringCalls: number[] = [];
+    const slow: ContactSink = {
+      mode: "supabase",
+      async send(_request, { idempotencyKey }) {
+        calls.push(idempotencyKey);
+        sendingDuringCalls.push((await store.list(["sending"])).length);
+        // The function is slow: the time of a lease passes during each call.
+        clock += 6_000;
+        return { ok: true };
+      },
+    };
+    const running = startDispatcher({
+      store,
+      sink: slow,
+      alerts,
+      intervalMs: 3_600_000,
+      retentionDays: 90,
+      pendingAlertMs: 30 * 60_000,
+      log: silent,
+    });
+    await running.runOnce();
+    expect([...calls].sort()).toEqual([...ids].sort());
+    expect(sendingDuringCalls).toEqual([1, 1, 1, 1]);
+    // No lease ran out before its call: every lead delivered, none held as possibly delivered.
+    expect((await store.list(["delivered"])).length).toBe(4);
+    expect(await store.expireLeases()).toEqual([]);
+    await running.stop();
+  });
+
   it("a lead that fails its last attempt is dead, and ops get one alert without personal data", async () => {
     const id = await failedLead("dead@example.com", { ok: false, reason: "http", status: 500 });
     const running = dispatcher();

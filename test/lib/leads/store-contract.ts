@@ -187,6 +187,40 @@ export function storeContract(engine: Engine) {
     expect([...fromA, ...fromB].every((claim) => claim.lead.attempts === 2)).toBe(true);
   });
 
+  it("a visitor's resend racing the dispatchers and a person's retry: exactly one of them takes the lead (issue 33)", async () => {
+    const a = await instance();
+    const b = await instance();
+    const c = await instance();
+    for (let round = 0; round < 20; round++) {
+      const lead = request({ email: `race${round}@example.com` });
+      const first = await a.admit(lead, { mode: "function", allow });
+      if (first.kind !== "claimed") throw new Error(first.kind);
+      await a.recordOutcome(first.claim, { ok: false, reason: "http", status: 503 });
+      clock += 3_600_000; // due for the dispatchers
+      const id = first.claim.lead.id;
+      // Everything that can start an attempt, at once, from three instances, in a varying order.
+      const attempts: Promise<number>[] = [
+        b
+          .admit(lead, { mode: "function", allow })
+          .then((admission) => (admission.kind === "claimed" ? 1 : 0)),
+        c.claimDue(10).then((claims) => claims.filter((claim) => claim.lead.id === id).length),
+        a.claimDue(10).then((claims) => claims.filter((claim) => claim.lead.id === id).length),
+        c.claimIfIn(id, ["pending", "dead"]).then((claim) => (claim ? 1 : 0)),
+        a
+          .admit(lead, { mode: "function", allow })
+          .then((admission) => (admission.kind === "claimed" ? 1 : 0)),
+      ];
+      const order = [...attempts.keys()].sort(() => (round % 3) - 1);
+      const taken = await Promise.all(order.map((index) => attempts[index]!));
+      expect(
+        taken.reduce((sum, count) => sum + count, 0),
+        `round ${round}`,
+      ).toBe(1);
+      const row = await a.get(id);
+      expect(row).toMatchObject({ state: "sending", attempts: 2 });
+    }
+  });
+
   it("an attempt whose lease ran out (its process died) is held as possibly delivered, not resent", async () => {
     const store = await instance({ leaseMs: 1_000 });
     const admission = await store.admit(request(), { mode: "function", allow });
