@@ -26,6 +26,7 @@ export const UNIT_TESTS = [
   "test/styles/dev-css.test.ts",
   "test/styles/icons.test.ts",
   "test/scripts/executables.test.ts",
+  "test/scripts/flakes.test.ts",
   "test/scripts/unit-selection.test.ts",
 ];
 
