@@ -1,6 +1,6 @@
 import { channel } from "node:diagnostics_channel";
 
-import type { SendFailure } from "~/lib/contact/sink.server";
+import type { SendFailure } from "~/lib/leads/sink.server";
 
 /**
  * What the app tells whoever observes it: the contact action and the document step publish, the

@@ -1,7 +1,7 @@
 import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
-import { CONTACT_FUNCTION } from "~/lib/contact/supabase-sink.server";
+import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
 import { env } from "~/lib/env.server";
 import { createAlerts } from "~/lib/leads/alerts.server";
 import { openDatabase } from "~/lib/leads/database.server";

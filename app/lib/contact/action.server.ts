@@ -21,7 +21,7 @@ import {
   validateContact,
 } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
-import type { SendResult } from "~/lib/contact/sink.server";
+import type { SendResult } from "~/lib/leads/sink.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
 import type { LeadServices } from "~/lib/leads/services.server";
 import type { LeadState } from "~/lib/leads/store.server";

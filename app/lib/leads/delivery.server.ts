@@ -1,5 +1,5 @@
 import { publish } from "~/lib/events.server";
-import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { ContactSink, SendResult } from "~/lib/leads/sink.server";
 import type { Alerts } from "~/lib/leads/alerts.server";
 import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
 

@@ -1,4 +1,4 @@
-import type { ContactSink } from "~/lib/contact/sink.server";
+import type { ContactSink } from "~/lib/leads/sink.server";
 import type { Alerts } from "~/lib/leads/alerts.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
 import type { LeadStore } from "~/lib/leads/store.server";

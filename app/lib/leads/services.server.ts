@@ -1,6 +1,6 @@
 import type { Env } from "~/lib/env.server";
-import type { ContactSink } from "~/lib/contact/sink.server";
-import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import type { ContactSink } from "~/lib/leads/sink.server";
+import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
 import { type DatabaseConfig, openDatabase } from "~/lib/leads/database.server";
 import { type Dispatcher, startDispatcher } from "~/lib/leads/dispatcher.server";

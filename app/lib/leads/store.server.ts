@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 
-import type { ContactRequest } from "~/lib/contact/schema";
-import type { SendResult } from "~/lib/contact/sink.server";
+import type { LeadRequest } from "~/lib/leads/request";
+import type { SendResult } from "~/lib/leads/sink.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { type RetryPolicy, retryDelayMs } from "~/lib/leads/backoff";
 import {
@@ -45,7 +45,7 @@ export interface Lead {
   fingerprint: string;
   state: LeadState;
   receivedAt: number;
-  request: ContactRequest;
+  request: LeadRequest;
   requestId: string | null;
   source: string;
   attempts: number;
@@ -155,7 +155,7 @@ function toLead(row: Row): Lead {
 export { emailKey };
 
 /** The eight fields as columns, and the address as it is compared. */
-export function requestColumns(request: ContactRequest) {
+export function requestColumns(request: LeadRequest) {
   return {
     name: request.name,
     email: request.email,
@@ -313,7 +313,7 @@ export function createLeadStore({
      * an open one (pending, dead, possibly delivered) becomes this attempt; otherwise a new lead,
      * committed before the function is called.
      */
-    admit(request: ContactRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
+    admit(request: LeadRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
       return guarded(async () => {
         // On PostgreSQL the limit is asked outside the transaction: the limiter takes connections

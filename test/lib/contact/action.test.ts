@@ -10,8 +10,8 @@ import { contactNotices, contactValidationMessages, honeypotField } from "~/cont
 import { createContactAction } from "~/lib/contact/action.server";
 import { answerAsDataField, contactSentLocation } from "~/lib/contact/answer";
 import type { ContactOutcome } from "~/lib/contact/log.server";
-import type { ContactSink } from "~/lib/contact/sink.server";
-import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import type { ContactSink } from "~/lib/leads/sink.server";
+import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 import type { ContactActionData } from "~/lib/contact/types";
 import { createAlerts } from "~/lib/leads/alerts.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";

@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { createSupabaseSink } from "~/lib/contact/supabase-sink.server";
+import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 
 import {
   contactFunctionHandlers,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import type { ContactSink, SendResult } from "~/lib/contact/sink.server";
+import type { ContactSink, SendResult } from "~/lib/leads/sink.server";
 import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
 import { openDatabase } from "~/lib/leads/database.server";
 import { startDispatcher } from "~/lib/leads/dispatcher.server";

@@ -1,4 +1,4 @@
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/request";
 
 /** Why a request could not be delivered; never carries the visitor's data. */
 export type SendFailure = "timeout" | "http" | "relay" | "network" | "unknown";
@@ -22,5 +22,5 @@ export interface SendOptions {
 /** The Supabase function a valid contact request is delivered to (without it, the lead store is the inbox). */
 export interface ContactSink {
   readonly mode: "supabase";
-  send(request: ContactRequest, options: SendOptions): Promise<SendResult>;
+  send(request: LeadRequest, options: SendOptions): Promise<SendResult>;
 }

@@ -6,8 +6,8 @@ import {
   type SupabaseClient,
 } from "@supabase/supabase-js";
 
-import type { ContactRequest } from "~/lib/contact/schema";
-import type { ContactSink, SendOptions, SendResult } from "~/lib/contact/sink.server";
+import type { LeadRequest } from "~/lib/leads/request";
+import type { ContactSink, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";
 
@@ -31,7 +31,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
 
   return {
     mode: "supabase",
-    async send(request: ContactRequest, { idempotencyKey }: SendOptions): Promise<SendResult> {
+    async send(request: LeadRequest, { idempotencyKey }: SendOptions): Promise<SendResult> {
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
