@@ -11,7 +11,7 @@ export interface HealthReport {
   contactFunction: { configured: boolean; mode: "supabase" | "inbox" };
   /**
    * The lead store's state: informative only; the page never needs it, so it never makes this 503.
-   * An unavailable store says why as a class (`refused`, `unreachable`, `timeout`, `full`), never
+   * An unavailable store says why as a class (`refused`, `unreachable`, `timeout`, `full`, `corrupt`), never
    * with the driver's text, which names the database's host, port and user (public endpoint).
    */
   leadStore?: { engine: string; state: string; reason?: StoreErrorClass };

@@ -135,7 +135,7 @@ export function openDatabase({
  * What a public health check may say about a store error: a class, never the driver's text (which
  * names the database's host, port and user). The log and the startup line keep the detail.
  */
-export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "error";
+export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "corrupt" | "error";
 
 /** The class of a store error, from the driver's code (Node's socket codes, SQLSTATE, SQLite's). */
 export function storeErrorClass(error: unknown): StoreErrorClass {
@@ -149,6 +149,8 @@ export function storeErrorClass(error: unknown): StoreErrorClass {
     return "refused";
   if (/^(ETIMEDOUT|ESOCKETTIMEDOUT)$|^57014$|^SQLITE_(BUSY|LOCKED)/.test(code)) return "timeout";
   if (/^(ENOSPC|EDQUOT)$|^53100$|^SQLITE_FULL/.test(code)) return "full";
+  // Not a database, or a damaged one: the file (or the cluster's data) needs a person.
+  if (/^SQLITE_(CORRUPT|NOTADB)|^XX00[12]$/.test(code)) return "corrupt";
   // Unreachable: the network or the server went away (a name that does not resolve, a reset, a
   // server shutting down: SQLSTATE classes 08 and 57P).
   if (/^(ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|ECONNABORTED)$|^08|^57P/.test(code))

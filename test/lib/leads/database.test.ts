@@ -30,6 +30,8 @@ describe("what the lead store says about its database", () => {
     ["SQLITE_BUSY", "timeout"],
     ["SQLITE_FULL", "full"],
     ["ENOSPC", "full"],
+    ["SQLITE_NOTADB", "corrupt"],
+    ["SQLITE_CORRUPT", "corrupt"],
     ["ENOTFOUND", "unreachable"],
     ["ECONNRESET", "unreachable"],
     ["08006", "unreachable"], // connection failure
