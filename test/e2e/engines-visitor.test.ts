@@ -118,6 +118,21 @@ async function waitForEnhancement(page: Visitor): Promise<void> {
   );
 }
 
+/**
+ * Runs `place` in the page (it scrolls and focuses, and says whether nothing had to move) until it
+ * finds everything in place twice in a row, 150 ms apart: a part rendered late above the field
+ * (content-visibility; WebKit has no scroll anchoring) can move it after a scroll. Page scripts
+ * may be off, so the waiting is done here, not with the page's timers.
+ */
+async function placeUntilStill(page: Visitor, place: () => boolean, what: string): Promise<void> {
+  let still = 0;
+  for (let round = 0; round < 40 && still < 2; round++) {
+    still = (await page.evaluate(place)) ? still + 1 : 0;
+    if (still < 2) await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  if (still < 2) throw new Error(`${page.engine}: ${what} never held still`);
+}
+
 describeEngines("the page in every engine: what a visitor does", ({ engine, stack, visitor }) => {
   for (const javaScript of [true, false]) {
     const js = `JavaScript ${javaScript ? "on" : "off"}`;
@@ -221,14 +236,30 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       it(`${name}, JavaScript ${javaScript ? "on" : "off"}: Tab onto a field below the fold brings it fully into view, and Shift+Tab onto one under the header too`, async () => {
         const page = await visitor(javaScript);
         await page.open("/", viewport);
-        // The e-mail field just below the bottom edge, with focus on the field before it.
-        await page.evaluate(() => {
-          const name = document.getElementById("contact-name")!;
-          const email = document.getElementById("contact-email")!;
-          const emailTop = email.getBoundingClientRect().top + window.scrollY;
-          window.scrollTo({ top: emailTop - window.innerHeight + 4, behavior: "instant" });
-          name.focus({ preventScroll: true });
-        });
+        // A visitor who presses Tab is at a window that has the focus: a click on the form's
+        // heading (nothing to press there) gives it, as it does a person. WebKit's window on Xvfb
+        // has none until then (document.hasFocus() is false), and then moves focus on Tab without
+        // scrolling the field into view, in some runs and not others.
+        // (Only there: in Firefox without JavaScript the click's caret keeps pulling the page back.)
+        if (page.engine === "webkit") await page.click("#contact-heading");
+        // The e-mail field just below the bottom edge, with focus on the field before it. Scrolling
+        // there renders the parts above it (content-visibility), which WebKit (no scroll anchoring)
+        // lets move the field: placed again until it stays where it should be, before the Tab.
+        await placeUntilStill(
+          page,
+          () => {
+            const email = document.getElementById("contact-email")!;
+            // Within a pixel: positions can be fractional, and scrolling moves by whole pixels.
+            // Focus first: an engine may scroll to it even when asked not to (Firefox without
+            // JavaScript); the scroll after it decides where the page is.
+            document.getElementById("contact-name")!.focus({ preventScroll: true });
+            const off = email.getBoundingClientRect().top - window.innerHeight + 4;
+            const placed = Math.abs(off) < 1.5;
+            if (!placed) window.scrollTo({ top: window.scrollY + Math.round(off), behavior: "instant" });
+            return placed;
+          },
+          "the e-mail field 4 px above the bottom edge",
+        );
         await page.press("Tab");
         await page.settleScroll();
         expectInClearView(
@@ -236,13 +267,20 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
           "E-mail after Tab",
         );
         // The e-mail field under the fixed header, then Shift+Tab from the field after it.
-        await page.evaluate(() => {
-          const email = document.getElementById("contact-email")!;
-          const emailTop = email.getBoundingClientRect().top + window.scrollY;
-          window.scrollTo({ top: emailTop - 30, behavior: "instant" });
-          const after = email.closest("form")!.elements.namedItem("phone") as HTMLElement;
-          after.focus({ preventScroll: true });
-        });
+        await placeUntilStill(
+          page,
+          () => {
+            const email = document.getElementById("contact-email")!;
+            (email.closest("form")!.elements.namedItem("phone") as HTMLElement).focus({
+              preventScroll: true,
+            });
+            const off = email.getBoundingClientRect().top - 30;
+            const placed = Math.abs(off) < 1.5;
+            if (!placed) window.scrollTo({ top: window.scrollY + Math.round(off), behavior: "instant" });
+            return placed;
+          },
+          "the e-mail field 30 px below the top, under the header",
+        );
         await page.press("Shift+Tab");
         await page.settleScroll();
         expectInClearView(
