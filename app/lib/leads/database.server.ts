@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
 import pg from "pg";
 
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
@@ -92,14 +92,77 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/** Gives a code to an error that has none (never to a programming error: those stay bugs). */
+function withCode(error: unknown, code: string): unknown {
+  if (
+    error instanceof Error &&
+    !(error instanceof TypeError || error instanceof RangeError) &&
+    typeof (error as { code?: unknown }).code !== "string"
+  )
+    Object.assign(error, { code });
+  return error;
+}
+
+/** Runs `work`; a failure without a code gets ETIMEDOUT if it came at `deadlineMs`, else `code`. */
+async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } catch (error) {
+    throw withCode(error, performance.now() - started >= deadlineMs ? "ETIMEDOUT" : code);
+  }
+}
+
+/**
+ * The pool as Kysely sees it, with a code on every error. The server's errors carry their SQLSTATE
+ * and the sockets' their Node code, but pg's own (a connection that could not be opened in time,
+ * one lost mid-query, a query past its deadline) carry only a message; here they get the SQLSTATE
+ * a server gives such failures (08001 could not connect, 08006 connection lost) or ETIMEDOUT when
+ * they came at their deadline, so that the store tells "the database is not there" from "this query
+ * is wrong" by codes alone, never by reading a message (issue 33).
+ */
+export function codedPool(
+  pool: pg.Pool,
+  { connectMs, queryMs }: { connectMs: number; queryMs: number },
+): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapped = clients.get(client);
+    if (!wrapped) {
+      wrapped = {
+        // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
+        get processID() {
+          return (client as { processID?: number }).processID;
+        },
+        query: ((text: unknown, parameters?: ReadonlyArray<unknown>) =>
+          typeof text === "string"
+            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006")
+            : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient["query"],
+        release: (destroy?: boolean) => client.release(destroy),
+      };
+      clients.set(client, wrapped);
+    }
+    return wrapped;
+  };
+  return {
+    Client: pg.Client,
+    options: pool.options,
+    connect: async () => wrap(await coded(() => pool.connect(), connectMs, "08001")),
+    end: () => pool.end(),
+  };
+}
+
+const CONNECT_TIMEOUT_MS = 3_000;
+
 function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
+  const queryTimeoutMs = statementTimeoutMs + 1_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: 3_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeoutMs,
-    query_timeout: statementTimeoutMs + 1_000,
+    query_timeout: queryTimeoutMs,
     application_name: "agency-site",
     types: pgTypes,
   });
@@ -108,7 +171,11 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
   pool.on("error", (error) =>
     console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) })),
   );
-  const db = new Kysely<LeadsDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<LeadsDatabase>({
+    dialect: new PostgresDialect({
+      pool: codedPool(pool, { connectMs: CONNECT_TIMEOUT_MS, queryMs: queryTimeoutMs }),
+    }),
+  });
   return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
 }
 

@@ -114,6 +114,11 @@ export interface LeadStoreOptions {
   /** How long a call may hold a lead before its outcome counts as unknown. */
   leaseMs: number;
   retry: RetryPolicy;
+  /**
+   * A test's clock in place of the database's. Unset (always, outside tests): every time the store
+   * writes or compares comes from the database (`databaseNow`), so that instances and CLI runs whose
+   * own clocks disagree still agree on whose lease is live.
+   */
   now?: () => number;
   random?: () => number;
   /** How long to wait between attempts to reach a store that is down. */
@@ -170,6 +175,24 @@ export function requestColumns(request: LeadRequest) {
 }
 
 /**
+ * The database's clock in milliseconds since the epoch, read on the connection (or transaction) that
+ * is about to use it. On PostgreSQL `clock_timestamp()`, the server's clock whichever instance asks
+ * (an instance whose own clock runs ahead cannot take a live lease for an abandoned one); on SQLite
+ * `unixepoch('subsec')`, the clock of the machine whose processes share the file.
+ */
+export async function databaseNow(
+  db: Kysely<LeadsDatabase>,
+  engine: OpenDatabase["engine"],
+): Promise<number> {
+  const query =
+    engine === "postgres"
+      ? sql<{ now: number | string }>`select extract(epoch from clock_timestamp()) * 1000 as now`
+      : sql<{ now: number | string }>`select unixepoch('subsec') * 1000 as now`;
+  const { rows } = await query.execute(db);
+  return Math.round(Number(rows[0]!.now));
+}
+
+/**
  * What an identical request meets, if anything: a lead being sent right now (an unexpired lease),
  * or one delivered (or kept in the inbox) within the duplicate window. Undefined: it is a new lead,
  * or the next attempt of an open one.
@@ -202,12 +225,15 @@ export function createLeadStore({
   database,
   leaseMs,
   retry,
-  now = Date.now,
+  now,
   random = Math.random,
   reconnectMs = 5_000,
   log = (event) => console.log(JSON.stringify(event)),
 }: LeadStoreOptions) {
   const { db, engine } = database;
+  /** The time by which leases, due times and windows are measured: the database's (see `databaseNow`). */
+  const clock = (on: Kysely<LeadsDatabase> = db): Promise<number> =>
+    now ? Promise.resolve(now()) : databaseNow(on, engine);
   let status: StoreStatus = { engine, location: database.location, state: "connecting" };
   let reconnect: NodeJS.Timeout | undefined;
   let starting: Promise<StoreStatus> | undefined;
@@ -284,7 +310,7 @@ export function createLeadStore({
 
   /** Leases each of these leads to this process for one more attempt, each with its own token. */
   const lease = async (trx: Kysely<LeadsDatabase>, ids: string[]): Promise<Claim[]> => {
-    const at = now();
+    const at = await clock(trx);
     const claims: Claim[] = [];
     for (const id of ids) {
       const row = await trx
@@ -323,7 +349,7 @@ export function createLeadStore({
         // memory and its one connection serializes everything: asked inside, one turn per post.
         const limitFirst = engine === "postgres";
         if (limitFirst) {
-          const seen = await earlier(db, fingerprint, now());
+          const seen = await earlier(db, fingerprint, await clock());
           if (seen) return seen;
           const limit = await allow();
           if (!limit.allowed) return { kind: "limited", limit };
@@ -331,7 +357,7 @@ export function createLeadStore({
         return writeTransaction(
           database,
           async (trx): Promise<Admission> => {
-            const at = now();
+            const at = await clock(trx);
             const raced = await earlier(trx, fingerprint, at);
             if (raced) return raced;
             if (!limitFirst) {
@@ -396,8 +422,8 @@ export function createLeadStore({
      * the last attempt. Unknown: possibly delivered. Returns the lead's new state.
      */
     async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
-      const at = now();
       return guarded(async () => {
+        const at = await clock();
         if (sent.ok) {
           await db
             .updateTable("leads")
@@ -445,12 +471,15 @@ export function createLeadStore({
 
     /** Waits for another attempt at the same lead (any instance) to end, polling its row. */
     async awaitOutcome(id: string, timeoutMs: number, pollMs = 100): Promise<LeadState | "unknown"> {
-      const until = now() + timeoutMs;
+      // How long this visitor waits is this process's own business (a monotonic clock); whether
+      // the holder's lease ran out is the database's.
+      const until = performance.now() + timeoutMs;
       for (;;) {
         const lead = await this.get(id);
         if (!lead) return "unknown";
         if (lead.state !== "sending") return lead.state;
-        if (now() > until || (lead.leaseUntil ?? 0) < now()) return "unknown";
+        if (performance.now() > until || (lead.leaseUntil ?? 0) < (await guarded(() => clock())))
+          return "unknown";
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     },
@@ -463,7 +492,7 @@ export function createLeadStore({
             .selectFrom("leads")
             .select("id")
             .where("state", "=", "pending")
-            .where("next_attempt_at", "<=", now())
+            .where("next_attempt_at", "<=", await clock(trx))
             .orderBy("next_attempt_at")
             .limit(limit)
             .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
@@ -518,7 +547,7 @@ export function createLeadStore({
           .updateTable("leads")
           .set({ state: "possibly_delivered", lease_until: null, lease_token: null, last_reason: "unknown" })
           .where("state", "=", "sending")
-          .where("lease_until", "<", now())
+          .where("lease_until", "<", await clock())
           .returning("id")
           .execute();
         return rows.map((row) => row.id);
@@ -540,6 +569,7 @@ export function createLeadStore({
 
     async counts(): Promise<LeadCounts> {
       return guarded(async () => {
+        const at = await clock();
         const rows = await db
           .selectFrom("leads")
           .select((eb) => [
@@ -558,8 +588,7 @@ export function createLeadStore({
           dead: Number(of("dead")?.count ?? 0),
           sending: Number(of("sending")?.count ?? 0),
           inbox: Number(of("inbox")?.count ?? 0),
-          oldestPendingAgeSeconds:
-            oldest == null ? 0 : Math.max(0, Math.round((now() - Number(oldest)) / 1000)),
+          oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((at - Number(oldest)) / 1000)),
         };
       });
     },
@@ -588,7 +617,7 @@ export function createLeadStore({
      */
     async eraseDeliveredOlderThan(days: number): Promise<number> {
       return guarded(async () => {
-        const at = now();
+        const at = await clock();
         const result = await db
           .updateTable("leads")
           .set({
@@ -623,7 +652,7 @@ export function createLeadStore({
         writeTransaction(
           database,
           async (trx) => {
-            const at = now();
+            const at = await clock(trx);
             const last = await trx
               .selectFrom("lead_alerts")
               .select("sent_at")
@@ -666,15 +695,18 @@ export function createLeadStore({
   };
 }
 
-/** Errors that mean "the database is not there" rather than "this query is wrong". */
-function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  const message = error instanceof Error ? error.message : "";
-  if (typeof code === "string") {
-    // Node's socket errors, PostgreSQL's connection and shutdown classes (08, 57P), SQLite's I/O, full, busy, locked, read-only.
-    if (/^E[A-Z]+$/.test(code) && code !== "ERR_ASSERTION") return true;
-    if (/^08|^57P|^53/.test(code)) return true;
-    if (/^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code)) return true;
-  }
-  return /timeout|terminat|Connection|connect/i.test(message);
+/**
+ * Errors that mean "the database is not there" rather than "this query is wrong", by the driver's
+ * code only (database.server.ts gives pg's own transport errors one): a message is never read, so
+ * a query error whose text happens to say "connect" or "timeout" is not an outage.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  // Node's socket and file errors, PostgreSQL's connection, shutdown and resource classes (08, 57P,
+  // 53), the statement timeout (57014), SQLite's I/O, full, busy, locked, read-only, damaged, and
+  // the SQLite worker gone.
+  if (/^E[A-Z]+$/.test(code)) return true;
+  if (/^08|^57P|^53|^57014$/.test(code)) return true;
+  return /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code);
 }

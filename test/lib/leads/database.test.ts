@@ -1,6 +1,8 @@
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 
-import { errorText, redactUrl, storeErrorClass } from "~/lib/leads/database.server";
+import { codedPool, errorText, redactUrl, storeErrorClass } from "~/lib/leads/database.server";
+import { isConnectionError } from "~/lib/leads/store.server";
 
 describe("what the lead store says about its database", () => {
   it("never prints a password", () => {
@@ -46,5 +48,105 @@ describe("what the lead store says about its database", () => {
     expect(storeErrorClass(new Error("Connection terminated due to connection timeout"))).toBe("error");
     expect(storeErrorClass("ECONNREFUSED")).toBe("error");
     expect(storeErrorClass(null)).toBe("error");
+  });
+});
+
+describe("which store errors mean the database is not there (issue 33)", () => {
+  const coded = (code: string, message = "boom") => Object.assign(new Error(message), { code });
+
+  it.each([
+    "ECONNREFUSED",
+    "ETIMEDOUT",
+    "ESQLITEWORKER",
+    "08001",
+    "08006",
+    "57P01",
+    "53300",
+    "57014",
+    "SQLITE_BUSY",
+    "SQLITE_IOERR_WRITE",
+    "SQLITE_FULL",
+  ])("%s: unavailable", (code) => expect(isConnectionError(coded(code))).toBe(true));
+
+  it.each(["42P01", "23505", "22021", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_ERROR", "ERR_ASSERTION"])(
+    "%s: a query that is wrong, not an outage",
+    (code) => expect(isConnectionError(coded(code, "could not connect: timeout"))).toBe(false),
+  );
+
+  it("never reads a message: an error without a code is not an outage, whatever it says", () => {
+    // What the old rule (/timeout|connect/ in the text) took for an outage, marking the store down.
+    expect(isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(false);
+    expect(isConnectionError(new Error('value for column "message" mentions a timeout'))).toBe(false);
+  });
+
+  /** A pool whose connect and query fail as pg's own transport errors do: a message, no code. */
+  const failingPool = (failure: { connect?: Error; query?: Error; afterMs?: number }) => {
+    const later = <T>(outcome: () => T) =>
+      new Promise<T>((resolve, reject) =>
+        setTimeout(() => {
+          try {
+            resolve(outcome());
+          } catch (error) {
+            reject(error as Error);
+          }
+        }, failure.afterMs ?? 0),
+      );
+    const client = {
+      processID: 7,
+      query: () =>
+        later(() => {
+          if (failure.query) throw failure.query;
+          return { rows: [] };
+        }),
+      release: () => undefined,
+    };
+    return {
+      options: {},
+      connect: () =>
+        later(() => {
+          if (failure.connect) throw failure.connect;
+          return client;
+        }),
+      end: async () => undefined,
+    } as unknown as pg.Pool;
+  };
+
+  it("gives pg's code-less transport errors a code: 08001 could not connect, 08006 lost mid-query", async () => {
+    const connectFailure = new Error("Connection terminated unexpectedly");
+    const pool = codedPool(failingPool({ connect: connectFailure }), { connectMs: 1_000, queryMs: 1_000 });
+    await expect(pool.connect()).rejects.toMatchObject({ code: "08001" });
+    expect(isConnectionError(connectFailure)).toBe(true);
+
+    const lost = codedPool(failingPool({ query: new Error("Connection terminated unexpectedly") }), {
+      connectMs: 1_000,
+      queryMs: 1_000,
+    });
+    const client = await lost.connect();
+    expect(client.processID).toBe(7);
+    await expect(client.query("select 1", [])).rejects.toMatchObject({ code: "08006" });
+  });
+
+  it("a failure at its deadline is a timeout; the server's own codes and programming errors are kept", async () => {
+    const slow = codedPool(
+      failingPool({ connect: new Error("timeout exceeded when trying to connect"), afterMs: 30 }),
+      {
+        connectMs: 20,
+        queryMs: 20,
+      },
+    );
+    await expect(slow.connect()).rejects.toMatchObject({ code: "ETIMEDOUT" });
+
+    const server = codedPool(failingPool({ query: coded("42P01", 'relation "x" does not exist') }), {
+      connectMs: 1_000,
+      queryMs: 1_000,
+    });
+    await expect((await server.connect()).query("select * from x", [])).rejects.toMatchObject({
+      code: "42P01",
+    });
+
+    const bug = new TypeError("Cannot read properties of undefined");
+    const buggy = codedPool(failingPool({ query: bug }), { connectMs: 1_000, queryMs: 1_000 });
+    await expect((await buggy.connect()).query("select 1", [])).rejects.toBe(bug);
+    expect((bug as { code?: string }).code).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { sql } from "kysely";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import { type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
@@ -55,14 +55,15 @@ export function storeContract(engine: Engine) {
   const opened: { store: LeadStore; database: OpenDatabase }[] = [];
 
   /** One instance: its own connection(s) to the shared database. */
-  const instance = async (options: { leaseMs?: number } = {}) => {
+  const instance = async (options: { leaseMs?: number; databaseClock?: boolean } = {}) => {
     if (!engine.severalInstances && opened[0]) return opened[0].store;
     const database = openDatabase(config);
     const store = createLeadStore({
       database,
       leaseMs: options.leaseMs ?? 15_000,
       retry,
-      now: () => clock,
+      // The test's clock, except where the test is about the database's own.
+      ...(options.databaseClock ? {} : { now: () => clock }),
       random: () => 0.5,
       log: () => undefined,
     });
@@ -76,6 +77,7 @@ export function storeContract(engine: Engine) {
     clock = Date.UTC(2026, 10, 25, 12);
   });
   afterEach(async () => {
+    vi.useRealTimers();
     for (const { store } of opened.splice(0)) await store.close();
   });
 
@@ -233,6 +235,24 @@ export function storeContract(engine: Engine) {
     expect(await store.claimDue(10)).toEqual([]);
     // The late confirmation of the dead process's call would still be the truth.
     expect(await store.recordOutcome(admission.claim, { ok: true })).toBe("delivered");
+  });
+
+  it("an instance whose own clock runs 20 s ahead takes no live lease: leases are measured by the database's clock (issue 33)", async () => {
+    const sender = await instance({ databaseClock: true });
+    const ahead = await instance({ databaseClock: true });
+    const admitted = await sender.admit(request(), { mode: "function", allow });
+    if (admitted.kind !== "claimed") throw new Error(admitted.kind);
+    // The lease runs from the database's now: within a few seconds of this machine's real time.
+    expect(Math.abs(admitted.claim.lead.leaseUntil! - 15_000 - Date.now())).toBeLessThan(5_000);
+
+    // This process's clock (every Date.now() in it) 20 s ahead, past the 15 s lease; the
+    // database's (the server's, or SQLite's unixepoch on its own thread) is not moved.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 20_000);
+    expect(await ahead.expireLeases()).toEqual([]);
+    expect(await ahead.claimDue(10)).toEqual([]);
+    expect((await ahead.admit(request(), { mode: "function", allow })).kind).toBe("in-flight");
+    expect(await sender.recordOutcome(admitted.claim, { ok: true })).toBe("delivered");
   });
 
   it("a refused limit adds nothing; a duplicate is never counted", async () => {
