@@ -148,6 +148,7 @@ function rowOf(seed: Seed, index: number): LeadsTable {
     source: "form",
     attempts: seed.attempts ?? (seed.state === "inbox" ? 0 : 1),
     next_attempt_at: seed.state === "pending" ? receivedAt + 30_000 : null,
+    call_started_at: sending ? receivedAt : null,
     // A lead a server is sending right now: leased for an hour more.
     lease_until: sending ? Date.now() + 3_600_000 : null,
     lease_token: sending ? randomUUID() : null,
@@ -798,7 +799,7 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     const db = new Database(target.file, { readonly: true });
     const names = db.prepare("select name from kysely_migration order by name").pluck().all();
     db.close();
-    expect(names).toEqual(["001-leads", "002-email-key-nfc"]);
+    expect(names).toEqual(["001-leads", "002-email-key-nfc", "003-call-started"]);
   });
 
   it("an address stored by an earlier release under its decomposed key is found by forget after the upgrade", async () => {
@@ -807,10 +808,12 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     await seed(target, [
       { state: "pending", request: { name: "Élodie", email: decomposed, message: "Bonjour." } },
     ]);
-    // As the release before 002 stored it: lower-cased but not composed, and 002 not yet run.
+    // As the release before 002 stored it: lower-cased but not composed, and 002 (and what came
+    // after it) not yet run.
     const db = new Database(target.file);
     db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
-    db.prepare("delete from kysely_migration where name = '002-email-key-nfc'").run();
+    db.prepare("alter table leads drop column call_started_at").run();
+    db.prepare("delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started')").run();
     db.close();
     const run = await leads(["forget", "\u00e9lodie@example.com"], target);
     expect(run.code, run.stderr).toBe(0);
@@ -985,7 +988,7 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
     const expired: string[] = [];
     const dispatcher = setInterval(() => {
       void server.expireLeases().then(
-        (ids) => expired.push(...ids),
+        ({ held, returned }) => expired.push(...held, ...returned),
         () => undefined,
       );
     }, 100);

@@ -22,9 +22,10 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
  *   root to mount; skipped otherwise);
  * - a PostgreSQL server that hangs (its processes stopped with SIGSTOP, as a frozen VM or a full
  *   disk under the database looks from the network): connections open, queries never answered.
- * Either way the function is called directly, so the visitor gets its true outcome; a lead neither
- * the store nor the function took goes to the log in full (the last resort); once the fault is
- * gone the store comes back by itself and keeps leads again.
+ * Either way the function is not called (the store may hold the lead already, under the key the
+ * dispatcher will send it with: decision 032), the visitor is told it was not sent, in bounded
+ * time, and the lead goes to the log in full (the last resort); once the fault is gone the store
+ * comes back by itself, and the visitor's second try is delivered once, under the lead's own key.
  */
 
 const form = (message = "Please automate our compiler paperwork, thank you.") =>
@@ -124,7 +125,7 @@ describe("a lead store that does not answer (its write lock held by another proc
     release = undefined;
   });
 
-  it("the visitor gets the function's true outcome (sent, or the error notice with the lead logged); the store comes back by itself", async () => {
+  it("the visitor is told it was not sent, the lead logged, no call; the store comes back by itself and the second try is delivered once", async () => {
     fake = await startFakeFunction();
     const store = leadStoreEnv();
     const file = store.LEADS_DATABASE_FILE!;
@@ -138,27 +139,18 @@ describe("a lead store that does not answer (its write lock held by another proc
     });
     release = holdWriteLock(file);
 
-    // The function works: the visitor is told it was sent, and it was.
-    const sent = await post(server, form("Please automate our compiler paperwork, first request."));
-    expect(sent.status).toBe(303);
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(sent.requestId);
-    expect(await storeState(server)).toBe("unavailable");
-
-    // The function fails too: the error notice, and the whole lead in the log, nowhere else.
-    fake.setMode({ kind: "status", status: 500 });
-    const failed = await post(server, form("Please automate our compiler paperwork, second request."));
+    // The function works, but the store cannot say what it holds: no call, the error notice, and
+    // the whole lead in the log, nowhere else.
+    const message = "Please automate our compiler paperwork, first request.";
+    const failed = await post(server, form(message));
     expect(failed.status).toBe(502);
     expect(failed.html).toContain("Error Sending Message");
+    expect(fake.requests).toHaveLength(0);
+    expect(await storeState(server)).toBe("unavailable");
     await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
     expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
       requestId: failed.requestId,
-      reason: "http",
-      lead: {
-        name: "Grace Hopper",
-        email: "grace@example.com",
-        message: expect.stringContaining("second request"),
-      },
+      lead: { name: "Grace Hopper", email: "grace@example.com", message },
     });
     expect(lines(server, "contact_submission").at(-1)).toMatchObject({
       result: "send-failed",
@@ -166,18 +158,17 @@ describe("a lead store that does not answer (its write lock held by another proc
     });
     expect(readLeads(file)).toEqual([]);
 
-    // The other process lets go: the store reconnects without a restart and keeps leads again.
+    // The other process lets go: the store reconnects without a restart, and the visitor's second
+    // try is kept and delivered, once, under the lead's own key.
     release();
     release = undefined;
     await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
-    fake.setMode({ kind: "success" });
-    const kept = await post(server, form("Please automate our compiler paperwork, third request."));
+    const kept = await post(server, form(message));
     expect(kept.status).toBe(303);
     const leads = readLeads(file);
-    expect(leads).toMatchObject([
-      { state: "delivered", attempts: 1, message: expect.stringContaining("third request") },
-    ]);
-    expect(fake.requests.at(-1)?.headers["idempotency-key"]).toBe(leads[0]?.id);
+    expect(leads).toMatchObject([{ state: "delivered", attempts: 1, message }]);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
     expect(server.output()).toContain('"event":"lead_store_reconnected"');
     expectNoPersonalDataOutsideLastResort(server);
   });
@@ -221,7 +212,7 @@ describe("a full disk under the lead store", () => {
   else disk.unmount();
 
   it.skipIf("reason" in disk)(
-    "the visitor gets the function's true outcome; once space is freed, leads are kept again",
+    "the visitor is told it was not sent, the lead logged, no call; once space is freed, the second try is kept and delivered",
     async () => {
       const mounted = smallDisk("4m");
       if ("reason" in mounted) throw new Error(mounted.reason);
@@ -244,39 +235,37 @@ describe("a full disk under the lead store", () => {
       expect(readLeads(file)).toHaveLength(1);
 
       const filler = fillUp(mounted.dir);
-      const sent = await post(server, form(`A request on a full disk: ${"words ".repeat(300)}`));
-      expect(sent.status).toBe(303);
-      expect(fake.requests).toHaveLength(2);
-      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(sent.requestId);
+      const message = `A request on a full disk: ${"words ".repeat(300).trim()}`;
+      const failed = await post(server, form(message));
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain("Error Sending Message");
+      expect(fake.requests).toHaveLength(1);
       await expect
         .poll(() => server!.output())
         .toMatch(/"event":"lead_store_unavailable"[^\n]*(FULL|full|ENOSPC)/);
-
-      fake.setMode({ kind: "status", status: 503 });
-      const failed = await post(server, form(`Another request on a full disk: ${"words ".repeat(300)}`));
-      expect(failed.status).toBe(502);
-      expect(failed.html).toContain("Error Sending Message");
       await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
       expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
         requestId: failed.requestId,
-        reason: "http",
+        lead: { message },
       });
       expect(lines(server, "contact_submission").at(-1)).toMatchObject({
         result: "send-failed",
         keptIn: "stderr",
       });
 
-      // Space is freed: the store comes back without a restart.
+      // Space is freed: the store comes back without a restart; the visitor's second try is kept
+      // and delivered once.
       rmSync(filler);
       await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
-      fake.setMode({ kind: "success" });
-      expect((await post(server, form("A request after the disk was cleaned up."))).status).toBe(303);
+      expect((await post(server, form(message))).status).toBe(303);
       const leads = readLeads(file);
       expect(leads.map((lead) => lead.state)).toEqual(["delivered", "delivered"]);
       expect(leads.map((lead) => lead.message)).toEqual([
         "A first request, while the disk has room.",
-        "A request after the disk was cleaned up.",
+        message,
       ]);
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(leads[1]?.id);
       expectNoPersonalDataOutsideLastResort(server);
     },
   );
@@ -322,7 +311,7 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
   });
 
   it(
-    "the visitor still gets the function's true outcome, in bounded time; the store comes back after SIGCONT",
+    "the visitor is told it was not sent, in bounded time, no call; after SIGCONT the store comes back and the second try is delivered once",
     { timeout: 180_000 },
     async () => {
       postgres = await startPostgres();
@@ -343,32 +332,33 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
       // Every process of the database server stops answering (connections stay open).
       frozen = signalTree(postgres.pid, "SIGSTOP");
 
-      const sent = await post(server, form("A request while the database hangs."));
-      expect(sent.status).toBe(303);
-      expect(fake.requests).toHaveLength(2);
-      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(sent.requestId);
-      expect(await storeState(server)).toBe("unavailable");
-
-      fake.setMode({ kind: "status", status: 500 });
-      const failed = await post(server, form("Another request while the database hangs."));
+      const message = "A request while the database hangs.";
+      const failed = await post(server, form(message));
       expect(failed.status).toBe(502);
       expect(failed.html).toContain("Error Sending Message");
+      expect(fake.requests).toHaveLength(1);
+      expect(await storeState(server)).toBe("unavailable");
       await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
       expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
         requestId: failed.requestId,
-        reason: "http",
+        lead: { message },
       });
       // The page never needed the database.
       expect((await fetch(`${server.url}/`)).status).toBe(200);
 
+      // The database wakes up. The connection the request gave up on was closed, so what it had
+      // begun is rolled back, not committed behind the visitor's "not sent": the second try is a
+      // lead like any other, delivered once under its own key.
       thaw();
       await expect.poll(() => storeState(server!), { timeout: 60_000, interval: 250 }).toBe("ready");
-      fake.setMode({ kind: "success" });
-      expect((await post(server, form("A request once the database answers again."))).status).toBe(303);
-      expect((await pgLeads(url)).map((lead) => [lead.state, lead.message])).toEqual([
+      expect((await post(server, form(message))).status).toBe(303);
+      const leads = await pgLeads(url);
+      expect(leads.map((lead) => [lead.state, lead.message])).toEqual([
         ["delivered", "A first request, while the database answers."],
-        ["delivered", "A request once the database answers again."],
+        ["delivered", message],
       ]);
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[1]?.headers["idempotency-key"]).toBe(leads[1]?.id);
       expectNoPersonalDataOutsideLastResort(server);
     },
   );

@@ -60,26 +60,16 @@ export function createContactAction({
   const sinkName = sink ? sink.mode : "inbox";
 
   /**
-   * The store could not keep the lead (the database is down, the disk is full): the function is
-   * called directly, so the visitor still gets the true outcome; if that fails too (or there is
-   * no function), the whole lead goes to the log, the last place it can be recovered from.
+   * The store could not say what it holds (the database is down, the disk is full, an answer was
+   * lost): the function is not called. The store may hold this lead already, under its own key (an
+   * earlier attempt, or this one committed before the answer was lost), and the dispatcher sends
+   * that when the store is back; a call here, under any other key, would deliver one lead twice
+   * (decision 032). The whole lead goes to the log, the last place it can be recovered from, and
+   * the visitor is told it was not sent, so they can send it again.
    */
-  const withoutStore = async (request: ContactRequest, requestId: string, storeError: string) => {
-    const sent: SendResult = sink
-      ? await sink.send(request, { idempotencyKey: requestId })
-      : { ok: false, reason: "unknown", detail: "no function and no store" };
-    if (!sent.ok) {
-      lastResort(
-        JSON.stringify({
-          event: "contact_lead_not_saved",
-          requestId,
-          storeError,
-          reason: sent.reason,
-          lead: request,
-        }),
-      );
-    }
-    return sent;
+  const withoutStore = (request: ContactRequest, requestId: string, storeError: string): Failure => {
+    lastResort(JSON.stringify({ event: "contact_lead_not_saved", requestId, storeError, lead: request }));
+    return { ok: false, reason: "unknown", detail: "lead store unavailable" };
   };
 
   /**
@@ -206,9 +196,7 @@ export function createContactAction({
         );
       }
       const reason = storeError instanceof Error ? storeError.message : String(storeError);
-      const sent = await withoutStore(validation.data, requestId, reason);
-      if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName, detail: "lead store unavailable" });
-      return failed(sent, resultOf(sent), "stderr");
+      return failed(withoutStore(validation.data, requestId, reason), "send-failed", "stderr");
     }
 
     switch (admission.kind) {

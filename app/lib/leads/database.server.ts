@@ -36,6 +36,12 @@ export interface LeadsTable {
   next_attempt_at: number | null;
   lease_until: number | null;
   lease_token: string | null;
+  /**
+   * When the lease holder was about to call the function: set (by the holder only) just before the
+   * call. A lease that runs out without it was never called (the lead goes back to pending); with
+   * it, the call's outcome is unknown (possibly delivered).
+   */
+  call_started_at: number | null;
   last_attempt_at: number | null;
   last_reason: string | null;
   last_status: number | null;
@@ -129,6 +135,11 @@ export function codedPool(
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (!wrapped) {
+      // A connection whose query failed without the server's answer (lost, or past its deadline)
+      // is in a state nobody knows: closed when released, never handed to the next request. A
+      // hung server that wakes up then finds the socket gone and rolls the transaction back,
+      // instead of committing, long after its client gave up, what that client reported as failed.
+      let broken = false;
       wrapped = {
         // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
         get processID() {
@@ -136,9 +147,14 @@ export function codedPool(
         },
         query: ((text: unknown, parameters?: ReadonlyArray<unknown>) =>
           typeof text === "string"
-            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006")
+            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006").catch(
+                (error: unknown) => {
+                  if (!(error instanceof pg.DatabaseError)) broken = true;
+                  throw error;
+                },
+              )
             : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient["query"],
-        release: (destroy?: boolean) => client.release(destroy),
+        release: (destroy?: boolean) => client.release(destroy || broken),
       };
       clients.set(client, wrapped);
     }

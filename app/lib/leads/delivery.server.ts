@@ -7,21 +7,45 @@ import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
 export type AttemptBy = "visitor" | "dispatcher" | "cli";
 
 export interface Attempt {
+  /** What the call answered; not called when the claim no longer held the lead, or the store failed first. */
   sent: SendResult;
   /** The lead's state after the attempt ("unknown" when the store could not record it). */
   state: LeadState | "unknown";
 }
 
+/** The answer of a call that was not made. */
+const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown", detail });
+
 /**
- * One attempt at a claimed lead, whoever makes it: the call, with the lead's id as its
- * Idempotency-Key, then its outcome recorded. If the store cannot record it, the lead stays leased
- * until the lease expires and is then held as possibly delivered: never sent twice by a machine.
+ * One attempt at a claimed lead, whoever makes it: the call begins only once the store records
+ * that it does (and that the claim still holds its lease), with the lead's id as its
+ * Idempotency-Key, then its outcome recorded. If the store fails before the call, there is none:
+ * the lease runs out and the lead goes back to pending. If it cannot record the outcome, the lead
+ * is held as possibly delivered when the lease runs out: never sent twice by a machine.
  */
 export async function attemptDelivery(
   { store, sink, alerts }: { store: LeadStore; sink: ContactSink; alerts?: Alerts },
   claim: Claim,
   by: AttemptBy,
 ): Promise<Attempt> {
+  let begun: boolean;
+  try {
+    begun = await store.beginCall(claim);
+  } catch {
+    return { sent: notCalled("lead store unavailable before the call"), state: "unknown" };
+  }
+  if (!begun) {
+    // The lease ran out before the call (another attempt may hold the lead now): its outcome is
+    // the holder's to record.
+    console.error(
+      JSON.stringify({ event: "lead_attempt_skipped", leadId: claim.lead.id, by, reason: "lease lost" }),
+    );
+    const state = await store.get(claim.lead.id).then(
+      (lead) => lead?.state ?? "unknown",
+      () => "unknown" as const,
+    );
+    return { sent: notCalled("lease lost before the call"), state };
+  }
   const started = performance.now();
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id });
   publish("functionCalled", {

@@ -5,7 +5,8 @@ import type { LeadStore } from "~/lib/leads/store.server";
 
 /**
  * Delivered without an operator: every instance runs one dispatcher, which every `intervalMs`
- * - holds as possibly delivered the attempts whose lease expired (their process died mid-call),
+ * - holds as possibly delivered the attempts whose lease expired mid-call (their process died),
+ *   and puts back to pending those whose lease expired before their call began,
  * - claims the pending leads that are due (another instance skips those taken) and tries them,
  * - erases the personal fields of leads confirmed more than `retentionDays` ago (hourly),
  * - alerts when the oldest pending lead is older than `pendingAlertMs`.
@@ -52,13 +53,16 @@ export function startDispatcher({
 
   const pass = async () => {
     if (store.status().state !== "ready") return;
-    const expired = await store.expireLeases();
-    if (expired.length > 0) {
-      log({ event: "lead_lease_expired", leads: expired, state: "possibly_delivered" });
+    const { held, returned } = await store.expireLeases();
+    // Never called (their process stopped, or lost the store, between the claim and the call):
+    // back to pending, sent below like any other due lead.
+    if (returned.length > 0) log({ event: "lead_lease_expired", leads: returned, state: "pending" });
+    if (held.length > 0) {
+      log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
       alerts?.notify(
         "possibly-delivered",
-        `${expired.length} lead(s) were being sent by an instance that stopped mid-call and are held as possibly delivered: check the mailbox, then npm run leads -- list`,
-        { count: expired.length },
+        `${held.length} lead(s) were being sent by an instance that stopped mid-call and are held as possibly delivered: check the mailbox, then npm run leads -- list`,
+        { count: held.length },
       );
     }
     if (sink) {

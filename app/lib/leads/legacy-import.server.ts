@@ -73,6 +73,7 @@ const baseRow = (request: LeadRequest) => ({
   fingerprint: fingerprintOf(request),
   lease_until: null,
   lease_token: null,
+  call_started_at: null,
   last_attempt_at: null,
   last_status: null,
   delivered_at: null,

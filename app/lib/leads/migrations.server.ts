@@ -88,6 +88,16 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  // Whether a lead's call began (issue 33): an attempt whose process died between its claim and
+  // its call, or whose claim's answer was lost, was never called and goes back to pending when its
+  // lease runs out, instead of being held as possibly delivered for a person.
+  "003-call-started": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("leads").addColumn("call_started_at", "bigint").execute();
+      // Leases taken before this column existed: their call may have begun.
+      await sql`update leads set call_started_at = last_attempt_at where state = 'sending'`.execute(db);
+    },
+  },
 };
 
 /** The migrations this database records as run; none when it has no record yet (a new database). */

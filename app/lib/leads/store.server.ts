@@ -51,6 +51,7 @@ export interface Lead {
   attempts: number;
   nextAttemptAt: number | null;
   leaseUntil: number | null;
+  callStartedAt: number | null;
   lastAttemptAt: number | null;
   lastReason: string | null;
   lastStatus: number | null;
@@ -149,6 +150,7 @@ function toLead(row: Row): Lead {
     attempts: Number(row.attempts),
     nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
     leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    callStartedAt: row.call_started_at == null ? null : Number(row.call_started_at),
     lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
     lastReason: row.last_reason,
     lastStatus: row.last_status === null ? null : Number(row.last_status),
@@ -293,6 +295,7 @@ export function createLeadStore({
     state: "sending",
     lease_until: at + leaseMs,
     lease_token: randomUUID(),
+    call_started_at: null,
     last_attempt_at: at,
     next_attempt_at: null,
   });
@@ -413,6 +416,26 @@ export function createLeadStore({
           },
           fingerprint,
         );
+      });
+    },
+
+    /**
+     * The holder's last word before its call: records that the call begins, if this claim still
+     * holds a live lease (it may have run out while the lead waited, and another attempt taken it).
+     * False: do not call. Only after this can the lead become possibly delivered.
+     */
+    async beginCall({ lead, token }: Claim): Promise<boolean> {
+      return guarded(async () => {
+        const at = await clock();
+        const result = await db
+          .updateTable("leads")
+          .set({ call_started_at: at })
+          .where("id", "=", lead.id)
+          .where("state", "=", "sending")
+          .where("lease_token", "=", token)
+          .where("lease_until", ">", at)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
       });
     },
 
@@ -540,17 +563,38 @@ export function createLeadStore({
       );
     },
 
-    /** Attempts whose lease ran out (the process died mid-call): their outcome is unknown. */
-    async expireLeases(): Promise<string[]> {
+    /**
+     * Attempts whose lease ran out (their process died, or lost the store): one whose call had
+     * begun may have reached the function and is held as possibly delivered; one that was never
+     * called goes back to pending, due now, for the dispatcher to send under its own key.
+     */
+    async expireLeases(): Promise<{ held: string[]; returned: string[] }> {
       return guarded(async () => {
-        const rows = await db
+        const at = await clock();
+        const expired = (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+          eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)]);
+        const held = await db
           .updateTable("leads")
           .set({ state: "possibly_delivered", lease_until: null, lease_token: null, last_reason: "unknown" })
-          .where("state", "=", "sending")
-          .where("lease_until", "<", await clock())
+          .where(expired)
+          .where("call_started_at", "is not", null)
           .returning("id")
           .execute();
-        return rows.map((row) => row.id);
+        const returned = await db
+          .updateTable("leads")
+          .set({
+            state: "pending",
+            lease_until: null,
+            lease_token: null,
+            next_attempt_at: at,
+            // The attempt the claim counted never happened.
+            attempts: sql<number>`attempts - 1`,
+          })
+          .where(expired)
+          .where("call_started_at", "is", null)
+          .returning("id")
+          .execute();
+        return { held: held.map((row) => row.id), returned: returned.map((row) => row.id) };
       });
     },
 

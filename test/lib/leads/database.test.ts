@@ -93,12 +93,15 @@ describe("which store errors mean the database is not there (issue 33)", () => {
       );
     const client = {
       processID: 7,
+      released: [] as unknown[],
       query: () =>
         later(() => {
           if (failure.query) throw failure.query;
           return { rows: [] };
         }),
-      release: () => undefined,
+      release(destroy?: unknown) {
+        client.released.push(destroy);
+      },
     };
     return {
       options: {},
@@ -124,6 +127,23 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     const client = await lost.connect();
     expect(client.processID).toBe(7);
     await expect(client.query("select 1", [])).rejects.toMatchObject({ code: "08006" });
+  });
+
+  it("closes a connection whose query got no answer from the server, and keeps one the server answered with an error", async () => {
+    const lostPool = failingPool({ query: new Error("Query read timeout") });
+    const lost = await codedPool(lostPool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    await expect(lost.query("select 1", [])).rejects.toThrow();
+    lost.release();
+    const raw = (await lostPool.connect()) as unknown as { released: unknown[] };
+    expect(raw.released).toEqual([true]);
+
+    const { DatabaseError } = await import("pg");
+    const refusedPool = failingPool({ query: new DatabaseError("duplicate key", 0, "error") });
+    const refused = await codedPool(refusedPool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    await expect(refused.query("insert", [])).rejects.toThrow("duplicate key");
+    refused.release();
+    const kept = (await refusedPool.connect()) as unknown as { released: unknown[] };
+    expect(kept.released).toEqual([false]);
   });
 
   it("a failure at its deadline is a timeout; the server's own codes and programming errors are kept", async () => {

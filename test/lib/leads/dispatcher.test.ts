@@ -148,7 +148,7 @@ describe("dispatcher", () => {
     expect(sendingDuringCalls).toEqual([1, 1, 1, 1]);
     // No lease ran out before its call: every lead delivered, none held as possibly delivered.
     expect((await store.list(["delivered"])).length).toBe(4);
-    expect(await store.expireLeases()).toEqual([]);
+    expect(await store.expireLeases()).toEqual({ held: [], returned: [] });
     await running.stop();
   });
 
@@ -169,7 +169,7 @@ describe("dispatcher", () => {
     await running.stop();
   });
 
-  it("a possibly delivered lead is never sent again; an expired lease becomes one, with one alert per interval", async () => {
+  it("a possibly delivered lead is never sent again; a lease expired mid-call becomes one, with one alert per interval", async () => {
     const held = await failedLead("held@example.com", {
       ok: false,
       reason: "timeout",
@@ -177,6 +177,8 @@ describe("dispatcher", () => {
     });
     const stuck = await store.admit(request({ email: "stuck@example.com" }), { mode: "function", allow });
     if (stuck.kind !== "claimed") throw new Error(stuck.kind);
+    // Its call began, and its process died before the outcome.
+    expect(await store.beginCall(stuck.claim)).toBe(true);
     const running = dispatcher();
     clock += 10_000;
     await running.runOnce();
@@ -187,6 +189,22 @@ describe("dispatcher", () => {
     expect((await store.get(stuck.claim.lead.id))?.state).toBe("possibly_delivered");
     await alerts.settled();
     expect(hook.bodies.map((body) => body.kind)).toEqual(["possibly-delivered"]);
+    await running.stop();
+  });
+
+  it("a lease that expired before its call began (its process died between claim and call) is sent by the dispatcher, once, under the lead's key, with no alert", async () => {
+    const stuck = await store.admit(request({ email: "never-called@example.com" }), {
+      mode: "function",
+      allow,
+    });
+    if (stuck.kind !== "claimed") throw new Error(stuck.kind);
+    const running = dispatcher();
+    clock += 3_600_000;
+    await running.runOnce();
+    expect(calls).toEqual([stuck.claim.lead.id]);
+    expect(await store.get(stuck.claim.lead.id)).toMatchObject({ state: "delivered", attempts: 1 });
+    await alerts.settled();
+    expect(hook.bodies).toEqual([]);
     await running.stop();
   });
 

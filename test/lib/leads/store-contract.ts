@@ -223,18 +223,40 @@ export function storeContract(engine: Engine) {
     }
   });
 
-  it("an attempt whose lease ran out (its process died) is held as possibly delivered, not resent", async () => {
+  it("an attempt whose lease ran out mid-call (its process died) is held as possibly delivered, not resent", async () => {
     const store = await instance({ leaseMs: 1_000 });
     const admission = await store.admit(request(), { mode: "function", allow });
     if (admission.kind !== "claimed") throw new Error(admission.kind);
-    expect(await store.expireLeases()).toEqual([]);
+    expect(await store.beginCall(admission.claim)).toBe(true);
+    expect(await store.expireLeases()).toEqual({ held: [], returned: [] });
     clock += 1_001;
-    expect(await store.expireLeases()).toEqual([admission.claim.lead.id]);
+    expect(await store.expireLeases()).toEqual({ held: [admission.claim.lead.id], returned: [] });
     expect((await store.get(admission.claim.lead.id))?.state).toBe("possibly_delivered");
     clock += 3_600_000;
     expect(await store.claimDue(10)).toEqual([]);
     // The late confirmation of the dead process's call would still be the truth.
     expect(await store.recordOutcome(admission.claim, { ok: true })).toBe("delivered");
+  });
+
+  it("an attempt whose lease ran out before its call began goes back to pending, due now, its attempt uncounted; its late holder may not call (issue 33)", async () => {
+    const store = await instance({ leaseMs: 1_000 });
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    clock += 1_001;
+    // The holder, slow to start its call, finds its lease gone: no call.
+    expect(await store.beginCall(admission.claim)).toBe(false);
+    expect(await store.expireLeases()).toEqual({ held: [], returned: [admission.claim.lead.id] });
+    expect(await store.get(admission.claim.lead.id)).toMatchObject({
+      state: "pending",
+      attempts: 0,
+      nextAttemptAt: clock,
+      callStartedAt: null,
+    });
+    // The dispatcher sends it, under the lead's one key; the stale claim still may not call.
+    const [claim] = await store.claimDue(10);
+    expect(claim?.lead).toMatchObject({ id: admission.claim.lead.id, attempts: 1 });
+    expect(await store.beginCall(admission.claim)).toBe(false);
+    expect(await store.beginCall(claim!)).toBe(true);
   });
 
   it("an instance whose own clock runs 20 s ahead takes no live lease: leases are measured by the database's clock (issue 33)", async () => {
@@ -249,7 +271,7 @@ export function storeContract(engine: Engine) {
     // database's (the server's, or SQLite's unixepoch on its own thread) is not moved.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 20_000);
-    expect(await ahead.expireLeases()).toEqual([]);
+    expect(await ahead.expireLeases()).toEqual({ held: [], returned: [] });
     expect(await ahead.claimDue(10)).toEqual([]);
     expect((await ahead.admit(request(), { mode: "function", allow })).kind).toBe("in-flight");
     expect(await sender.recordOutcome(admitted.claim, { ok: true })).toBe("delivered");
@@ -340,7 +362,7 @@ export function storeContract(engine: Engine) {
     const stores = await Promise.all([instance(), instance(), instance()]);
     const { db } = opened[0]!.database;
     const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    expect(migrations.rows.map((row) => row.name)).toEqual(["001-leads", "002-email-key-nfc"]);
+    expect(migrations.rows.map((row) => row.name)).toEqual(["001-leads", "002-email-key-nfc", "003-call-started"]);
     expect(stores.every((store) => store.status().state === "ready")).toBe(true);
   });
 }
