@@ -32,6 +32,9 @@ function placeOf({ selector, withLabel }: { selector: string; withLabel: boolean
   const toastBox = toast?.getBoundingClientRect();
   return {
     focused: document.activeElement === element,
+    // For the person reading a failure: WebKit's window on Xvfb never has it (no window manager),
+    // and reveals the field all the same.
+    windowFocused: document.hasFocus(),
     top: Math.round(block.top),
     bottom: Math.round(block.bottom),
     headerBottom: Math.round(header?.getBoundingClientRect().bottom ?? 0),
@@ -43,6 +46,39 @@ function placeOf({ selector, withLabel }: { selector: string; withLabel: boolean
 type Place = NonNullable<ReturnType<typeof placeOf>>;
 
 /** Fully on screen: below the fixed header, above the bottom edge, and clear of any toast. */
+function inClearView(place: Place): boolean {
+  return (
+    place.focused &&
+    place.top >= place.headerBottom &&
+    place.bottom <= place.viewportHeight &&
+    (!place.toast || place.bottom <= place.toast.top || place.top >= place.toast.bottom)
+  );
+}
+
+/**
+ * After a key press, the field the visitor moved to comes into clear view by itself. WebKit reveals
+ * it at its next rendering update, after the WebDriver action has returned: measured with two busy
+ * loops beside it, 52-670 ms later, every time with the field still where the press left it at
+ * first. Waiting for the scroll to hold still (240 ms without a change) then measured before the
+ * reveal had begun: 4 px into view, the CI failure of ffc1299. So this waits for the place the
+ * visitor ends up seeing, as they do, and then checks it whole; a page that never reveals the
+ * field still fails.
+ */
+async function expectComesIntoClearView(
+  page: Visitor,
+  target: { selector: string; withLabel: boolean },
+  what: string,
+): Promise<void> {
+  const started = Date.now();
+  let place = await page.evaluate(placeOf, target);
+  while (!(place && inClearView(place)) && Date.now() - started < 5_000) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    place = await page.evaluate(placeOf, target);
+  }
+  await page.settleScroll();
+  expectInClearView(await page.evaluate(placeOf, target), what);
+}
+
 function expectInClearView(place: Place | null, what: string): void {
   expect(place, what).not.toBeNull();
   const summary = `${what}: ${JSON.stringify(place)}`;
@@ -236,12 +272,6 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       it(`${name}, JavaScript ${javaScript ? "on" : "off"}: Tab onto a field below the fold brings it fully into view, and Shift+Tab onto one under the header too`, async () => {
         const page = await visitor(javaScript);
         await page.open("/", viewport);
-        // A visitor who presses Tab is at a window that has the focus: a click on the form's
-        // heading (nothing to press there) gives it, as it does a person. WebKit's window on Xvfb
-        // has none until then (document.hasFocus() is false), and then moves focus on Tab without
-        // scrolling the field into view, in some runs and not others.
-        // (Only there: in Firefox without JavaScript the click's caret keeps pulling the page back.)
-        if (page.engine === "webkit") await page.click("#contact-heading");
         // The e-mail field just below the bottom edge, with focus on the field before it. Scrolling
         // there renders the parts above it (content-visibility), which WebKit (no scroll anchoring)
         // lets move the field: placed again until it stays where it should be, before the Tab.
@@ -261,9 +291,9 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
           "the e-mail field 4 px above the bottom edge",
         );
         await page.press("Tab");
-        await page.settleScroll();
-        expectInClearView(
-          await page.evaluate(placeOf, { selector: "#contact-email", withLabel: false }),
+        await expectComesIntoClearView(
+          page,
+          { selector: "#contact-email", withLabel: false },
           "E-mail after Tab",
         );
         // The e-mail field under the fixed header, then Shift+Tab from the field after it.
@@ -282,9 +312,9 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
           "the e-mail field 30 px below the top, under the header",
         );
         await page.press("Shift+Tab");
-        await page.settleScroll();
-        expectInClearView(
-          await page.evaluate(placeOf, { selector: "#contact-email", withLabel: false }),
+        await expectComesIntoClearView(
+          page,
+          { selector: "#contact-email", withLabel: false },
           "E-mail after Shift+Tab",
         );
       });
