@@ -154,11 +154,11 @@ describe("GET /healthz when the lead store cannot be opened", () => {
     expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 
-  it("a visitor still gets the function's true outcome, called directly", async () => {
+  it("a visitor is told the lead was not sent, and no call is made (one key per lead: decision 032)", async () => {
     fake.reset();
     const res = await fetch(`${server.url}/?index`, { method: "POST", body: form(), redirect: "manual" });
-    expect(res.status).toBe(303);
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]?.json).toMatchObject({ email: "grace@example.com" });
+    expect(res.status).toBe(502);
+    expect(fake.requests).toHaveLength(0);
+    expect(server.output()).toContain('"event":"contact_lead_not_saved"');
   });
 });
