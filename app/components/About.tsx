@@ -1,5 +1,5 @@
 import { aboutIntro, aboutMetrics, aboutParagraphs, aboutPrinciples } from "~/content/about";
-import { withoutLoneLastWord } from "~/lib/typography";
+import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -16,12 +16,12 @@ export function AboutContent() {
         <SectionHeading intro={aboutIntro} id="about-heading" />
         {aboutParagraphs.map((paragraph) => (
           <p key={paragraph} className="mt-4 max-w-2xl leading-relaxed text-ink-600">
-            {paragraph}
+            {withoutLoneLastWord(paragraph, PARAGRAPH_PAIR)}
           </p>
         ))}
         <ul className="mt-6 space-y-2.5">
           {aboutPrinciples.map((principle) => (
-            <li key={principle} className="flex items-start gap-3 font-medium text-ink-900">
+            <li key={principle} className="flex items-start gap-3 font-medium text-balance text-ink-900">
               <span className="disc mt-0.5 size-6 bg-accent-400 text-ink-950">
                 <Icon name="check" className="size-4" />
               </span>

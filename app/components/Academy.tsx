@@ -1,5 +1,5 @@
 import { academyCtas, academyFigures, academyIntro } from "~/content/academy";
-import { HEADING_PAIR, withoutLoneLastWord } from "~/lib/typography";
+import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
@@ -11,7 +11,7 @@ import { Icon } from "./Icon";
 export function AcademyContent() {
   return (
     <div className="shell">
-      <div className="relative isolate overflow-hidden rounded-lg bg-accent-400 px-6 py-10 text-ink-950 sm:px-12 sm:py-14 lg:px-16">
+      <div className="relative isolate overflow-hidden rounded-lg bg-accent-400 px-5 py-10 text-ink-950 sm:px-12 sm:py-14 lg:px-16">
         <div aria-hidden="true" className="absolute -top-24 -right-24 -z-10 size-96 glow-accent-300" />
         <div className="grid gap-8 lg:grid-cols-[1.5fr_1fr] lg:items-center lg:gap-14">
           <div>
@@ -20,15 +20,15 @@ export function AcademyContent() {
               {withoutLoneLastWord(academyIntro.heading, HEADING_PAIR)}
             </h2>
             <p className="mt-4 max-w-2xl text-lg leading-relaxed text-ink-800">
-              {withoutLoneLastWord(academyIntro.lead)}
+              {withoutLoneLastWord(academyIntro.lead, PARAGRAPH_PAIR)}
             </p>
             <div className="mt-7 flex flex-col gap-3 sm:flex-row">
               <a href={academyCtas.primary.href} className="btn btn-ink">
                 <Icon name="book" className="size-5 text-accent-400" />
-                {academyCtas.primary.label}
+                {withoutLoneLastWord(academyCtas.primary.label)}
               </a>
               <ExternalLink href={academyCtas.secondary.href} className="btn btn-line border-ink-950">
-                {academyCtas.secondary.label}
+                {withoutLoneLastWord(academyCtas.secondary.label)}
               </ExternalLink>
             </div>
           </div>

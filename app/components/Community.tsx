@@ -97,7 +97,7 @@ function TierCard({ tier }: { tier: MembershipTier }) {
       </p>
       <ul className="mt-5 mb-7 space-y-2">
         {tier.features.map((feature) => (
-          <li key={feature} className="flex items-start gap-2.5 text-sm font-medium">
+          <li key={feature} className="flex items-start gap-2.5 text-sm font-medium text-balance">
             <Icon
               name="check"
               className={`mt-0.5 size-4 shrink-0 ${popular ? "text-accent-800" : "text-accent-400"}`}

@@ -34,6 +34,29 @@ function focusedControl(section: HTMLElement | null): FocusedControl {
   return details.dataset.faqMore !== undefined ? { kind: "toggle" } : null;
 }
 
+/**
+ * Space activates a button or a <summary> when it is released, on the element that has focus
+ * then. Held on a question while the accordion replaced it, its release comes to the replacement,
+ * which never saw it go down: Firefox then activates nothing, and the visitor's press is lost
+ * (issue 35; a held pointer is waited for instead, `whenReleased`, but a held key leaves no trace
+ * in the page to wait for). So the first key event the replacement gets decides: a Space released
+ * that it never saw pressed is that press, and clicks it once; any other key, pressed anew, is the
+ * visitor's own next step. Returns a cancel.
+ */
+function finishHeldSpace(replacement: HTMLElement): () => void {
+  const stop = () => {
+    window.removeEventListener("keydown", stop, true);
+    window.removeEventListener("keyup", onKeyUp, true);
+  };
+  function onKeyUp(event: globalThis.KeyboardEvent) {
+    stop();
+    if (event.key === " " && document.activeElement === replacement) replacement.click();
+  }
+  window.addEventListener("keydown", stop, true);
+  window.addEventListener("keyup", onKeyUp, true);
+  return stop;
+}
+
 function NativeItem({ faq, index }: { faq: FaqEntry; index: number }) {
   return (
     <details name={NATIVE_GROUP} data-faq-item={index} className="faq-item">
@@ -103,6 +126,7 @@ export function Faq() {
         ? toggle.current
         : section.current?.querySelector<HTMLElement>(`[data-faq-trigger="${target.index}"]`);
     element?.focus({ preventScroll: true });
+    if (element) return finishHeldSpace(element);
   }, [accordion]);
 
   // View More / View Less add or remove questions above the button: keep the button where the

@@ -7,7 +7,7 @@ import { MobileMenu, type SectionsOn } from "./MobileMenu";
 /**
  * The fixed header: brand, section links (desktop), Get Started and the mobile menu. Get Started
  * stays in the bar at every width, so the form is one tap away wherever the visitor has scrolled;
- * below 430 px the brand name gives way to it (still read out as the home link's name).
+ * below 460 px the brand name gives way to it (at 430 px the two squeezed Get Started onto two lines) (still read out as the home link's name).
  * `sectionsOn` is where the sections are: the page itself (""), or "/" on the 404 and 400 pages,
  * whose header leads to the home page's sections.
  */
@@ -17,7 +17,7 @@ export function Header({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
       <div className="shell flex h-full items-center justify-between gap-4">
         <a href="/" className="flex items-center gap-3 text-white">
           <BrandMark />
-          <span className="text-base font-bold tracking-tight max-[430px]:sr-only sm:text-lg">
+          <span className="text-base font-bold tracking-tight whitespace-nowrap max-[460px]:sr-only sm:text-lg">
             {site.brandName}
           </span>
           <span className="sr-only">{navigationText.homeLabel}</span>
@@ -37,7 +37,10 @@ export function Header({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
           </ul>
         </nav>
         <div className="flex items-center gap-3">
-          <a href={`${sectionsOn}${headerCta.href}`} className="btn btn-accent min-h-11 px-5 text-sm">
+          <a
+            href={`${sectionsOn}${headerCta.href}`}
+            className="btn btn-accent min-h-11 px-5 text-sm whitespace-nowrap"
+          >
             {headerCta.label}
           </a>
           <MobileMenu sectionsOn={sectionsOn} />

@@ -1,4 +1,5 @@
 import { hero } from "~/content/hero";
+import { HEADING_PAIR, PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 
@@ -9,16 +10,19 @@ export function HeroContent() {
       <div>
         <p className="inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-4 py-1.5 text-sm font-medium text-ink-200">
           <span aria-hidden="true" className="size-2 rounded-full bg-accent-400" />
-          {hero.eyebrow}
+          {withoutLoneLastWord(hero.eyebrow)}
         </p>
         {/* At most four lines beside the pipeline at 1280 px, so the main button is above the fold. */}
         <h1
           id="hero-heading"
           className="mt-6 text-[2.5rem] leading-[1.04] font-bold tracking-tight sm:text-6xl lg:text-[3.75rem]"
         >
-          {hero.heading} <span className="text-accent-400">{hero.headingAccent}</span>
+          {hero.heading}{" "}
+          <span className="text-accent-400">{withoutLoneLastWord(hero.headingAccent, HEADING_PAIR)}</span>
         </h1>
-        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">{hero.lead}</p>
+        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">
+          {withoutLoneLastWord(hero.lead, PARAGRAPH_PAIR)}
+        </p>
         {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
               screen without the decorative arrow; from sm the buttons sit side by side and the second
               one moves to a row of its own rather than squeezing the first. */}
@@ -58,7 +62,7 @@ function HeroPipeline() {
   return (
     <div className="relative mx-auto w-full max-w-md rounded-lg border border-white/10 bg-ink-900/70 p-5 shadow-lift sm:p-7 lg:max-w-none">
       <div className="flex items-center justify-between gap-4">
-        <p className="font-semibold text-white">{panel.title}</p>
+        <p className="font-semibold text-white">{withoutLoneLastWord(panel.title, TITLE_PAIR)}</p>
         <p className="inline-flex shrink-0 items-center gap-2 rounded-full bg-accent-400/10 px-3 py-1 text-xs font-semibold text-accent-300">
           {/* A still halo, not an endless ping: constant motion distracts (WCAG 2.2.2). */}
           <span

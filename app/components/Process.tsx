@@ -1,5 +1,5 @@
 import { processFootnote, processIntro, processSteps } from "~/content/process";
-import { withoutLoneLastWord } from "~/lib/typography";
+import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
@@ -38,7 +38,7 @@ export function ProcessContent() {
       </ol>
       <p className="mt-10 inline-flex items-center gap-3 rounded-md border border-accent-400/40 bg-accent-400/10 px-5 py-3 font-semibold text-white lg:mt-14">
         <Icon name="calendar" className="size-5 shrink-0 text-accent-400" />
-        {processFootnote}
+        {withoutLoneLastWord(processFootnote, PARAGRAPH_PAIR)}
       </p>
     </div>
   );

@@ -37,7 +37,7 @@ export function ResultsContent() {
       <div className="flex flex-col gap-6 lg:flex-row lg:items-end lg:justify-between">
         <SectionHeading intro={resultsIntro} id="results-heading" />
         <a href={resultsCta.href} className="group btn btn-accent shrink-0 self-start lg:self-auto">
-          {resultsCta.label}
+          {withoutLoneLastWord(resultsCta.label)}
           <Icon name="arrow-right" className="size-5 transition-transform group-hover:translate-x-0.5" />
         </a>
       </div>

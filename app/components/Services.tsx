@@ -59,7 +59,9 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
       }`}
     >
       {service.features.map((feature) => (
-        <li key={feature} className="flex items-start gap-2.5">
+        // Balanced: a short item that wraps splits evenly ("Invoice and / document processing")
+        // rather than leaving its last word alone on a narrow phone (issue 35).
+        <li key={feature} className="flex items-start gap-2.5 text-balance">
           <Icon
             name="check"
             className="mt-0.5 size-4 shrink-0 text-accent-800 in-[.on-ink]:text-accent-400"

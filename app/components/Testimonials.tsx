@@ -10,7 +10,7 @@ import {
 } from "~/content/testimonials";
 import type { Testimonial } from "~/content/types";
 import { initials } from "~/lib/initials";
-import { withoutLoneLastWord } from "~/lib/typography";
+import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { SectionHeading } from "./SectionHeading";
 
@@ -186,7 +186,7 @@ function FeaturedCard({ testimonial }: { testimonial: Testimonial }) {
       <div>
         <Stars rating={testimonial.rating} className="text-accent-400" />
         <blockquote className="mt-4 text-xl leading-snug font-medium tracking-tight sm:text-2xl lg:text-3xl">
-          <p>{`\u201c${withoutLoneLastWord(testimonial.content)}\u201d`}</p>
+          <p>{`\u201c${withoutLoneLastWord(testimonial.content, PARAGRAPH_PAIR)}\u201d`}</p>
         </blockquote>
       </div>
       <Author testimonial={testimonial} tone={AVATAR_TONES[0]!} />
@@ -199,7 +199,7 @@ function Card({ testimonial, tone }: { testimonial: Testimonial; tone: string })
     <article data-testimonial className="card row-span-3 grid grid-rows-subgrid gap-4 p-5">
       <Stars rating={testimonial.rating} className="text-accent-700" />
       <blockquote className="text-[0.95rem] leading-relaxed text-ink-800">
-        <p>{`\u201c${withoutLoneLastWord(testimonial.content)}\u201d`}</p>
+        <p>{`\u201c${withoutLoneLastWord(testimonial.content, PARAGRAPH_PAIR)}\u201d`}</p>
       </blockquote>
       <Author testimonial={testimonial} tone={tone} />
     </article>

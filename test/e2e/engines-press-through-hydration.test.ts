@@ -1,7 +1,8 @@
 /**
  * A press that spans hydration (issue 35), in Chromium, Firefox and WebKit: the visitor puts a
  * finger (here the pointer's button) down on a control of the server's page before the JavaScript
- * has taken over, the page hydrates while it is down, and they let go after. The control must act
+ * has taken over, or holds Space on the control that has keyboard focus, the page hydrates while
+ * it is down, and they let go after. The control must act
  * exactly once: the menu open (not opened and closed again), the FAQ answer open, one request at
  * the contact function. A control that hydration or an enhancement replaced between the press and
  * the release is clicked by no one: the press was on the old element, the release on the new one.
@@ -70,12 +71,13 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
 
   /**
    * The visitor at a fresh proxy (a fresh origin, nothing cached) holding the scripts: opens `path`
-   * at phone size, presses on the target, and returns once hydration has happened under the
-   * pointer and every request has settled; the pointer is still down.
+   * at phone size, presses on the target (the pointer on it, or `press` of their own), and returns
+   * once hydration has happened under the press and every request has settled; the pointer (or
+   * key) is still down.
    */
   async function pressThroughHydration(
     path: string,
-    target: { selector: string; text?: string },
+    target: { selector: string; text?: string } | { press: (page: Visitor) => Promise<void> },
     before?: (page: Visitor) => Promise<void>,
     arrives?: RegExp,
   ): Promise<Visitor> {
@@ -84,7 +86,8 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     await page.open(path, PHONE);
     await before?.(page);
     expect(await page.evaluate(hydrated), "hydrated before the press").toBe(false);
-    await page.pointerDown(target.selector, target.text ?? null);
+    if ("press" in target) await target.press(page);
+    else await page.pointerDown(target.selector, target.text ?? null);
     // The press is the first intent: the loader asks for the scripts now (if idle time has not).
     const deadline = Date.now() + 15_000;
     while (proxy.held() === 0 && Date.now() < deadline) await sleep(50);
@@ -145,6 +148,39 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
       "the accordion, with question 1 open",
     );
     expect(await page.evaluate(firstAnswerOpen, answers)).toBe(true);
+  });
+
+  it("phone, keyboard: Space held on a FAQ question across hydration opens its answer, once, and focus stays on it", async () => {
+    const answers = faqs.map((faq) => faq.answer);
+    const page = await pressThroughHydration(
+      "/#faq",
+      { press: (visitorPage) => visitorPage.keyDown("Space") },
+      // Focus on the first question, as Tab leaves it (the focus is itself an intent: the loader
+      // asks for the scripts, which the proxy holds).
+      (visitorPage) =>
+        visitorPage.evaluate(() => {
+          document.querySelector<HTMLElement>('#faq [data-faq-trigger="0"], #faq summary')!.focus();
+        }, undefined),
+      /\/faq-accordion-[^/]*\.js$/,
+    );
+    expect(await page.evaluate(firstAnswerOpen, answers), "the answer open before the key's release").toBe(
+      false,
+    );
+    await page.keyUp("Space");
+    await holdsStill(page, firstAnswerOpen, answers, "answer 1 open");
+    // The key's element is the one that has focus still: hydration kept it, and nothing dropped focus.
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest("#faq") !== null && document.activeElement !== document.body,
+        undefined,
+      ),
+      "focus still on the question",
+    ).toBe(true);
+    await page.waitFor(
+      () => document.querySelector('#faq [data-faq-trigger="0"]')?.getAttribute("aria-expanded") === "true",
+      undefined,
+      "the accordion, with question 1 open",
+    );
   });
 
   it("phone: the contact form's submit button sends the request, once", async () => {

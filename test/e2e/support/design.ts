@@ -132,7 +132,8 @@ export function designFacts(): DesignFacts {
   /**
    * Text blocks whose last line holds a single word (an orphan: "faster." alone under a paragraph).
    * A block is an element that lays out text itself (paragraphs, headings, list items, quotes,
-   * labels, links and buttons with text); blocks of one line, or of one word, cannot have one.
+   * labels, links and buttons with text); blocks of one line, or of one word, cannot have one, and
+   * neither can a block whose every line holds one word (a two-word label too wide for one line).
    */
   function loneWords(): LoneWord[] {
     const blocks = Array.from(
@@ -182,8 +183,13 @@ export function designFacts(): DesignFacts {
       if (lines.length < 2) continue;
       const last = Math.max(...lines);
       const onLast = words.filter(({ tops }) => tops.some((top) => Math.abs(top - last) < 4));
+      // Every line one word: a label of two words too wide for one line ("Questions, / answered"
+      // at 320 px) is as balanced as it can be; a lone word is one left below a fuller line.
+      const fullerLineBefore = lines
+        .filter((line) => line !== last)
+        .some((line) => words.filter(({ tops }) => tops.some((top) => Math.abs(top - line) < 4)).length > 1);
       // One word on the last line, and no earlier part of it on a line before (a word broken at its hyphen is two parts).
-      if (onLast.length === 1 && onLast[0]!.tops.every((top) => Math.abs(top - last) < 4))
+      if (fullerLineBefore && onLast.length === 1 && onLast[0]!.tops.every((top) => Math.abs(top - last) < 4))
         found.push({
           text: (block.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 70),
           lines: lines.length,

@@ -46,6 +46,10 @@ export interface EngineSession {
   pointerUp(): Promise<void>;
   /** Real key presses to whatever has focus. */
   press(key: Key): Promise<void>;
+  /** Half a key press: the key goes down and stays down until `keyUp` (a key held while the page changes). */
+  keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void>;
+  /** Releases the key `keyDown` pressed. */
+  keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void>;
   /** Types text, key by key, into whatever has focus. */
   type(text: string): Promise<void>;
   /** A PNG of the viewport, or of the first element matching `selector` (scrolled into view). */

@@ -12,7 +12,8 @@ const KEYS: Record<Exclude<Key, "Shift+Tab">, KeyInput> = {
   Tab: "Tab",
   Enter: "Enter",
   Escape: "Escape",
-  Space: "Space",
+  // The key's value, which both of puppeteer's protocols know (WebDriver BiDi has no "Space").
+  Space: " ",
   ArrowRight: "ArrowRight",
   ArrowDown: "ArrowDown",
 };
@@ -101,6 +102,14 @@ class PuppeteerSession implements EngineSession {
       return;
     }
     await this.page.keyboard.press(KEYS[key]);
+  }
+
+  async keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    await this.page.keyboard.down(KEYS[key]);
+  }
+
+  async keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    await this.page.keyboard.up(KEYS[key]);
   }
 
   async type(text: string): Promise<void> {

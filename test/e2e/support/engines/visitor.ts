@@ -57,6 +57,11 @@ export class Visitor {
     await this.session.goto(new URL(path, this.baseUrl).href);
   }
 
+  /** Resizes the viewport of the page already open, as a phone turned or a window dragged does. */
+  resize(viewport: Viewport): Promise<void> {
+    return this.session.setViewport(viewport);
+  }
+
   evaluate<R>(fn: PageFunction<undefined, R>): Promise<R>;
   evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
   evaluate<A, R>(fn: PageFunction<A | undefined, R>, arg?: A): Promise<R> {
@@ -137,6 +142,15 @@ export class Visitor {
 
   press(key: Key): Promise<void> {
     return this.session.press(key);
+  }
+
+  /** Holds a key down (to whatever has focus) until `keyUp`. */
+  keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    return this.session.keyDown(key);
+  }
+
+  keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    return this.session.keyUp(key);
   }
 
   /**

@@ -288,6 +288,16 @@ class WebKitSession implements EngineSession {
     await withDeadline(`pressing ${key}`, actions.perform());
     await withDeadline("releasing the keys", actions.clear());
   }
+  /** The driver keeps the pressed key between the two action lists (WebDriver's input state). */
+  async keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    await withDeadline(`holding ${key}`, this.client.actions({ async: true }).keyDown(KEYS[key]).perform());
+  }
+
+  async keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void> {
+    const actions = this.client.actions({ async: true });
+    await withDeadline(`releasing ${key}`, actions.keyUp(KEYS[key]).perform());
+    await withDeadline("releasing the keys", actions.clear());
+  }
 
   async type(text: string): Promise<void> {
     const actions = this.client.actions({ async: true });
