@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from "kysely";
 
 import type { LeadRequest } from "~/lib/leads/request";
 import type { SendResult } from "~/lib/leads/sink.server";
@@ -194,6 +194,12 @@ export async function databaseNow(
   return Math.round(Number(rows[0]!.now));
 }
 
+/** A time as the database computes it, in milliseconds since the epoch, inside a statement. */
+type Instant = RawBuilder<number>;
+
+/** `at` moved by `ms` (both in milliseconds), in SQL. */
+const plus = (at: Instant, ms: number): Instant => sql<number>`${at} + ${ms}`;
+
 /**
  * What an identical request meets, if anything: a lead being sent right now (an unexpired lease),
  * or one delivered (or kept in the inbox) within the duplicate window. Undefined: it is a new lead,
@@ -202,7 +208,7 @@ export async function databaseNow(
 async function earlier(
   db: Kysely<LeadsDatabase>,
   fingerprint: string,
-  at: number,
+  at: Instant,
 ): Promise<Extract<Admission, { kind: "duplicate" | "in-flight" }> | undefined> {
   const row = await db
     .selectFrom("leads")
@@ -211,8 +217,8 @@ async function earlier(
     .where((eb) =>
       eb.or([
         eb.and([eb("state", "=", "sending"), eb("lease_until", ">", at)]),
-        eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", at - DUPLICATE_WINDOW_MS)]),
-        eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", at - DUPLICATE_WINDOW_MS)]),
+        eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
+        eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
       ]),
     )
     .orderBy("received_at", "desc")
@@ -236,6 +242,16 @@ export function createLeadStore({
   /** The time by which leases, due times and windows are measured: the database's (see `databaseNow`). */
   const clock = (on: Kysely<LeadsDatabase> = db): Promise<number> =>
     now ? Promise.resolve(now()) : databaseNow(on, engine);
+  /**
+   * The same time, computed by the statement that uses it (no round trip of its own, which the
+   * hot path of a post would pay several times over).
+   */
+  const nowSql = (): Instant =>
+    now
+      ? sql<number>`cast(${now()} as bigint)`
+      : engine === "postgres"
+        ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+        : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
   let status: StoreStatus = { engine, location: database.location, state: "connecting" };
   let reconnect: NodeJS.Timeout | undefined;
   let starting: Promise<StoreStatus> | undefined;
@@ -291,9 +307,9 @@ export function createLeadStore({
     }
   };
 
-  const leaseFields = (at: number) => ({
+  const leaseFields = (at: Instant) => ({
     state: "sending",
-    lease_until: at + leaseMs,
+    lease_until: plus(at, leaseMs),
     lease_token: randomUUID(),
     call_started_at: null,
     last_attempt_at: at,
@@ -308,12 +324,12 @@ export function createLeadStore({
    * concurrent claim waits for the row and re-checks this condition on the row it then sees, so of
    * two attempts (a visitor's resend, a dispatcher, `leads retry`) exactly one gets the lead.
    */
-  const notHeld = (at: number) => (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+  const notHeld = (at: Instant) => (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
     eb.or([eb("state", "<>", "sending"), eb("lease_until", "is", null), eb("lease_until", "<", at)]);
 
   /** Leases each of these leads to this process for one more attempt, each with its own token. */
   const lease = async (trx: Kysely<LeadsDatabase>, ids: string[]): Promise<Claim[]> => {
-    const at = await clock(trx);
+    const at = nowSql();
     const claims: Claim[] = [];
     for (const id of ids) {
       const row = await trx
@@ -352,7 +368,7 @@ export function createLeadStore({
         // memory and its one connection serializes everything: asked inside, one turn per post.
         const limitFirst = engine === "postgres";
         if (limitFirst) {
-          const seen = await earlier(db, fingerprint, await clock());
+          const seen = await earlier(db, fingerprint, nowSql());
           if (seen) return seen;
           const limit = await allow();
           if (!limit.allowed) return { kind: "limited", limit };
@@ -360,7 +376,7 @@ export function createLeadStore({
         return writeTransaction(
           database,
           async (trx): Promise<Admission> => {
-            const at = await clock(trx);
+            const at = nowSql();
             const raced = await earlier(trx, fingerprint, at);
             if (raced) return raced;
             if (!limitFirst) {
@@ -426,7 +442,7 @@ export function createLeadStore({
      */
     async beginCall({ lead, token }: Claim): Promise<boolean> {
       return guarded(async () => {
-        const at = await clock();
+        const at = nowSql();
         const result = await db
           .updateTable("leads")
           .set({ call_started_at: at })
@@ -446,7 +462,7 @@ export function createLeadStore({
      */
     async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
       return guarded(async () => {
-        const at = await clock();
+        const at = nowSql();
         if (sent.ok) {
           await db
             .updateTable("leads")
@@ -474,7 +490,8 @@ export function createLeadStore({
             lease_token: null,
             last_reason: sent.reason,
             last_status: sent.status ?? null,
-            next_attempt_at: state === "pending" ? at + retryDelayMs(lead.attempts, retry, random) : null,
+            next_attempt_at:
+              state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
           })
           .where("id", "=", lead.id)
           .where("lease_token", "=", token)
@@ -515,7 +532,7 @@ export function createLeadStore({
             .selectFrom("leads")
             .select("id")
             .where("state", "=", "pending")
-            .where("next_attempt_at", "<=", await clock(trx))
+            .where("next_attempt_at", "<=", nowSql())
             .orderBy("next_attempt_at")
             .limit(limit)
             .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
@@ -570,7 +587,7 @@ export function createLeadStore({
      */
     async expireLeases(): Promise<{ held: string[]; returned: string[] }> {
       return guarded(async () => {
-        const at = await clock();
+        const at = nowSql();
         const expired = (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
           eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)]);
         const held = await db
@@ -661,7 +678,7 @@ export function createLeadStore({
      */
     async eraseDeliveredOlderThan(days: number): Promise<number> {
       return guarded(async () => {
-        const at = await clock();
+        const at = nowSql();
         const result = await db
           .updateTable("leads")
           .set({
@@ -680,7 +697,7 @@ export function createLeadStore({
             erased_at: at,
           })
           .where("state", "=", "delivered")
-          .where("delivered_at", "<", at - days * 86_400_000)
+          .where("delivered_at", "<", plus(at, -days * 86_400_000))
           .where("erased_at", "is", null)
           .executeTakeFirst();
         return Number(result.numUpdatedRows);
