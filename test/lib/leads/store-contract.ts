@@ -362,7 +362,11 @@ export function storeContract(engine: Engine) {
     const stores = await Promise.all([instance(), instance(), instance()]);
     const { db } = opened[0]!.database;
     const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    expect(migrations.rows.map((row) => row.name)).toEqual(["001-leads", "002-email-key-nfc", "003-call-started"]);
+    expect(migrations.rows.map((row) => row.name)).toEqual([
+      "001-leads",
+      "002-email-key-nfc",
+      "003-call-started",
+    ]);
     expect(stores.every((store) => store.status().state === "ready")).toBe(true);
   });
 }
