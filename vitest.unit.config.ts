@@ -20,6 +20,7 @@ export const UNIT_TESTS = [
   "test/bench",
   "test/cli/csv.test.ts",
   "test/cli/table.test.ts",
+  "test/ops/history-checker.test.ts",
   "test/security/policy.test.ts",
   "test/security/proxy.test.ts",
   "test/seo/structured-data.test.ts",

@@ -1,0 +1,449 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  type AttemptReport,
+  type Call,
+  check,
+  type FinalLead,
+  formatViolations,
+  type History,
+  type Rule,
+  type VisitorRequest,
+} from "../support/history/checker";
+
+/**
+ * The history test's checker (test/support/history/checker.ts), fed small hand-written histories:
+ * one that keeps every rule, and for each rule histories that break it (each must be caught) and
+ * the legitimate ones it must let pass (a second call a person asked for, a call whose outcome was
+ * lost). Pure: no server, no build.
+ */
+
+const T = 1_800_000_000_000;
+const EMAIL = "ada@example.com";
+const MESSAGE = "Please call me about our invoices.";
+let seq = 0;
+
+const call = (fields: Partial<Call> = {}): Call => ({
+  seq: ++seq,
+  caller: "pg-a.1",
+  key: "lead-1",
+  email: EMAIL,
+  message: MESSAGE,
+  arrivedAt: T,
+  endedAt: T + 20,
+  plan: "ok",
+  status: 200,
+  answered: true,
+  ...fields,
+});
+
+const report = (fields: Partial<AttemptReport> = {}): AttemptReport => ({
+  at: T + 30,
+  caller: "pg-a.1",
+  key: "lead-1",
+  by: "dispatcher",
+  state: "delivered",
+  ...fields,
+});
+
+const visitor = (fields: Partial<VisitorRequest> = {}): VisitorRequest => ({
+  id: "v1",
+  slot: "pg-a",
+  email: EMAIL,
+  message: MESSAGE,
+  sentAt: T - 10,
+  endedAt: T + 40,
+  outcome: "sent",
+  status: 303,
+  ...fields,
+});
+
+const row = (fields: Partial<FinalLead> = {}): FinalLead => ({
+  id: "lead-1",
+  email: EMAIL,
+  message: MESSAGE,
+  state: "delivered",
+  attempts: 1,
+  ...fields,
+});
+
+const listOf = (...rows: FinalLead[]) =>
+  rows
+    .map((lead) => `${lead.state.replaceAll("_", "-")}  2026-11-28 04:16  1  unknown  Ada  ${lead.email}`)
+    .join("\n");
+
+const history = (fields: Partial<History> = {}): History => ({
+  seed: 4242,
+  engine: "postgres",
+  startedAt: T - 5_000,
+  calls: [],
+  visitors: [],
+  reports: [],
+  events: [],
+  kills: [],
+  crashes: [],
+  final: { leads: [row()], listOutput: "" },
+  forgotten: [],
+  ...fields,
+});
+
+const rules = (input: History): Rule[] => check(input).map((violation) => violation.rule);
+
+describe("the history checker", () => {
+  it("finds nothing in a history that keeps every rule", () => {
+    const input = history({
+      calls: [
+        call({ plan: "fail", status: 503, caller: "pg-a.1", endedAt: T + 20 }),
+        call({ caller: "pg-b.1", arrivedAt: T + 1_000, endedAt: T + 1_020 }),
+      ],
+      reports: [report({ state: "pending", by: "visitor" }), report({ caller: "pg-b.1", at: T + 1_030 })],
+      visitors: [
+        visitor({ outcome: "failed", status: 502 }),
+        visitor({ id: "v2", slot: "pg-b", sentAt: T + 1_100, endedAt: T + 1_110, result: "duplicate" }),
+      ],
+    });
+    expect(check(input)).toEqual([]);
+  });
+
+  describe("no two calls for one lead in flight at once", () => {
+    it("catches two overlapping calls, whatever their keys", () => {
+      const input = history({
+        calls: [
+          call({ endedAt: T + 500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 100, endedAt: T + 200, plan: "fail", status: 500 }),
+        ],
+        reports: [report({ at: T + 510 })],
+      });
+      expect(rules(input)).toContain("one call in flight");
+    });
+
+    it("catches a call that arrives while a hanging one is still open, under any address case", () => {
+      const input = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 }),
+          call({ email: "ADA@example.com", caller: "pg-c.1", arrivedAt: T + 1_400, endedAt: T + 1_420 }),
+        ],
+      });
+      expect(rules(input)).toContain("one call in flight");
+    });
+  });
+
+  describe("at most one confirmed call per lead", () => {
+    it("catches a lead called again after its caller recorded it as delivered", () => {
+      const input = history({
+        calls: [call(), call({ caller: "pg-b.1", arrivedAt: T + 2_000, endedAt: T + 2_010 })],
+        reports: [report(), report({ caller: "pg-b.1", at: T + 2_020 })],
+        visitors: [visitor({ slot: "pg-b", sentAt: T + 1_990, endedAt: T + 2_030 })],
+      });
+      expect(rules(input)).toContain("one confirmed call");
+    });
+
+    it("catches a second 2xx that no person asked for (a dispatcher after a garbage answer)", () => {
+      const input = history({
+        calls: [
+          call({ plan: "garbage" }),
+          call({ caller: "pg-b.1", arrivedAt: T + 2_000, endedAt: T + 2_010 }),
+        ],
+        reports: [report({ state: "possibly_delivered" }), report({ caller: "pg-b.1", at: T + 2_020 })],
+      });
+      expect(rules(input)).toContain("one confirmed call");
+    });
+
+    it("lets a visitor's resend of a lead whose confirmation was lost (its instance killed) make a second call", () => {
+      const input = history({
+        calls: [
+          call({ caller: "pg-a.1" }),
+          call({ caller: "pg-b.1", arrivedAt: T + 9_000, endedAt: T + 9_010 }),
+        ],
+        reports: [report({ caller: "pg-b.1", at: T + 9_020, by: "visitor" })],
+        visitors: [visitor({ slot: "pg-b", sentAt: T + 8_990, endedAt: T + 9_030 })],
+        events: [{ at: T + 25, what: "SIGKILL pg-a.1 (a call under way)" }],
+      });
+      expect(check(input)).toEqual([]);
+    });
+
+    it("lets `retry --include-possibly-delivered` make a second call, knowingly", () => {
+      const input = history({
+        calls: [
+          call({ plan: "garbage" }),
+          call({ caller: "cli-pd.3", arrivedAt: T + 5_000, endedAt: T + 5_010 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered" }),
+          report({ caller: "cli-pd.3", by: "cli", at: T + 5_020 }),
+        ],
+      });
+      expect(check(input)).toEqual([]);
+    });
+
+    it("catches plain `retry` doing the same", () => {
+      const input = history({
+        calls: [
+          call({ plan: "garbage" }),
+          call({ caller: "cli.3", arrivedAt: T + 5_000, endedAt: T + 5_010 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered" }),
+          report({ caller: "cli.3", by: "cli", at: T + 5_020 }),
+        ],
+      });
+      expect(rules(input)).toEqual(expect.arrayContaining(["one confirmed call", "no machine resend"]));
+    });
+  });
+
+  describe("held when unsure: no machine resends a call that may have reached the function", () => {
+    it("catches a dispatcher calling after a call that timed out", () => {
+      const input = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 3_000, endedAt: T + 3_010 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered", at: T + 1_510 }),
+          report({ caller: "pg-b.1", at: T + 3_020 }),
+        ],
+      });
+      expect(rules(input)).toContain("no machine resend");
+    });
+
+    it("catches a dispatcher calling after a call whose caller died before the answer", () => {
+      const input = history({
+        calls: [
+          call({ plan: "fail", status: 503, answered: false }),
+          call({ caller: "pg-b.1", arrivedAt: T + 9_000, endedAt: T + 9_010 }),
+        ],
+        reports: [report({ caller: "pg-b.1", at: T + 9_020 })],
+      });
+      expect(rules(input)).toContain("no machine resend");
+    });
+
+    it("lets a dispatcher call after a sure failure, and after a person's resend that the function never saw", () => {
+      const afterFailure = history({
+        calls: [
+          call({ plan: "fail", status: 503 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 2_000, endedAt: T + 2_010 }),
+        ],
+        reports: [report({ state: "pending" }), report({ caller: "pg-b.1", at: T + 2_020 })],
+      });
+      expect(check(afterFailure)).toEqual([]);
+      const afterRefusedResend = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_010 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered", at: T + 1_510 }),
+          // The function was down: the visitor's resend was refused, for sure not delivered.
+          report({ caller: "pg-c.1", by: "visitor", state: "pending", at: T + 2_000 }),
+          report({ caller: "pg-b.1", at: T + 4_020 }),
+        ],
+      });
+      expect(check(afterRefusedResend)).toEqual([]);
+    });
+
+    it("does not take the timed-out call's own report as a person's retry", () => {
+      const input = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_010 }),
+        ],
+        // A product that took the timeout for a sure failure, in its visitor's own words.
+        reports: [
+          report({ by: "visitor", state: "pending", at: T + 1_510 }),
+          report({ caller: "pg-b.1", at: T + 4_020 }),
+        ],
+      });
+      expect(rules(input)).toContain("no machine resend");
+    });
+  });
+
+  describe("one key per lead", () => {
+    it("catches one lead sent under two keys (a post sent around the store under its request id)", () => {
+      const input = history({
+        calls: [
+          call({ key: "v17", plan: "fail", status: 503 }),
+          call({ key: "lead-1", caller: "pg-b.1", arrivedAt: T + 2_000, endedAt: T + 2_010 }),
+        ],
+        reports: [report({ caller: "pg-b.1", at: T + 2_020 })],
+      });
+      expect(rules(input)).toContain("one key");
+    });
+
+    it("catches a lead sent under a key that is not its id, and one key carrying two leads", () => {
+      expect(
+        rules(history({ calls: [call({ key: "other" })], reports: [report({ key: "other" })] })),
+      ).toContain("one key");
+      const twoLeads = history({
+        calls: [
+          call(),
+          call({ message: "Another question entirely.", arrivedAt: T + 1_000, endedAt: T + 1_010 }),
+        ],
+        reports: [report(), report({ at: T + 1_020 })],
+        final: {
+          leads: [row(), row({ id: "lead-2", message: "Another question entirely." })],
+          listOutput: "",
+        },
+      });
+      expect(rules(twoLeads)).toContain("one key");
+    });
+  });
+
+  describe("every lead a visitor was told was sent was confirmed", () => {
+    it("catches a visitor told sent with no confirmed call, or before it", () => {
+      expect(
+        rules(
+          history({
+            calls: [call({ plan: "fail", status: 503 })],
+            visitors: [visitor()],
+            final: { leads: [], listOutput: "" },
+          }),
+        ),
+      ).toContain("told sent means confirmed");
+      const early = history({
+        calls: [call({ arrivedAt: T + 1_000, endedAt: T + 1_010 })],
+        reports: [report({ at: T + 1_020 })],
+        visitors: [visitor()],
+      });
+      expect(rules(early)).toContain("told sent means confirmed");
+    });
+
+    it("does not take a garbage 2xx, or one whose answer never reached the caller, for a confirmation", () => {
+      for (const confirmed of [call({ plan: "garbage" }), call({ answered: false })]) {
+        const input = history({
+          calls: [confirmed],
+          visitors: [visitor()],
+          final: {
+            leads: [row({ state: "possibly_delivered" })],
+            listOutput: listOf(row({ state: "possibly_delivered" })),
+          },
+        });
+        expect(rules(input)).toEqual(["told sent means confirmed"]);
+      }
+    });
+  });
+
+  describe("at the end, every lead delivered or held in a state its history explains", () => {
+    const held = row({ state: "possibly_delivered", attempts: 2 });
+
+    it("catches a lead still pending, or dead, after the quiet period", () => {
+      for (const state of ["pending", "sending", "dead"]) {
+        const input = history({
+          calls: [call({ plan: "fail", status: 503 })],
+          reports: [report({ state: "pending" })],
+          final: { leads: [row({ state })], listOutput: listOf(row({ state })) },
+        });
+        expect(rules(input), state).toEqual(["delivered or held"]);
+      }
+    });
+
+    it("catches a lead held as possibly delivered that was never called, or whose last call's outcome its caller recorded", () => {
+      expect(rules(history({ final: { leads: [held], listOutput: listOf(held) } }))).toEqual([
+        "delivered or held",
+      ]);
+      const recorded = history({
+        calls: [call({ plan: "fail", status: 503 })],
+        reports: [report({ state: "pending" })],
+        final: { leads: [held], listOutput: listOf(held) },
+      });
+      expect(rules(recorded)).toEqual(["delivered or held"]);
+    });
+
+    it("lets a lead be possibly delivered when its last call timed out, answered garbage, or lost its caller", () => {
+      const lost = [
+        {
+          calls: [call({ plan: "hang", status: 0, answered: false })],
+          reports: [report({ state: "possibly_delivered" })],
+        },
+        { calls: [call({ plan: "garbage" })], reports: [report({ state: "possibly_delivered" })] },
+        { calls: [call({ plan: "fail", status: 503 })], reports: [] },
+      ];
+      for (const { calls, reports } of lost)
+        expect(
+          check(history({ calls, reports, final: { leads: [held], listOutput: listOf(held) } })),
+        ).toEqual([]);
+    });
+
+    it("lets a lead be possibly delivered when its process was killed just as its call began, not long after", () => {
+      const kill = (startedBeforeKillMs: number) =>
+        history({
+          kills: [
+            {
+              at: T + 5_000,
+              caller: "pg-a.1",
+              sending: [{ id: "lead-1", callStartedAt: T + 5_000 - startedBeforeKillMs }],
+            },
+          ],
+          final: { leads: [held], listOutput: listOf(held) },
+        });
+      expect(check(kill(40))).toEqual([]);
+      expect(rules(kill(4_000))).toEqual(["delivered or held"]);
+    });
+
+    it("catches a held lead that `leads list` does not show", () => {
+      const input = history({
+        calls: [call({ plan: "hang", status: 0, answered: false })],
+        final: { leads: [held], listOutput: "No leads to deliver." },
+      });
+      expect(rules(input)).toEqual(["delivered or held"]);
+    });
+
+    it("catches a lead delivered without a confirmed call under its key, two rows for one lead, and a lead the function saw but nobody holds", () => {
+      expect(rules(history({ calls: [call({ plan: "garbage" })] }))).toContain("delivered or held");
+      expect(
+        rules(
+          history({
+            calls: [call()],
+            reports: [report()],
+            final: { leads: [row(), row({ id: "lead-2", state: "pending" })], listOutput: "" },
+          }),
+        ),
+      ).toContain("delivered or held");
+      expect(
+        rules(
+          history({
+            calls: [call({ plan: "fail", status: 503 })],
+            reports: [report({ state: "pending" })],
+            final: { leads: [], listOutput: "" },
+          }),
+        ),
+      ).toEqual(["delivered or held"]);
+    });
+  });
+
+  it("catches a server that exited by itself, and shows it in the history of the leads it held", () => {
+    const held = row({ state: "possibly_delivered" });
+    const input = history({
+      calls: [call({ plan: "hang", status: 0, answered: false, endedAt: T + 300 })],
+      crashes: [{ at: T + 300, caller: "pg-a.1", how: "code 1", output: ["Unhandled 'error' event"] }],
+      final: { leads: [held], listOutput: listOf(held) },
+    });
+    const violations = check(input);
+    expect(violations.map((violation) => violation.rule)).toEqual(["no crash"]);
+    expect(violations[0]!.excerpt).toContain("  Unhandled 'error' event");
+  });
+
+  it("catches an address forget left in a file or a row", () => {
+    const input = history({
+      calls: [call()],
+      reports: [report()],
+      forgotten: [{ address: "ADA@EXAMPLE.COM", files: ["/tmp/x/leads.sqlite-wal"], rows: [] }],
+    });
+    expect(rules(input)).toEqual(["forget leaves nothing"]);
+  });
+
+  it("says the seed and how to replay it, with the history of each violation", () => {
+    const input = history({
+      calls: [
+        call({ plan: "garbage" }),
+        call({ caller: "pg-b.1", arrivedAt: T + 2_000, endedAt: T + 2_010 }),
+      ],
+    });
+    const text = formatViolations(
+      input,
+      check(input),
+      "HISTORY_SEED=4242 npx vitest run test/ops/history.test.ts",
+    );
+    expect(text).toContain("seed 4242 (replay: HISTORY_SEED=4242");
+    expect(text).toMatch(/call #\d+ from pg-b\.1 \(dispatcher\)/);
+  });
+});

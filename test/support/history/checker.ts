@@ -1,0 +1,550 @@
+/**
+ * The checker of the randomized history test (test/ops/history.test.ts, issue 33): a pure function
+ * over what was recorded, in the manner of Jepsen's checkers. It knows nothing of the code under
+ * test; it reads only what an outside observer saw:
+ *
+ * - every call the function received (who made it, its Idempotency-Key, the lead it carried, when it
+ *   arrived and ended, what the function did with it and whether the answer reached the caller),
+ * - every visitor request (which instance, which lead, what the visitor was told),
+ * - every attempt report the processes printed (`lead_attempt` log lines, `leads retry` lines),
+ * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill,
+ * - the store at the end (rows, `npm run leads -- list`), and what `forget` left behind.
+ *
+ * Its unit tests (test/ops/history-checker.test.ts) feed it one violating history per rule.
+ */
+
+/** Milliseconds since the epoch, on the test process's clock. */
+export type Time = number;
+
+/**
+ * What the function did with a call, decided when it arrived: `ok` sends the e-mail and answers 2xx
+ * with its JSON; `garbage` sends it and answers 2xx with a body that is not JSON; `fail` does not
+ * send it and answers an error status; `hang` never answers (what it did is unknown); `reset` cuts
+ * the connection on arrival (the function never ran: it is down).
+ */
+export type Plan = "ok" | "garbage" | "fail" | "hang" | "reset";
+
+export interface Call {
+  seq: number;
+  /** The caller's SUPABASE_ANON_KEY: `<slot>.<incarnation>` for an instance, `cli.<n>` / `cli-pd.<n>` for `leads retry`. */
+  caller: string;
+  key: string | undefined;
+  email: string;
+  message: string;
+  arrivedAt: Time;
+  /** When the answer was written, or when the connection closed unanswered. */
+  endedAt: Time;
+  plan: Plan;
+  status: number;
+  /** The answer was written while the caller was still connected. */
+  answered: boolean;
+}
+
+export type VisitorOutcome = "sent" | "failed" | "limited" | "refused" | "no-answer" | "other";
+
+export interface VisitorRequest {
+  /** Its X-Request-Id. */
+  id: string;
+  /** The instance it was sent to (its slot: the same address across restarts). */
+  slot: string;
+  email: string;
+  message: string;
+  sentAt: Time;
+  endedAt: Time;
+  /** What the visitor was told: "sent" is the form's success notice (a duplicate is told "sent" too). */
+  outcome: VisitorOutcome;
+  status?: number;
+  /** The server's own word for it (its contact_submission log line): sent, duplicate, send-failed… */
+  result?: string;
+}
+
+export type ReportState = "delivered" | "pending" | "dead" | "possibly_delivered" | "unknown";
+
+/** A process's own account of one attempt (it may have reached the function or not). */
+export interface AttemptReport {
+  at: Time;
+  caller: string;
+  key: string;
+  by: "visitor" | "dispatcher" | "cli";
+  state: ReportState;
+}
+
+export interface HistoryEvent {
+  at: Time;
+  what: string;
+}
+
+/** The leads being sent (state `sending`) right after a process was SIGKILLed. */
+export interface KillSnapshot {
+  at: Time;
+  caller: string;
+  sending: { id: string; callStartedAt: number | null }[];
+}
+
+/** A server that exited although nobody stopped it. */
+export interface CrashRecord {
+  at: Time;
+  caller: string;
+  how: string;
+  output: string[];
+}
+
+export interface FinalLead {
+  id: string;
+  email: string;
+  message: string;
+  state: string;
+  attempts: number;
+}
+
+export interface Forgotten {
+  address: string;
+  /** Files under the data folder that still hold the address (SQLite). */
+  files: string[];
+  /** Table rows that still hold it ("table: row" as text). */
+  rows: string[];
+}
+
+export interface History {
+  seed: number;
+  engine: string;
+  startedAt: Time;
+  calls: Call[];
+  visitors: VisitorRequest[];
+  reports: AttemptReport[];
+  events: HistoryEvent[];
+  kills: KillSnapshot[];
+  crashes: CrashRecord[];
+  /** The store after the quiet period. */
+  final?: { leads: FinalLead[]; listOutput: string };
+  forgotten?: Forgotten[];
+}
+
+export type Rule =
+  | "no crash"
+  | "one call in flight"
+  | "one confirmed call"
+  | "no machine resend"
+  | "one key"
+  | "told sent means confirmed"
+  | "delivered or held"
+  | "forget leaves nothing";
+
+export interface Violation {
+  rule: Rule;
+  /** The lead (e-mail and message) it is about, if one. */
+  lead?: string;
+  message: string;
+  /** The part of the history that shows it. */
+  excerpt: string[];
+}
+
+/** Reports are read from pipes: this much out of order against calls is not taken as evidence. */
+const SLACK_MS = 100;
+/**
+ * A call its process recorded as begun this shortly before it was killed may not have reached the
+ * function yet (the request still leaving the process): held as possibly delivered, rightly.
+ */
+const CALL_LEAVING_MS = 2_000;
+
+/** What makes two submissions one lead (decision 026): the address composed and case-folded, and the message. */
+export function leadOf(email: string, message: string): string {
+  return `${email.trim().normalize("NFC").toLowerCase()} | ${message}`;
+}
+
+const leadOfCall = (call: Call) => leadOf(call.email, call.message);
+
+/** Who made a call, as far as the history tells. */
+export type CallPath = "visitor" | "dispatcher" | "retry" | "retry --include-possibly-delivered";
+
+const slotOf = (caller: string) => caller.slice(0, caller.lastIndexOf("."));
+
+export function pathOf(call: Call, history: History): CallPath {
+  if (call.caller.startsWith("cli-pd.")) return "retry --include-possibly-delivered";
+  if (call.caller.startsWith("cli.")) return "retry";
+  const slot = slotOf(call.caller);
+  const lead = leadOfCall(call);
+  // A visitor's attempt happens inside its request: with none of this lead open at that instance,
+  // the call can only be its dispatcher's.
+  const visitor = history.visitors.some(
+    (request) =>
+      request.slot === slot &&
+      leadOf(request.email, request.message) === lead &&
+      request.sentAt <= call.arrivedAt &&
+      call.arrivedAt <= request.endedAt,
+  );
+  return visitor ? "visitor" : "dispatcher";
+}
+
+/** A person asked for it: a visitor's resend, or `retry --include-possibly-delivered`. */
+const byPerson = (path: CallPath) => path === "visitor" || path === "retry --include-possibly-delivered";
+const personReport = (report: AttemptReport) =>
+  report.by === "visitor" || report.caller.startsWith("cli-pd.");
+
+/** The caller could have learned a definite outcome: a readable answer, or a cut before the function ran. */
+const informed = (call: Call) =>
+  (call.answered && (call.plan === "ok" || call.plan === "fail")) || call.plan === "reset";
+const twoHundred = (call: Call) => call.plan === "ok" || call.plan === "garbage";
+
+/** The first report its caller printed for this key after the call ended: the call's own. */
+function ownReport(call: Call, history: History): AttemptReport | undefined {
+  if (call.key === undefined) return undefined;
+  return history.reports
+    .filter(
+      (report) =>
+        report.caller === call.caller && report.key === call.key && report.at >= call.endedAt - SLACK_MS,
+    )
+    .sort((a, b) => a.at - b.at)[0];
+}
+
+/** The caller learned and recorded the call's outcome (delivered, or failed for sure). */
+function settled(call: Call, history: History): boolean {
+  if (!informed(call)) return false;
+  const report = ownReport(call, history);
+  return report !== undefined && ["delivered", "pending", "dead"].includes(report.state);
+}
+
+/** The call's caller recorded it as delivered, and said so before `time`. */
+function deliveredBefore(call: Call, time: Time, history: History): boolean {
+  const report = ownReport(call, history);
+  return call.plan === "ok" && call.answered && report?.state === "delivered" && report.at < time - SLACK_MS;
+}
+
+/**
+ * A person's attempt between two calls that never reached the function and failed for sure (a
+ * visitor's resend, or `retry --include-possibly-delivered`, while the function was down): it
+ * brings a possibly delivered lead back to pending, as the person asked.
+ */
+function personRetryBetween(
+  previous: Call,
+  next: Call,
+  keys: Set<string>,
+  history: History,
+): AttemptReport | undefined {
+  const own = ownReport(previous, history);
+  return history.reports.find(
+    (report) =>
+      report !== own &&
+      keys.has(report.key) &&
+      personReport(report) &&
+      (report.state === "pending" || report.state === "dead") &&
+      report.at >= previous.endedAt - SLACK_MS &&
+      report.at <= next.arrivedAt + SLACK_MS,
+  );
+}
+
+// --- the excerpt of a violation --------------------------------------------------------------------
+
+const at = (history: History, time: Time) => `+${((time - history.startedAt) / 1000).toFixed(3)}s`;
+const short = (key: string | undefined) =>
+  key === undefined ? "(none)" : key.length > 13 ? `${key.slice(0, 8)}…` : key;
+
+export function describeCall(call: Call, history: History): string {
+  const answer =
+    call.plan === "hang"
+      ? "never answered"
+      : call.plan === "reset"
+        ? "cut on arrival (function down)"
+        : `${call.plan === "ok" ? "2xx" : call.plan === "garbage" ? "2xx garbage" : call.status}${call.answered ? "" : ", caller gone before the answer"}`;
+  return (
+    `${at(history, call.arrivedAt)}..${at(history, call.endedAt)} call #${call.seq} from ${call.caller} (${pathOf(call, history)}) ` +
+    `key ${short(call.key)} ${call.email}: ${answer}`
+  );
+}
+
+const describeVisitor = (request: VisitorRequest, history: History) =>
+  `${at(history, request.sentAt)}..${at(history, request.endedAt)} visitor ${request.id} at ${request.slot} ${request.email}: ` +
+  `told ${request.outcome}${request.status ? ` (${request.status}${request.result ? ` ${request.result}` : ""})` : ""}`;
+
+const describeReport = (report: AttemptReport, history: History) =>
+  `${at(history, report.at)} ${report.caller} reports ${report.by} attempt key ${short(report.key)}: ${report.state}`;
+
+/** Everything the history holds about one lead, and what the nemesis did meanwhile, in time order. */
+export function excerptOf(history: History, lead: string, extra: string[] = []): string[] {
+  const calls = history.calls.filter((call) => leadOfCall(call) === lead);
+  const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
+  const final = history.final?.leads.find((row) => leadOf(row.email, row.message) === lead);
+  if (final) keys.add(final.id);
+  const visitors = history.visitors.filter((request) => leadOf(request.email, request.message) === lead);
+  const reports = history.reports.filter((report) => keys.has(report.key));
+  const lines: { at: Time; text: string }[] = [
+    ...calls.map((call) => ({ at: call.arrivedAt, text: describeCall(call, history) })),
+    ...visitors
+      .filter((request) => request.outcome !== "refused")
+      .map((request) => ({ at: request.sentAt, text: describeVisitor(request, history) })),
+    ...reports.map((report) => ({ at: report.at, text: describeReport(report, history) })),
+  ];
+  const times = lines.map((line) => line.at);
+  if (times.length > 0) {
+    const from = Math.min(...times) - 1_000;
+    const to = Math.max(...times, ...calls.map((call) => call.endedAt)) + 1_000;
+    for (const event of history.events)
+      if (event.at >= from && event.at <= to)
+        lines.push({ at: event.at, text: `${at(history, event.at)} nemesis: ${event.what}` });
+    for (const crash of history.crashes)
+      if (crash.at >= from && crash.at <= to)
+        lines.push({
+          at: crash.at,
+          text: `${at(history, crash.at)} ${crash.caller} exited by itself (${crash.how})`,
+        });
+    for (const kill of history.kills)
+      if (kill.at >= from && kill.at <= to && kill.sending.some((row) => keys.has(row.id)))
+        lines.push({
+          at: kill.at,
+          text: `${at(history, kill.at)} after the kill of ${kill.caller}, being sent: ${kill.sending
+            .filter((row) => keys.has(row.id))
+            .map(
+              (row) =>
+                `${short(row.id)} (call started ${row.callStartedAt === null ? "no" : at(history, row.callStartedAt)})`,
+            )
+            .join(", ")}`,
+        });
+  }
+  lines.sort((a, b) => a.at - b.at);
+  const text = lines.map((line) => line.text);
+  if (final) text.push(`at the end: row ${short(final.id)} ${final.state}, ${final.attempts} attempts`);
+  // A long history keeps its beginning and its end.
+  const kept =
+    text.length > 60 ? [...text.slice(0, 20), `… ${text.length - 50} lines …`, ...text.slice(-30)] : text;
+  return [...kept, ...extra];
+}
+
+// --- the rules -------------------------------------------------------------------------------------
+
+export function check(history: History): Violation[] {
+  const violations: Violation[] = [];
+  const byLead = new Map<string, Call[]>();
+  for (const call of [...history.calls].sort((a, b) => a.arrivedAt - b.arrivedAt || a.seq - b.seq)) {
+    const lead = leadOfCall(call);
+    byLead.set(lead, [...(byLead.get(lead) ?? []), call]);
+  }
+  const finalOf = (lead: string) =>
+    history.final?.leads.filter((row) => leadOf(row.email, row.message) === lead) ?? [];
+  const violation = (rule: Rule, lead: string | undefined, message: string, extra: string[] = []) =>
+    violations.push({
+      rule,
+      ...(lead ? { lead } : {}),
+      message,
+      excerpt: lead ? excerptOf(history, lead, extra) : extra,
+    });
+
+  for (const [lead, calls] of byLead) {
+    const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
+
+    // No two calls for one lead in flight at once.
+    let longest: Call | undefined;
+    for (const call of calls) {
+      if (longest && call.arrivedAt < longest.endedAt)
+        violation(
+          "one call in flight",
+          lead,
+          `call #${call.seq} (${call.caller}) arrived while call #${longest.seq} (${longest.caller}) was still in flight`,
+        );
+      if (!longest || call.endedAt > longest.endedAt) longest = call;
+    }
+
+    // Delivered within the window means a duplicate, never a call (decision 032): once a caller has
+    // recorded a lead as delivered, nothing calls it again.
+    for (const call of calls) {
+      const delivered = calls.find(
+        (earlier) => earlier !== call && deliveredBefore(earlier, call.arrivedAt, history),
+      );
+      if (delivered)
+        violation(
+          "one confirmed call",
+          lead,
+          `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) after ${delivered.caller} had recorded call #${delivered.seq} as delivered`,
+        );
+    }
+
+    // At most one confirmed (2xx) call: a second only when the first one's outcome was lost and a
+    // person asked for the lead again (a visitor's resend, `retry --include-possibly-delivered`).
+    let confirmed: Call | undefined;
+    for (const call of calls) {
+      if (!twoHundred(call)) continue;
+      if (confirmed && !deliveredBefore(confirmed, call.arrivedAt, history)) {
+        const path = pathOf(call, history);
+        if (!byPerson(path) && personRetryBetween(confirmed, call, keys, history) === undefined)
+          violation(
+            "one confirmed call",
+            lead,
+            `confirmed twice: call #${confirmed.seq} (${confirmed.caller}) and call #${call.seq} (${call.caller}, ${path}), ` +
+              "and no person asked for the lead again in between",
+          );
+      }
+      confirmed = call;
+    }
+
+    // Held when unsure (decision 032): no machine (a dispatcher, `retry` without the flag) calls a
+    // lead again after a call that may have reached the function, unless a person's attempt since
+    // failed for sure.
+    for (const [index, call] of calls.entries()) {
+      const path = pathOf(call, history);
+      if (byPerson(path) || index === 0) continue;
+      const previous = calls[index - 1]!;
+      const sureFailure = informed(previous) && (previous.plan === "fail" || previous.plan === "reset");
+      if (sureFailure || personRetryBetween(previous, call, keys, history)) continue;
+      violation(
+        "no machine resend",
+        lead,
+        `call #${call.seq} by the ${path} of ${call.caller} after call #${previous.seq}, which may have reached the function ` +
+          `(${twoHundred(previous) ? "2xx" : previous.plan}${previous.answered ? "" : ", outcome never reached its caller"})`,
+      );
+    }
+
+    // One key per lead, one lead per key, and the key is the lead's id.
+    const rows = finalOf(lead);
+    if (keys.size > 1 || calls.some((call) => call.key === undefined))
+      violation("one key", lead, `one lead sent under ${keys.size} keys: ${[...keys].join(", ")}`);
+    else if (rows.length === 1 && keys.size === 1 && !keys.has(rows[0]!.id))
+      violation("one key", lead, `sent under key ${[...keys][0]} but stored as lead ${rows[0]!.id}`);
+  }
+  const leadsOfKey = new Map<string, Set<string>>();
+  for (const call of history.calls)
+    if (call.key) leadsOfKey.set(call.key, (leadsOfKey.get(call.key) ?? new Set()).add(leadOfCall(call)));
+  for (const [key, leads] of leadsOfKey)
+    if (leads.size > 1)
+      violation("one key", undefined, `key ${key} carried ${leads.size} different leads`, [...leads]);
+
+  // Every visitor told "sent" was told so after a confirmed call of that lead.
+  for (const request of history.visitors) {
+    if (request.outcome !== "sent") continue;
+    const lead = leadOf(request.email, request.message);
+    const confirmedBefore = (byLead.get(lead) ?? []).some(
+      (call) => call.plan === "ok" && call.answered && call.endedAt <= request.endedAt + SLACK_MS,
+    );
+    if (!confirmedBefore)
+      violation(
+        "told sent means confirmed",
+        lead,
+        `visitor ${request.id} was told "sent" with no confirmed call of the lead before`,
+      );
+  }
+
+  // At the end: delivered, or held for a person in a state the history explains.
+  if (history.final) {
+    const leads = new Set([
+      ...byLead.keys(),
+      ...history.final.leads.map((row) => leadOf(row.email, row.message)),
+    ]);
+    for (const lead of leads) {
+      const rows = finalOf(lead);
+      const calls = byLead.get(lead) ?? [];
+      if (rows.length > 1) {
+        violation(
+          "delivered or held",
+          lead,
+          `${rows.length} rows for one lead: ${rows.map((row) => `${row.id} ${row.state}`).join(", ")}`,
+        );
+        continue;
+      }
+      const row = rows[0];
+      if (!row) {
+        if (!calls.some((call) => call.plan === "ok" && call.answered))
+          violation("delivered or held", lead, "reached the function, never confirmed, and not in the store");
+        continue;
+      }
+      const listed = history.final.listOutput
+        .split("\n")
+        .some((line) => line.includes(row.email) && line.includes(row.state.replaceAll("_", "-")));
+      if (row.state === "delivered") {
+        if (!calls.some((call) => call.key === row.id && call.plan === "ok" && call.answered))
+          violation(
+            "delivered or held",
+            lead,
+            `lead ${row.id} is delivered, but no call under its key was confirmed`,
+          );
+      } else if (row.state === "possibly_delivered") {
+        if (!listed)
+          violation(
+            "delivered or held",
+            lead,
+            `lead ${row.id} is possibly delivered but not in \`npm run leads -- list\``,
+            ["list output:", ...history.final.listOutput.split("\n")],
+          );
+        const own = calls.filter((call) => call.key === row.id);
+        const last = own[own.length - 1];
+        const lost = last !== undefined && !settled(last, history);
+        const leaving = history.kills.some((kill) =>
+          kill.sending.some(
+            (sending) =>
+              sending.id === row.id &&
+              sending.callStartedAt !== null &&
+              sending.callStartedAt >= (last?.arrivedAt ?? -Infinity) &&
+              kill.at - sending.callStartedAt <= CALL_LEAVING_MS &&
+              !own.some((call) => call.arrivedAt >= sending.callStartedAt! - SLACK_MS),
+          ),
+        );
+        if (!lost && !leaving)
+          violation(
+            "delivered or held",
+            lead,
+            last
+              ? `lead ${row.id} is held as possibly delivered, but its last call (#${last.seq}) ended in an outcome its caller recorded, and no later call reached the function`
+              : `lead ${row.id} is held as possibly delivered, but no call of it ever reached the function`,
+          );
+      } else {
+        violation(
+          "delivered or held",
+          lead,
+          `lead ${row.id} is ${row.state} after the quiet period (the function answering, every instance up)` +
+            (listed ? "" : ", and not in `npm run leads -- list`"),
+        );
+      }
+    }
+  }
+
+  // A server exits when it is told to, never by itself.
+  for (const crash of history.crashes)
+    violation(
+      "no crash",
+      undefined,
+      `${crash.caller} exited by itself (${crash.how}) at ${at(history, crash.at)}`,
+      [`its last lines:`, ...crash.output.map((line) => `  ${line}`)],
+    );
+
+  for (const forgotten of history.forgotten ?? []) {
+    if (forgotten.files.length > 0 || forgotten.rows.length > 0)
+      violation(
+        "forget leaves nothing",
+        undefined,
+        `after \`leads forget ${forgotten.address}\` the address is still stored`,
+        [...forgotten.files.map((file) => `file ${file}`), ...forgotten.rows.map((row) => `row ${row}`)],
+      );
+  }
+  return violations;
+}
+
+/**
+ * The report of a failed run: the seed first (to replay it), then the violations lead by lead, each
+ * lead's history once. `maxLeads` leads in full, the others a line each (the whole report is the
+ * run's violations.txt).
+ */
+export function formatViolations(
+  history: History,
+  violations: Violation[],
+  replay: string,
+  maxLeads = Infinity,
+): string {
+  const lines = [
+    `${violations.length} violation(s) in the ${history.engine} history of seed ${history.seed} (replay: ${replay})`,
+  ];
+  const groups = new Map<string, Violation[]>();
+  for (const found of violations) {
+    const group = found.lead ?? `(${found.rule}: ${found.message})`;
+    groups.set(group, [...(groups.get(group) ?? []), found]);
+  }
+  let shown = 0;
+  for (const [group, found] of groups) {
+    if (shown++ >= maxLeads) {
+      lines.push(
+        `- ${group}: ${found.length} violation(s), the first: [${found[0]!.rule}] ${found[0]!.message}`,
+      );
+      continue;
+    }
+    lines.push("", `${found[0]!.lead ?? "Not about one lead"} (seed ${history.seed}):`);
+    for (const each of found) lines.push(`  - [${each.rule}] ${each.message}`);
+    lines.push("  its history:", ...found[0]!.excerpt.map((line) => `     ${line}`));
+  }
+  return lines.join("\n");
+}

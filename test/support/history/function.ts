@@ -1,0 +1,186 @@
+import { createServer as createHttpServer } from "node:http";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+
+import { freePort } from "../ports";
+import type { Call, Plan } from "./checker";
+import type { Random } from "./random";
+
+/**
+ * The function `send-contact-email`, faked on 127.0.0.1 for the history test, recording every call:
+ * who made it (the caller's `apikey`: each process gets its own), its Idempotency-Key and lead,
+ * when it arrived and ended, what the function did with it and whether the answer reached the caller.
+ * The nemesis changes how it behaves: slow, failing, hanging past the caller's timeout, answering
+ * garbage, down (its port closed: connection refused).
+ */
+export type FunctionMode =
+  | { kind: "ok" }
+  | { kind: "slow"; minMs: number; maxMs: number }
+  | { kind: "fail"; status: number }
+  | { kind: "hang" }
+  | { kind: "garbage" }
+  /** Each call its own: mostly answered, some slow, failing, hanging or garbage. */
+  | { kind: "flaky"; slowMaxMs: number }
+  | { kind: "down" };
+
+export interface RecordingFunction {
+  url: string;
+  calls: Call[];
+  mode(): FunctionMode;
+  setMode(mode: FunctionMode): Promise<void>;
+  /** Calls not ended yet, by caller. */
+  inFlight(): Call[];
+  close(): Promise<void>;
+}
+
+export const now = () => performance.timeOrigin + performance.now();
+
+const CONTACT_PATH = "/functions/v1/send-contact-email";
+
+export async function startRecordingFunction(random: Random): Promise<RecordingFunction> {
+  const port = await freePort();
+  let mode: FunctionMode = { kind: "ok" };
+  const calls: Call[] = [];
+  const open = new Set<Call>();
+  /** Every open connection, and how many calls each is answering (an idle one answers none). */
+  const sockets = new Map<Socket, number>();
+  let seq = 0;
+
+  /** What the function does with this call, and after how long it answers. */
+  const decide = (): { plan: Plan; status: number; delayMs: number } => {
+    switch (mode.kind) {
+      case "ok":
+        return { plan: "ok", status: 200, delayMs: 0 };
+      case "slow":
+        return { plan: "ok", status: 200, delayMs: random.int(mode.minMs, mode.maxMs) };
+      case "fail":
+        return { plan: "fail", status: mode.status, delayMs: random.int(0, 200) };
+      case "hang":
+        return { plan: "hang", status: 0, delayMs: 0 };
+      case "garbage":
+        return { plan: "garbage", status: 200, delayMs: random.int(0, 200) };
+      case "down":
+        return { plan: "reset", status: 0, delayMs: 0 };
+      case "flaky": {
+        const plan = random.weighted({ ok: 5, slow: 2, fail: 2, hang: 1, garbage: 1 });
+        if (plan === "slow") return { plan: "ok", status: 200, delayMs: random.int(0, mode.slowMaxMs) };
+        if (plan === "fail")
+          return { plan: "fail", status: random.pick([500, 502, 503]), delayMs: random.int(0, 300) };
+        return { plan, status: plan === "hang" ? 0 : 200, delayMs: random.int(0, 100) };
+      }
+    }
+  };
+
+  // The HTTP side never listens itself: a TCP listener hands it each connection, so "down" can close
+  // the port (connection refused) and "up" open it again, the same port, without touching the rest.
+  const server = createHttpServer((req, res) => {
+    const arrivedAt = now();
+    if (req.method === "OPTIONS") {
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.url !== CONTACT_PATH) {
+      res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+      return;
+    }
+    const socket = req.socket;
+    sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
+    res.on("close", () => sockets.has(socket) && sockets.set(socket, sockets.get(socket)! - 1));
+    const { plan, status, delayMs } = decide();
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const call: Call = {
+      seq: ++seq,
+      caller: header("apikey") ?? "(no apikey)",
+      key: header("idempotency-key"),
+      email: "",
+      message: "",
+      arrivedAt,
+      endedAt: arrivedAt,
+      plan,
+      status,
+      answered: false,
+    };
+    calls.push(call);
+    open.add(call);
+    let ended = false;
+    const end = (answered: boolean) => {
+      if (ended) return;
+      ended = true;
+      call.endedAt = now();
+      call.answered = answered;
+      open.delete(call);
+    };
+    res.on("finish", () => end(true));
+    res.on("close", () => end(false));
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      try {
+        const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          email?: unknown;
+          message?: unknown;
+        };
+        call.email = String(lead.email ?? "");
+        call.message = String(lead.message ?? "");
+      } catch {
+        call.email = "(unreadable body)";
+      }
+      // Down: cut without the function running (a call on a connection opened before the port closed).
+      if (plan === "reset") return void socket.destroy();
+      if (plan === "hang") return; // until the caller gives up (its timeout) or dies
+      const answer = () => {
+        if (res.destroyed) return;
+        if (plan === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+        else if (plan === "garbage")
+          res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+        else res.writeHead(status, { "content-type": "application/json" }).end('{"error":"function failed"}');
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  let listener: NetServer | undefined;
+  const listen = async () => {
+    const next = createNetServer((socket: Socket) => {
+      sockets.set(socket, 0);
+      socket.on("close", () => sockets.delete(socket));
+      server.emit("connection", socket);
+    });
+    await new Promise<void>((resolve, reject) => {
+      next.once("error", reject);
+      next.listen(port, "127.0.0.1", () => resolve());
+    });
+    listener = next;
+  };
+  const unlisten = () => {
+    listener?.close();
+    listener = undefined;
+  };
+  await listen();
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    mode: () => mode,
+    async setMode(next) {
+      const wasDown = mode.kind === "down";
+      mode = next;
+      if (next.kind === "down" && !wasDown) {
+        // The port closes (new connections are refused) and idle kept-alive connections with it; a
+        // call that still comes on one is cut without the function running (plan "reset").
+        unlisten();
+        for (const [socket, busy] of sockets) if (busy === 0) socket.destroy();
+      } else if (next.kind !== "down" && wasDown) {
+        await listen();
+      }
+    },
+    inFlight: () => [...open],
+    async close() {
+      unlisten();
+      for (const socket of sockets.keys()) socket.destroy();
+      server.close();
+    },
+  };
+}

@@ -1,0 +1,288 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+import { serverBuildDir } from "../build-output";
+import { childrenOf, killTree } from "../npm";
+import { freePort, root } from "../server-process.mjs";
+import type { AttemptReport, ReportState } from "./checker";
+import { now } from "./function";
+
+/**
+ * The processes of the history test, each held by its PID: `npm start`-style server instances
+ * (scripts/start.mjs, as test/support/server-process.mjs starts them, optionally under Debian's
+ * `faketime` with the clock ahead) that keep their address across restarts, and `npm run leads`
+ * runs. Each process gets its own SUPABASE_ANON_KEY, which the fake function records as the
+ * caller of every call; their attempt reports are read from their output.
+ */
+
+const startScript = `${root}scripts/start.mjs`;
+
+/** One line a process printed, when the test read it. */
+export interface OutputLine {
+  at: number;
+  who: string;
+  text: string;
+}
+
+/** A server that exited although nobody signalled it. */
+export interface Crash {
+  at: number;
+  caller: string;
+  how: string;
+  /** Its last lines of output. */
+  output: string[];
+}
+
+export interface ProcessLog {
+  lines: OutputLine[];
+  crashes: Crash[];
+  reports: AttemptReport[];
+  /** contact_submission lines by request id: what the server made of each visitor request. */
+  results: Map<string, { result: string; status: number }>;
+}
+
+export function newProcessLog(): ProcessLog {
+  return { lines: [], crashes: [], reports: [], results: new Map() };
+}
+
+const REPORT_STATES: Record<string, ReportState> = {
+  delivered: "delivered",
+  pending: "pending",
+  dead: "dead",
+  possibly_delivered: "possibly_delivered",
+  "possibly-delivered": "possibly_delivered",
+  unknown: "unknown",
+  unrecorded: "unknown",
+};
+
+/** Reads a process's output line by line: its reports and its visitors' results go to `log`. */
+function readOutput(child: ChildProcess, who: string, log: ProcessLog, by: "server" | "cli") {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on("line", (text) => {
+      const at = now();
+      log.lines.push({ at, who, text });
+      if (by === "cli") {
+        // `leads retry` on a pipe: "[3/7] <lead id>: delivered" or "…: failed (http 503): now pending".
+        // "delivered" says the function confirmed the call, not that the store recorded it (the
+        // line is written from the call's answer alone, cli/leads/main.ts): what became of the
+        // lead is unknown. A failure says the state the store recorded ("unrecorded" when none).
+        const match = /^\[\d+\/\d+\] (\S+): (?:delivered|failed \(.*\): now (\S+))$/.exec(text);
+        if (match)
+          log.reports.push({
+            at,
+            caller: who,
+            key: match[1]!,
+            by: "cli",
+            state: match[2] === undefined ? "unknown" : (REPORT_STATES[match[2]] ?? "unknown"),
+          });
+        return;
+      }
+      if (!text.startsWith("{")) return;
+      let event: Record<string, unknown>;
+      try {
+        event = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if (event.event === "lead_attempt" && typeof event.leadId === "string")
+        log.reports.push({
+          at,
+          caller: who,
+          key: event.leadId,
+          by: event.by === "visitor" ? "visitor" : event.by === "cli" ? "cli" : "dispatcher",
+          state: REPORT_STATES[String(event.state)] ?? "unknown",
+        });
+      if (event.event === "contact_submission" && typeof event.requestId === "string")
+        log.results.set(event.requestId, { result: String(event.result), status: Number(event.status) });
+    });
+  }
+}
+
+export interface Slot {
+  name: string;
+  url: string;
+  /** The caller name of the running incarnation (`<name>.<n>`), undefined while it is down. */
+  caller(): string | undefined;
+  alive(): boolean;
+  /** Starts a new incarnation and waits until /healthz answers 200; returns how far its clock is ahead (ms, from its Date header). */
+  start(): Promise<number>;
+  /** Signals the server process itself (under faketime: its child, the node process) by PID. */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves when the running incarnation has exited. */
+  exited(): Promise<void>;
+}
+
+export interface SlotOptions {
+  name: string;
+  env: Record<string, string | undefined>;
+  /** libfaketime's offset, e.g. "+20s": the instance runs under `faketime -f`. */
+  skew?: string;
+  log: ProcessLog;
+}
+
+export async function createSlot({ name, env, skew, log }: SlotOptions): Promise<Slot> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let incarnation = 0;
+  let child: ChildProcess | undefined;
+  let serverPid: number | undefined;
+  let exit: Promise<void> = Promise.resolve();
+  let running = false;
+  /** Whether the running incarnation was told to stop (its exit is then no crash). */
+  let signalled = false;
+
+  const start = async (): Promise<number> => {
+    if (running) throw new Error(`${name} is already running`);
+    incarnation += 1;
+    const caller = `${name}.${incarnation}`;
+    const childEnv: Record<string, string | undefined> = {
+      ...process.env,
+      NODE_ENV: "production",
+      ...env,
+      SUPABASE_ANON_KEY: caller,
+      REMIX_BUILD_DIR: serverBuildDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      // libfaketime fakes CLOCK_MONOTONIC too unless told not to: Node's timers and performance.now()
+      // run on it. Only the wall clock (Date, the HTTP Date header) is to run ahead.
+      ...(skew ? { FAKETIME_DONT_FAKE_MONOTONIC: "1" } : {}),
+    };
+    for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+    const [command, args] = skew
+      ? ["faketime", ["-f", skew, process.execPath, startScript]]
+      : [process.execPath, [startScript]];
+    const spawned = spawn(command, args, {
+      cwd: root,
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child = spawned;
+    running = true;
+    signalled = false;
+    exit = new Promise<void>((resolve) =>
+      spawned.once("exit", (code, signal) => {
+        running = false;
+        serverPid = undefined;
+        if (!signalled)
+          log.crashes.push({
+            at: now(),
+            caller,
+            how: signal ?? `code ${code}`,
+            // Its last words, without the request log and the stack frames.
+            output: log.lines
+              .filter((line) => line.who === caller && !line.text.includes('"event":"request"'))
+              .filter((line) => !/^\s+at /.test(line.text))
+              .slice(-30)
+              .map((line) => line.text),
+          });
+        log.lines.push({ at: now(), who: caller, text: `(exited: ${signal ?? `code ${code}`})` });
+        resolve();
+      }),
+    );
+    readOutput(spawned, caller, log, "server");
+    // `faketime` forks the program it runs: the server is its child, and that is the PID to signal.
+    serverPid = skew ? undefined : spawned.pid;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (!running) throw new Error(`${caller} exited while starting:\n${tail(log, caller)}`);
+      if (serverPid === undefined && spawned.pid !== undefined) serverPid = childrenOf(spawned.pid)[0];
+      try {
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        await response.arrayBuffer();
+        const date = response.headers.get("date");
+        if (response.status === 200 && serverPid !== undefined && date) return Date.parse(date) - Date.now();
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) {
+        spawned.kill("SIGKILL");
+        if (serverPid) process.kill(serverPid, "SIGKILL");
+        throw new Error(`${caller} did not answer /healthz within 60 s:\n${tail(log, caller)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  return {
+    name,
+    url,
+    caller: () => (running ? `${name}.${incarnation}` : undefined),
+    alive: () => running,
+    start,
+    signal(signal) {
+      const pid = serverPid ?? child?.pid;
+      if (!running || pid === undefined) return;
+      signalled = true;
+      try {
+        process.kill(pid, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
+    },
+    exited: () => exit,
+  };
+}
+
+/** The last lines a process printed, for an error message. */
+export function tail(log: ProcessLog, who: string, count = 40): string {
+  return log.lines
+    .filter((line) => line.who === who)
+    .slice(-count)
+    .map((line) => line.text)
+    .join("\n");
+}
+
+export interface CliRun {
+  caller: string;
+  pid: number;
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/** `npm run --silent leads -- …args` as ops run it, with the servers' store and function. */
+export function runLeads(
+  args: string[],
+  {
+    caller,
+    env,
+    log,
+    skew,
+  }: { caller: string; env: Record<string, string | undefined>; log: ProcessLog; skew?: string },
+): CliRun {
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    ...env,
+    SUPABASE_ANON_KEY: caller,
+    REMIX_BUILD_DIR: serverBuildDir,
+    // Wide enough that `list` prints one line per lead (the e-mail is never cut).
+    COLUMNS: "250",
+    ...(skew ? { FAKETIME_DONT_FAKE_MONOTONIC: "1" } : {}),
+  };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+  const npmArgs = ["run", "--silent", "leads", "--", ...args];
+  // A laptop whose clock runs ahead: npm, and the CLI it runs, under faketime.
+  const child = spawn(skew ? "faketime" : "npm", skew ? ["-f", skew, "npm", ...npmArgs] : npmArgs, {
+    cwd: root,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  readOutput(child, caller, log, "cli");
+  log.lines.push({
+    at: now(),
+    who: caller,
+    text: `(${skew ? `faketime -f ${skew} ` : ""}npm run leads -- ${args.join(" ")})`,
+  });
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once("close", (code) => resolve({ code, stdout, stderr })),
+  );
+  return { caller, pid: child.pid!, exited };
+}
+
+/** Kills a `leads` run and its children (npm, the shell, node) by PID. */
+export function killRun(run: CliRun): void {
+  killTree(run.pid);
+}

@@ -1,0 +1,455 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import {
+  check,
+  type FinalLead,
+  formatViolations,
+  type Forgotten,
+  type History,
+  type Violation,
+  type VisitorOutcome,
+  type VisitorRequest,
+} from "./checker";
+import { type FunctionMode, now, type RecordingFunction, startRecordingFunction } from "./function";
+import { type CliRun, createSlot, killRun, newProcessLog, runLeads, type Slot } from "./processes";
+import { type Random, seededRandom } from "./random";
+
+/**
+ * One randomized history of the lead store (issue 33), in the manner of Jepsen: server instances
+ * on one store, visitors posting and resending a small, moving set of leads at random instances,
+ * the dispatchers, `npm run leads -- retry` at random times, and a nemesis injecting faults; then a
+ * quiet period, the store read at the end, `forget`, and the checker over everything recorded.
+ */
+
+/** What the history test needs of an engine: its store's configuration and its faults. */
+export interface Engine {
+  name: "postgres" | "sqlite";
+  /** The store for servers and the CLI (DATABASE_URL, or LEADS_DATABASE_FILE and its folder's files). */
+  storeEnv: Record<string, string | undefined>;
+  /** Every lead, as stored (the test's own read, beside the CLI's). */
+  readLeads(): Promise<(FinalLead & { callStartedAt: number | null })[]>;
+  /** Where an address is still held after `forget`: files of the data folder, and table rows. */
+  holding(needle: string): Promise<{ files: string[]; rows: string[] }>;
+  /** Database faults (PostgreSQL), each lasting a random time in its range; `inject` returns the undo. */
+  faults?: Record<string, DatabaseFault>;
+}
+
+export interface DatabaseFault {
+  lastsMs: [number, number];
+  inject(random: Random): Promise<() => Promise<void>>;
+}
+
+export interface SlotPlan {
+  name: string;
+  skew?: string;
+}
+
+export interface HistoryOptions {
+  seed: number;
+  engine: Engine;
+  slots: SlotPlan[];
+  chaosMs: number;
+  visitors: number;
+  /** faketime's offset for some `leads retry` runs (an operator's laptop whose clock runs ahead). */
+  cliSkew?: string;
+  /** How long between two instance faults (SIGKILL, SIGTERM), at random in [min, max] ms. */
+  instanceFaultEveryMs: [number, number];
+  /** The function's timeout in the servers (the lease is this and 5 s). */
+  timeoutMs: number;
+  /** Longest wait for the dispatchers to catch up after the faults stop. */
+  quietMs: number;
+  /** Where the run's record is kept (history.json, every process's output). */
+  dir?: string;
+  /** Called at once with what stops every process of the run (for the test's afterAll). */
+  onStart?: (stop: () => Promise<void>) => void;
+}
+
+export interface ClockProof {
+  caller: string;
+  skew: string | undefined;
+  aheadMs: number;
+}
+
+export interface HistoryRun {
+  history: History;
+  violations: Violation[];
+  clocks: ClockProof[];
+  dir: string;
+  quiet: { settledAfterMs: number | null };
+  counts: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A new lead every LEAD_EVERY_MS; visitors post the WINDOW newest, so each is posted again and again. */
+const LEAD_EVERY_MS = 1_000;
+const WINDOW = 5;
+
+export function leadAt(seed: number, index: number) {
+  return {
+    name: `Visitor ${index}`,
+    email: `lead${index}.s${seed}@example.com`,
+    message: `Lead ${index} of history ${seed}: please call me about automating our invoices.`,
+  };
+}
+
+/** Where a fault of the process nemesis ends: wait for the exit and the restart before the next. */
+async function restart(
+  slot: Slot,
+  pauseMs: number,
+  proofs: ClockProof[],
+  skew: string | undefined,
+  record: (what: string) => void,
+) {
+  await slot.exited();
+  record(`${slot.name} exited`);
+  await sleep(pauseMs);
+  const aheadMs = await slot.start();
+  proofs.push({ caller: slot.caller()!, skew, aheadMs });
+  record(`${slot.caller()} started (clock ${aheadMs >= 0 ? "+" : ""}${(aheadMs / 1000).toFixed(1)} s)`);
+}
+
+export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
+  const { seed, engine, timeoutMs } = options;
+  const random = seededRandom(seed);
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), `history-${engine.name}-${seed}-`));
+  const startedAt = now();
+  const history: History = {
+    seed,
+    engine: engine.name,
+    startedAt,
+    calls: [],
+    visitors: [],
+    reports: [],
+    events: [],
+    kills: [],
+    crashes: [],
+  };
+  const record = (what: string) => history.events.push({ at: now(), what });
+  const log = newProcessLog();
+  const fake: RecordingFunction = await startRecordingFunction(random.stream("function calls"));
+  history.calls = fake.calls;
+  history.reports = log.reports;
+  history.crashes = log.crashes;
+
+  const env = {
+    SUPABASE_URL: fake.url,
+    METRICS_TOKEN: undefined,
+    LEADS_ALERT_WEBHOOK_URL: undefined,
+    DATABASE_URL: undefined,
+    ...engine.storeEnv,
+    CONTACT_FUNCTION_TIMEOUT_MS: String(timeoutMs),
+    // Failed leads come back within a second or two: the dispatchers run every 500 ms.
+    CONTACT_RETRY_INITIAL_SECONDS: "1",
+    CONTACT_RETRY_MAX_SECONDS: "2",
+    // Never dead in a run this short: a lead held as dead would be the product giving up, not a fault.
+    CONTACT_RETRY_MAX_ATTEMPTS: "100000",
+    // Every visitor is 127.0.0.1: no limit may answer for the store.
+    RATE_LIMIT_PER_CLIENT: "1000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "10000000",
+  };
+
+  const clocks: ClockProof[] = [];
+  const slots: Slot[] = [];
+  const skews = new Map<Slot, string | undefined>();
+  const runs = new Set<CliRun>();
+  let stopping = false;
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= stopAll());
+  const stopAll = async () => {
+    stopping = true;
+    for (const run of runs) killRun(run);
+    for (const slot of slots) slot.signal("SIGKILL");
+    await Promise.all(slots.map((slot) => slot.exited()));
+    await fake.close();
+  };
+
+  options.onStart?.(stop);
+  try {
+    for (const plan of options.slots) {
+      const slot = await createSlot({ name: plan.name, env, log, ...(plan.skew ? { skew: plan.skew } : {}) });
+      slots.push(slot);
+      skews.set(slot, plan.skew);
+    }
+    // Started one after the other: each migrates or finds the store migrated, as replicas do.
+    for (const slot of slots) {
+      const aheadMs = await slot.start();
+      clocks.push({ caller: slot.caller()!, skew: skews.get(slot), aheadMs });
+      record(`${slot.caller()} started (clock ${aheadMs >= 0 ? "+" : ""}${(aheadMs / 1000).toFixed(1)} s)`);
+    }
+    const chaosStart = now();
+    const chaosEnd = chaosStart + options.chaosMs;
+    const chaos = () => now() < chaosEnd && !stopping;
+
+    // --- visitors ----------------------------------------------------------------------------------
+    let visitorSeq = 0;
+    const visitor = async (number: number) => {
+      const own = random.stream(`visitor ${number}`);
+      while (chaos()) {
+        const newest = Math.floor((now() - chaosStart) / LEAD_EVERY_MS);
+        const index = Math.max(0, newest - own.int(0, WINDOW - 1));
+        const lead = leadAt(seed, index);
+        // The same lead typed again, sometimes with the address in capitals (the same lead: decision 026).
+        const email = own.chance(0.25) ? lead.email.toUpperCase() : lead.email;
+        const slot = own.pick(slots);
+        const id = `v${++visitorSeq}-${seed}`;
+        const sentAt = now();
+        let outcome: VisitorOutcome;
+        let status: number | undefined;
+        try {
+          const response = await fetch(`${slot.url}/?index`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { "X-Request-Id": id },
+            body: new URLSearchParams({ name: lead.name, email, message: lead.message }),
+            signal: AbortSignal.timeout(60_000),
+          });
+          await response.arrayBuffer();
+          status = response.status;
+          outcome =
+            status === 303 && response.headers.get("location")?.includes("contact=sent")
+              ? "sent"
+              : status === 502 || status === 504
+                ? "failed"
+                : status === 429
+                  ? "limited"
+                  : "other";
+        } catch (error) {
+          const code = (error as { cause?: { code?: string } }).cause?.code;
+          outcome = code === "ECONNREFUSED" ? "refused" : "no-answer";
+        }
+        const request: VisitorRequest = {
+          id,
+          slot: slot.name,
+          email,
+          message: lead.message,
+          sentAt,
+          endedAt: now(),
+          outcome,
+          ...(status !== undefined ? { status } : {}),
+        };
+        history.visitors.push(request);
+        await sleep(own.int(30, 300));
+      }
+    };
+
+    // --- the function's faults ---------------------------------------------------------------------
+    const functionNemesis = async () => {
+      const own = random.stream("function faults");
+      while (chaos()) {
+        await sleep(own.int(300, 1_500));
+        if (!chaos()) break;
+        const kind = own.weighted({ slow: 3, fail: 2, hang: 2, garbage: 1, down: 1, flaky: 3 });
+        const mode: FunctionMode =
+          kind === "slow"
+            ? { kind, minMs: 100, maxMs: timeoutMs + 500 }
+            : kind === "fail"
+              ? { kind, status: own.pick([500, 502, 503]) }
+              : kind === "flaky"
+                ? { kind, slowMaxMs: timeoutMs + 500 }
+                : { kind };
+        await fake.setMode(mode);
+        record(`function ${JSON.stringify(mode)}`);
+        await sleep(own.int(1_000, 4_000));
+        await fake.setMode({ kind: "ok" });
+        record("function answers again");
+      }
+    };
+
+    // --- the database ------------------------------------------------------------------------------
+    /** Settles when the database fault under way (if any) is undone. */
+    let databaseBack: Promise<void> = Promise.resolve();
+    const databaseNemesis = async () => {
+      const faults = Object.entries(engine.faults ?? {});
+      if (faults.length === 0) return;
+      const own = random.stream("database faults");
+      while (chaos()) {
+        await sleep(own.int(4_000, 9_000));
+        if (!chaos()) break;
+        const [name, fault] = own.pick(faults);
+        let back!: () => void;
+        databaseBack = new Promise((resolve) => (back = resolve));
+        try {
+          const undo = await fault.inject(own);
+          record(`database: ${name}`);
+          await sleep(own.int(...fault.lastsMs));
+          await undo();
+          record(`database: ${name} undone`);
+        } finally {
+          back();
+        }
+      }
+    };
+
+    // --- the instances -----------------------------------------------------------------------------
+    const processNemesis = async () => {
+      const own = random.stream("process faults");
+      while (chaos()) {
+        await sleep(own.int(...options.instanceFaultEveryMs));
+        if (!chaos()) break;
+        // One that exited by itself (a crash, for the checker) is started again, as a process manager would.
+        for (const slot of slots) if (!slot.alive()) await restart(slot, 0, clocks, skews.get(slot), record);
+        const action = own.weighted({ SIGKILL: 3, SIGTERM: 2 });
+        // Mid-batch when it can: an instance with a call under way.
+        const busy = new Set(fake.inFlight().map((call) => call.caller));
+        const candidates = slots.filter((slot) => slot.alive() && busy.has(slot.caller() ?? ""));
+        const slot = candidates.length > 0 && own.chance(0.8) ? own.pick(candidates) : own.pick(slots);
+        if (!slot.alive()) continue;
+        const caller = slot.caller()!;
+        record(`${action} ${caller}${busy.has(caller) ? " (a call under way)" : ""}`);
+        const at = now();
+        slot.signal(action);
+        await slot.exited();
+        if (action === "SIGKILL") {
+          // What it held: a lead whose call had just begun may be held as possibly delivered.
+          await databaseBack;
+          const sending = (await engine.readLeads())
+            .filter((lead) => lead.state === "sending")
+            .map((lead) => ({ id: lead.id, callStartedAt: lead.callStartedAt }));
+          history.kills.push({ at, caller, sending });
+        }
+        await restart(slot, own.int(100, 1_500), clocks, skews.get(slot), record);
+      }
+    };
+
+    // --- a person runs `npm run leads -- retry` -----------------------------------------------------
+    let cliSeq = 0;
+    const operator = async () => {
+      const own = random.stream("operator");
+      while (chaos()) {
+        await sleep(own.int(2_000, 6_000));
+        if (!chaos()) break;
+        // Sometimes knowingly resending the possibly delivered (a second call accepted: the checker allows it).
+        const anyway = own.chance(0.3);
+        const skew = options.cliSkew && own.chance(0.5) ? options.cliSkew : undefined;
+        const caller = `${anyway ? "cli-pd" : "cli"}.${++cliSeq}`;
+        const run = runLeads(["retry", ...(anyway ? ["--include-possibly-delivered"] : [])], {
+          caller,
+          env,
+          log,
+          ...(skew ? { skew } : {}),
+        });
+        runs.add(run);
+        record(
+          `${caller}: ${skew ? `faketime -f ${skew} ` : ""}npm run leads -- retry${anyway ? " --include-possibly-delivered" : ""}`,
+        );
+        const result = await run.exited;
+        runs.delete(run);
+        record(`${caller} exited ${result.code}`);
+      }
+    };
+
+    await Promise.all([
+      ...Array.from({ length: options.visitors }, (_, index) => visitor(index + 1)),
+      functionNemesis(),
+      databaseNemesis(),
+      processNemesis(),
+      operator(),
+    ]);
+    await databaseBack;
+    record("faults stop: the function answers, every instance is up");
+    await fake.setMode({ kind: "ok" });
+    for (const slot of slots) if (!slot.alive()) await restart(slot, 0, clocks, skews.get(slot), record);
+
+    // --- quiet: the dispatchers catch up -----------------------------------------------------------
+    const quietStart = now();
+    let settledAfterMs: number | null = null;
+    while (now() - quietStart < options.quietMs) {
+      const leads = await engine.readLeads();
+      if (
+        fake.inFlight().length === 0 &&
+        !leads.some((lead) => lead.state === "pending" || lead.state === "sending")
+      ) {
+        settledAfterMs = now() - quietStart;
+        break;
+      }
+      await sleep(250);
+    }
+    record(
+      settledAfterMs === null
+        ? `still not settled after ${options.quietMs} ms`
+        : "settled: nothing pending or being sent",
+    );
+
+    const listed = await runLeads(["list"], { caller: "cli.list", env, log }).exited;
+    history.final = {
+      leads: (await engine.readLeads()).map(({ id, email, message, state, attempts }) => ({
+        id,
+        email,
+        message,
+        state,
+        attempts,
+      })),
+      listOutput: listed.stdout + listed.stderr,
+    };
+
+    // --- forget ------------------------------------------------------------------------------------
+    const finals = history.final.leads;
+    const chosen = [
+      finals.find((lead) => lead.state === "delivered"),
+      finals.find((lead) => lead.state === "possibly_delivered") ??
+        [...finals].reverse().find((lead) => lead.state === "delivered"),
+    ].filter((lead): lead is FinalLead => lead !== undefined);
+    const forgotten: Forgotten[] = [];
+    for (const lead of new Set(chosen)) {
+      // Typed as a person might: in capitals (forget matches the address folded).
+      const typed = lead.email.toUpperCase();
+      const result = await runLeads(["forget", typed], { caller: "cli.forget", env, log }).exited;
+      record(`npm run leads -- forget ${typed}: exit ${result.code}: ${result.stdout.trim()}`);
+      const address = await engine.holding(lead.email.toLowerCase());
+      const message = await engine.holding(lead.message);
+      forgotten.push({
+        address: typed,
+        files: [...address.files, ...message.files.map((file) => `${file} (the message)`)],
+        rows: [...address.rows, ...message.rows],
+      });
+    }
+    history.forgotten = forgotten;
+
+    for (const request of history.visitors) {
+      const seen = log.results.get(request.id);
+      if (seen) request.result = seen.result;
+    }
+    const violations = check(history);
+    writeFileSync(join(dir, "history.json"), JSON.stringify(history, null, 1));
+    writeFileSync(join(dir, "violations.txt"), formatViolations(history, violations, `HISTORY_SEED=${seed}`));
+    writeFileSync(
+      join(dir, "output.log"),
+      log.lines
+        .map((line) => `${((line.at - startedAt) / 1000).toFixed(3)} ${line.who} ${line.text}`)
+        .join("\n"),
+    );
+    const count = (what: (call: History["calls"][number]) => boolean) => history.calls.filter(what).length;
+    return {
+      history,
+      violations,
+      clocks,
+      dir,
+      quiet: { settledAfterMs },
+      counts: {
+        leads: new Set(history.visitors.map((request) => request.message)).size,
+        visitorRequests: history.visitors.length,
+        toldSent: history.visitors.filter((request) => request.outcome === "sent").length,
+        duplicates: history.visitors.filter((request) => request.result === "duplicate").length,
+        calls: history.calls.length,
+        confirmed: count((call) => call.plan === "ok" && call.answered),
+        kills: history.events.filter((event) => event.what.startsWith("SIGKILL")).length,
+        terms: history.events.filter((event) => event.what.startsWith("SIGTERM")).length,
+        retries: history.events.filter((event) =>
+          /^cli(-pd)?\.\d+: .*npm run leads -- retry/.test(event.what),
+        ).length,
+        databaseFaults: history.events.filter(
+          (event) => event.what.startsWith("database:") && !event.what.endsWith("undone"),
+        ).length,
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
