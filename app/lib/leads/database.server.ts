@@ -140,6 +140,14 @@ export function codedPool(
       // hung server that wakes up then finds the socket gone and rolls the transaction back,
       // instead of committing, long after its client gave up, what that client reported as failed.
       let broken = false;
+      // A connection lost while a request holds it (the server stopped, the network dropped)
+      // emits 'error' on its client, which the pool listens for only while the client is idle:
+      // unheard, it would end the process. The query under way fails on its own (and marks the
+      // connection broken); this only keeps the instance alive, and says so in the log.
+      client.on("error", (error) => {
+        broken = true;
+        console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) }));
+      });
       wrapped = {
         // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
         get processID() {

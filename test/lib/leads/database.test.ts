@@ -1,3 +1,5 @@
+import { EventEmitter } from "node:events";
+
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
 
@@ -91,7 +93,8 @@ describe("which store errors mean the database is not there (issue 33)", () => {
           }
         }, failure.afterMs ?? 0),
       );
-    const client = {
+    // pg's client is an EventEmitter: an 'error' nobody listens for throws (and ends the process).
+    const client = Object.assign(new EventEmitter(), {
       processID: 7,
       released: [] as unknown[],
       query: () =>
@@ -102,7 +105,7 @@ describe("which store errors mean the database is not there (issue 33)", () => {
       release(destroy?: unknown) {
         client.released.push(destroy);
       },
-    };
+    });
     return {
       options: {},
       connect: () =>
@@ -127,6 +130,15 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     const client = await lost.connect();
     expect(client.processID).toBe(7);
     await expect(client.query("select 1", [])).rejects.toMatchObject({ code: "08006" });
+  });
+
+  it("a connection lost while a request holds it ends nothing: its 'error' is heard, and it is closed when released (the history test's crash)", async () => {
+    const pool = failingPool({});
+    const held = await codedPool(pool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    const raw = (await pool.connect()) as unknown as EventEmitter & { released: unknown[] };
+    expect(() => raw.emit("error", new Error("Connection terminated unexpectedly"))).not.toThrow();
+    held.release();
+    expect(raw.released).toEqual([true]);
   });
 
   it("closes a connection whose query got no answer from the server, and keeps one the server answered with an error", async () => {
