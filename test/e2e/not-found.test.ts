@@ -22,6 +22,9 @@ describeBrowser("404 page", () => {
       expect(response?.status()).toBe(404);
       await expect.poll(() => page.getByText("404", { exact: true }).first().isVisible()).toBe(true);
       expect(await page.locator("body").innerText()).toMatch(/doesn.t exist|does not exist|has moved/i);
+      // The path is logged by the page's script once it has hydrated: on a loaded machine that came
+      // after the poll's default second (a CI run with another suite beside it), so wait for it.
+      await waitForHydration(page);
       await expect
         .poll(() => messages.some((m) => m.includes(path)), { message: messages.join("\n") })
         .toBe(true);

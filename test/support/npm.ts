@@ -89,6 +89,7 @@ export function signalTree(
     }
   };
   send(pid);
+  if (signal === "SIGSTOP") untilStopped(reached);
   const seen = new Set([pid]);
   for (;;) {
     const fresh = readDescendants(pid).filter((child) => !seen.has(child));
@@ -97,6 +98,36 @@ export function signalTree(
       seen.add(child);
       send(child);
     }
+    if (signal === "SIGSTOP") untilStopped(reached);
+  }
+}
+
+/** A process's state letter from /proc (R running, S sleeping, T stopped, Z zombie); null: gone. */
+function stateOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.charAt(stat.lastIndexOf(")") + 2);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits (synchronously, 1 ms at a time, at most 10 s) until each of `pids` is stopped, a zombie or
+ * gone. `kill` only queues a signal: a process that was running stops when it is next scheduled,
+ * which on a loaded machine came after the tree was read as done (a CI run saw one still "R"), and
+ * it could still fork a child the reading had missed. So the tree is read again only once every
+ * process signalled so far has really stopped.
+ */
+function untilStopped(pids: number[]): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 10_000;
+  while (pids.some((pid) => !["T", "t", "Z", null].includes(stateOf(pid)))) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `SIGSTOP: still running after 10 s: ${pids.filter((pid) => stateOf(pid) === "R").join(", ")}`,
+      );
+    Atomics.wait(pause, 0, 0, 1);
   }
 }
 
