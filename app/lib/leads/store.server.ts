@@ -316,6 +316,19 @@ export function createLeadStore({
     next_attempt_at: null,
   });
 
+  /**
+   * The same for a lead already stored. A lead held as possibly delivered keeps the mark that a
+   * call of it may have reached the function: if this attempt's lease runs out before its own call
+   * begins (its process killed, or stuck on the store), the lead goes back to being held, never to
+   * pending, where a dispatcher would send it again (found by the history test, seed 9001). Read
+   * from the row as it was (SET sees the old values).
+   */
+  const leaseStoredFields = (at: Instant) => ({
+    ...leaseFields(at),
+    call_started_at: sql<number | null>`case when state = 'possibly_delivered'
+      then coalesce(call_started_at, last_attempt_at, received_at) else null end`,
+  });
+
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
 
   /**
@@ -334,7 +347,7 @@ export function createLeadStore({
     for (const id of ids) {
       const row = await trx
         .updateTable("leads")
-        .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
+        .set({ ...leaseStoredFields(at), attempts: sql<number>`attempts + 1` })
         .where("id", "=", id)
         .where(notHeld(at))
         .returningAll()
@@ -393,7 +406,9 @@ export function createLeadStore({
               // The visitor's resend is the open lead's next attempt: same row, same Idempotency-Key,
               // with what they typed this time.
               const state =
-                mode === "inbox" ? { state: "inbox", lease_until: null, lease_token: null } : leaseFields(at);
+                mode === "inbox"
+                  ? { state: "inbox", lease_until: null, lease_token: null }
+                  : leaseStoredFields(at);
               const row = await trx
                 .updateTable("leads")
                 .set({

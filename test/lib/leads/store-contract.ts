@@ -259,6 +259,24 @@ export function storeContract(engine: Engine) {
     expect(await store.beginCall(claim!)).toBe(true);
   });
 
+  it("a possibly delivered lead resent by a visitor whose attempt never called goes back to being held, never to pending (history test, seed 9001)", async () => {
+    const store = await instance({ leaseMs: 1_000 });
+    const first = await store.admit(request(), { mode: "function", allow });
+    if (first.kind !== "claimed") throw new Error(first.kind);
+    expect(await store.beginCall(first.claim)).toBe(true);
+    expect(
+      await store.recordOutcome(first.claim, { ok: false, reason: "timeout", possiblyDelivered: true }),
+    ).toBe("possibly_delivered");
+    // The visitor sends it again; their instance dies before its call begins.
+    const resend = await store.admit(request(), { mode: "function", allow });
+    if (resend.kind !== "claimed") throw new Error(resend.kind);
+    clock += 1_001;
+    expect(await store.expireLeases()).toEqual({ held: [first.claim.lead.id], returned: [] });
+    expect((await store.get(first.claim.lead.id))?.state).toBe("possibly_delivered");
+    clock += 3_600_000;
+    expect(await store.claimDue(10)).toEqual([]);
+  });
+
   it("an instance whose own clock runs 20 s ahead takes no live lease: leases are measured by the database's clock (issue 33)", async () => {
     const sender = await instance({ databaseClock: true });
     const ahead = await instance({ databaseClock: true });
