@@ -181,6 +181,9 @@ async function exportCsv(options: { inbox?: boolean; all?: boolean } & CsvOption
 }
 
 function describe(attempt: Attempt): string {
+  if (attempt.sent.ok && attempt.state === "unknown")
+    // The function has it; the store will hold it as possibly delivered when its lease runs out.
+    return "delivered by the function, but the store could not record it: it will show as possibly delivered; do not send it again";
   if (attempt.sent.ok) return "delivered";
   const why = `${attempt.sent.reason}${attempt.sent.status ? ` ${attempt.sent.status}` : ""}`;
   return `failed (${why}): now ${attempt.state === "unknown" ? "unrecorded" : statusText[attempt.state]}`;

@@ -960,6 +960,39 @@ describe("npm run leads while another connection writes the SQLite store", { tim
       await fake.close();
     }
   });
+  it("a delivery the store could not record is reported as delivered but unrecorded, never as plainly delivered", async () => {
+    const target = sqliteTarget();
+    const [pending] = await seed(target, [everyState[0]!]);
+    const fake = await startFakeFunction();
+    const other = openWriter(target.file);
+    writer = other.db;
+    // While the function answers, another program takes the file's write lock and keeps it past
+    // the CLI's busy timeout: the outcome cannot be recorded.
+    fake.setMode({
+      kind: "per-request",
+      choose: () => {
+        other.db.exec("begin immediate");
+        return { kind: "success" };
+      },
+    });
+    try {
+      const run = await leads(["retry"], target, {
+        SUPABASE_URL: fake.url,
+        SUPABASE_ANON_KEY: "leads-cli-key",
+      });
+      expect(sentKeys(fake)).toEqual([pending!.id]);
+      expect(run.stderr).toContain(
+        `${pending!.id}: delivered by the function, but the store could not record it: it will show as possibly delivered`,
+      );
+      expect(run.stderr).not.toMatch(new RegExp(`${pending!.id}: delivered\\n`));
+      expect(run.code).not.toBe(0);
+    } finally {
+      other.db.exec("rollback");
+      await fake.close();
+    }
+    // Its call began on the record: the lease's expiry will hold it, never send it again.
+    expect(byId(await leadsIn(target), pending!.id)).toMatchObject({ state: "sending" });
+  });
 });
 
 describe("npm run leads -- retry while a server runs on the same store", { timeout: 180_000 }, () => {

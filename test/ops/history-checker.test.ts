@@ -4,6 +4,7 @@ import {
   type AttemptReport,
   type Call,
   check,
+  emptyHistory,
   type FinalLead,
   formatViolations,
   type History,
@@ -73,15 +74,7 @@ const listOf = (...rows: FinalLead[]) =>
     .join("\n");
 
 const history = (fields: Partial<History> = {}): History => ({
-  seed: 4242,
-  engine: "postgres",
-  startedAt: T - 5_000,
-  calls: [],
-  visitors: [],
-  reports: [],
-  events: [],
-  kills: [],
-  crashes: [],
+  ...emptyHistory(4242, "postgres", T - 5_000),
   final: { leads: [row()], listOutput: "" },
   forgotten: [],
   ...fields,

@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -12,7 +11,15 @@ import { signalTree } from "../support/npm";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 import { formatViolations } from "../support/history/checker";
 import { chooseSeed } from "../support/history/random";
-import { type ClockProof, type Engine, type HistoryRun, runHistory } from "../support/history/scenario";
+import { readLeads } from "../support/leads";
+import {
+  type ClockProof,
+  type Engine,
+  type HistoryOptions,
+  type HistoryRun,
+  runHistory,
+  storedLead,
+} from "../support/history/scenario";
 
 /**
  * A randomized history test in the manner of Jepsen (issue 33): on each engine, server instances
@@ -105,6 +112,20 @@ function report(run: HistoryRun) {
   rmSync(run.dir, { recursive: true, force: true });
 }
 
+/** One run on this seed, its clocks proven and its history checked; its processes stopped whatever the outcome. */
+async function runChecked(
+  options: Omit<HistoryOptions, "seed" | "timeoutMs" | "quietMs">,
+): Promise<HistoryRun> {
+  const run = await runHistory({ ...options, seed, timeoutMs: TIMEOUT_MS, quietMs: QUIET_MS });
+  try {
+    expectClocks(run.clocks);
+    report(run);
+  } finally {
+    await run.stop();
+  }
+  return run;
+}
+
 /** The runs' data folders (the SQLite file, the previous release's file names): removed at the end. */
 const dataDirs: string[] = [];
 const dataDir = (prefix: string) => {
@@ -135,8 +156,6 @@ function resume(pids: number[]) {
     }
   }
 }
-
-const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 describeWithPostgres(
   "a randomized history on PostgreSQL: three instances (one 20 s ahead), the CLI, faults",
@@ -189,14 +208,7 @@ describeWithPostgres(
               const rows = await query<Record<string, unknown>>(
                 "select * from leads order by received_at, id",
               );
-              return rows.map((row) => ({
-                id: String(row.id),
-                email: String(row.email),
-                message: String(row.message),
-                state: String(row.state),
-                attempts: Number(row.attempts),
-                callStartedAt: numberOrNull(row.call_started_at),
-              }));
+              return rows.map(storedLead);
             },
             async holding(needle) {
               const tables = await query<{ name: string }>(
@@ -246,25 +258,16 @@ describeWithPostgres(
               },
             },
           };
-          const run = await runHistory({
-            seed,
+          const run = await runChecked({
             engine,
             slots: [{ name: "pg-a" }, { name: "pg-b" }, { name: "pg-c", skew: "+20s" }],
             cliSkew: "+20s",
             chaosMs: CHAOS_MS.postgres,
             visitors: 6,
             instanceFaultEveryMs: [1_000, 4_000],
-            timeoutMs: TIMEOUT_MS,
-            quietMs: QUIET_MS,
             onStart: (stop) => (stopRun = stop),
           });
-          try {
-            expectClocks(run.clocks);
-            expect(run.clocks.some((clock) => clock.skew)).toBe(true);
-            report(run);
-          } finally {
-            await run.stop();
-          }
+          expect(run.clocks.some((clock) => clock.skew)).toBe(true);
         }),
       testTimeout(CHAOS_MS.postgres),
     );
@@ -289,55 +292,21 @@ describe("a randomized history on SQLite: one instance and the CLI on one file, 
           name: "sqlite",
           storeEnv,
           async readLeads() {
-            let database: Database.Database;
-            try {
-              database = new Database(file, { readonly: true, fileMustExist: true });
-            } catch {
-              return [];
-            }
-            try {
-              const table = database
-                .prepare("select name from sqlite_master where type = 'table' and name = 'leads'")
-                .get();
-              if (!table) return [];
-              const rows = database.prepare("select * from leads order by received_at, id").all() as Record<
-                string,
-                unknown
-              >[];
-              return rows.map((row) => ({
-                id: String(row.id),
-                email: String(row.email),
-                message: String(row.message),
-                state: String(row.state),
-                attempts: Number(row.attempts),
-                callStartedAt: numberOrNull(row.call_started_at),
-              }));
-            } finally {
-              database.close();
-            }
+            return readLeads(file).map((row) => storedLead({ ...row }));
           },
           async holding(needle) {
             return { files: filesHolding(dir, needle), rows: [] };
           },
         };
-        const run = await runHistory({
-          seed,
+        await runChecked({
           engine,
           slots: [{ name: "sqlite" }],
           chaosMs: CHAOS_MS.sqlite,
           visitors: 5,
           // One instance: down while it restarts (about 2 s), so less often.
           instanceFaultEveryMs: [3_000, 8_000],
-          timeoutMs: TIMEOUT_MS,
-          quietMs: QUIET_MS,
           onStart: (stop) => (stopRun = stop),
         });
-        try {
-          expectClocks(run.clocks);
-          report(run);
-        } finally {
-          await run.stop();
-        }
       }),
     testTimeout(CHAOS_MS.sqlite),
   );

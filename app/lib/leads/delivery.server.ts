@@ -16,6 +16,28 @@ export interface Attempt {
 /** The answer of a call that was not made. */
 const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown", detail });
 
+const HAND_BACK_PAUSE_MS = 500;
+
+/**
+ * Retries `releaseUncalled` until the store takes it or the claim's lease is over (then the lease's
+ * own expiry decides; the lead is held only if a late `beginCall` reached the store). Never throws.
+ */
+async function handBackUncalled(store: LeadStore, claim: Claim): Promise<void> {
+  const { leaseUntil, lastAttemptAt } = claim.lead;
+  const leaseMs = leaseUntil !== null && lastAttemptAt !== null ? leaseUntil - lastAttemptAt : 0;
+  const until = performance.now() + leaseMs;
+  for (;;) {
+    try {
+      const released = await store.releaseUncalled(claim);
+      console.error(JSON.stringify({ event: "lead_attempt_handed_back", leadId: claim.lead.id, released }));
+      return;
+    } catch {
+      if (performance.now() + HAND_BACK_PAUSE_MS > until) return;
+      await new Promise((resolve) => setTimeout(resolve, HAND_BACK_PAUSE_MS).unref());
+    }
+  }
+}
+
 /**
  * One attempt at a claimed lead, whoever makes it: the call begins only once the store records
  * that it does (and that the claim still holds its lease), with the lead's id as its
@@ -32,6 +54,9 @@ export async function attemptDelivery(
   try {
     begun = await store.beginCall(claim);
   } catch {
+    // The store may yet commit that the call began (a paused server wakes and runs it): say, as
+    // soon as it answers, that it never did, so the lead is not held for a call nobody made.
+    void handBackUncalled(store, claim);
     return { sent: notCalled("lead store unavailable before the call"), state: "unknown" };
   }
   if (!begun) {

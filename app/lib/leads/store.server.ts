@@ -471,6 +471,36 @@ export function createLeadStore({
     },
 
     /**
+     * The holder's word that its call never began, after `beginCall` failed: the store may still
+     * have committed it (a PostgreSQL server paused past the query timeout runs the statement when
+     * it wakes), which would hold as possibly delivered a lead nobody sent. Hands the lead back as
+     * it was before this claim (pending and due now, or held if it already was), the attempt
+     * uncounted. Matches only this claim's token, so it cannot undo a later claim's call, and a
+     * `beginCall` that commits after it matches nothing. False: the claim no longer held the lead.
+     */
+    async releaseUncalled({ lead, token }: Claim): Promise<boolean> {
+      return guarded(async () => {
+        const at = nowSql();
+        const wasHeld = lead.callStartedAt !== null;
+        const result = await db
+          .updateTable("leads")
+          .set({
+            state: wasHeld ? "possibly_delivered" : "pending",
+            lease_until: null,
+            lease_token: null,
+            call_started_at: lead.callStartedAt,
+            next_attempt_at: wasHeld ? null : at,
+            attempts: sql<number>`attempts - 1`,
+          })
+          .where("id", "=", lead.id)
+          .where("state", "=", "sending")
+          .where("lease_token", "=", token)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      });
+    },
+
+    /**
      * What the call of a claimed attempt ended in. Confirmed: delivered (even if the lease expired
      * meanwhile: a confirmation is the truth). Failed for sure: pending with backoff, or dead after
      * the last attempt. Unknown: possibly delivered. Returns the lead's new state.

@@ -7,7 +7,14 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
 import { type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
-import { createLeadStore, DUPLICATE_WINDOW_MS, type LeadStore } from "~/lib/leads/store.server";
+import { attemptDelivery } from "~/lib/leads/delivery.server";
+import type { ContactSink } from "~/lib/leads/sink.server";
+import {
+  createLeadStore,
+  DUPLICATE_WINDOW_MS,
+  type LeadStore,
+  StoreUnavailableError,
+} from "~/lib/leads/store.server";
 
 /**
  * The lead store's behaviour, the same on both engines (test/lib/leads/store-*.test.ts run it on
@@ -257,6 +264,69 @@ export function storeContract(engine: Engine) {
     expect(claim?.lead).toMatchObject({ id: admission.claim.lead.id, attempts: 1 });
     expect(await store.beginCall(admission.claim)).toBe(false);
     expect(await store.beginCall(claim!)).toBe(true);
+  });
+
+  it("a claim whose beginCall failed is handed back as it was, even when the store committed that beginCall late; a stale hand-back undoes no later claim", async () => {
+    const store = await instance();
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    // A paused PostgreSQL server ran the beginCall its client had given up on.
+    expect(await store.beginCall(admission.claim)).toBe(true);
+    expect(await store.releaseUncalled(admission.claim)).toBe(true);
+    expect(await store.get(admission.claim.lead.id)).toMatchObject({
+      state: "pending",
+      attempts: 0,
+      nextAttemptAt: clock,
+      callStartedAt: null,
+      leaseUntil: null,
+    });
+    // A beginCall that commits after the hand-back matches nothing: its token is gone.
+    expect(await store.beginCall(admission.claim)).toBe(false);
+    const [next] = await store.claimDue(10);
+    expect(next?.lead).toMatchObject({ id: admission.claim.lead.id, attempts: 1 });
+    expect(await store.beginCall(next!)).toBe(true);
+    expect(await store.releaseUncalled(admission.claim)).toBe(false);
+    expect((await store.get(next!.lead.id))?.state).toBe("sending");
+
+    // A lead already held as possibly delivered, resent, whose resend never called: held again.
+    expect(await store.recordOutcome(next!, { ok: false, reason: "timeout", possiblyDelivered: true })).toBe(
+      "possibly_delivered",
+    );
+    const resend = await store.admit(request(), { mode: "function", allow });
+    if (resend.kind !== "claimed") throw new Error(resend.kind);
+    expect(await store.releaseUncalled(resend.claim)).toBe(true);
+    expect(await store.get(resend.claim.lead.id)).toMatchObject({ state: "possibly_delivered", attempts: 1 });
+    clock += 3_600_000;
+    expect(await store.claimDue(10)).toEqual([]);
+  });
+
+  it("an attempt whose beginCall fails never calls, and hands the lead back: the dispatcher sends it later under its one key", async () => {
+    const store = await instance();
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    const calls: string[] = [];
+    const sink: ContactSink = {
+      mode: "supabase",
+      send: async (_request, { idempotencyKey }) => {
+        calls.push(idempotencyKey);
+        return { ok: true };
+      },
+    };
+    // The store committed the beginCall, but its answer was lost (a query timeout).
+    const lostAnswer: LeadStore = {
+      ...store,
+      beginCall: async (claim) => {
+        await store.beginCall(claim);
+        throw new StoreUnavailableError("query timeout");
+      },
+    };
+    const attempt = await attemptDelivery({ store: lostAnswer, sink }, admission.claim, "visitor");
+    expect(attempt.state).toBe("unknown");
+    expect(calls).toEqual([]);
+    await vi.waitFor(async () => expect((await store.get(admission.claim.lead.id))?.state).toBe("pending"));
+    const [claim] = await store.claimDue(10);
+    expect((await attemptDelivery({ store, sink }, claim!, "dispatcher")).state).toBe("delivered");
+    expect(calls).toEqual([admission.claim.lead.id]);
   });
 
   it("a possibly delivered lead resent by a visitor whose attempt never called goes back to being held, never to pending (history test, seed 9001)", async () => {

@@ -120,6 +120,19 @@ export interface History {
   forgotten?: Forgotten[];
 }
 
+/** A history with nothing recorded yet. */
+export const emptyHistory = (seed: number, engine: string, startedAt: Time): History => ({
+  seed,
+  engine,
+  startedAt,
+  calls: [],
+  visitors: [],
+  reports: [],
+  events: [],
+  kills: [],
+  crashes: [],
+});
+
 export type Rule =
   | "no crash"
   | "one call in flight"

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 import {
   check,
+  emptyHistory,
   type FinalLead,
   formatViolations,
   type Forgotten,
@@ -35,6 +36,17 @@ export interface Engine {
   /** Database faults (PostgreSQL), each lasting a random time in its range; `inject` returns the undo. */
   faults?: Record<string, DatabaseFault>;
 }
+
+/** A row of the leads table, as either engine returns it, reduced to what the checker reads. */
+export const storedLead = (row: Record<string, unknown>): FinalLead & { callStartedAt: number | null } => ({
+  id: String(row.id),
+  email: String(row.email),
+  message: String(row.message),
+  state: String(row.state),
+  attempts: Number(row.attempts),
+  callStartedAt:
+    row.call_started_at === null || row.call_started_at === undefined ? null : Number(row.call_started_at),
+});
 
 export interface DatabaseFault {
   lastsMs: [number, number];
@@ -117,17 +129,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   const random = seededRandom(seed);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), `history-${engine.name}-${seed}-`));
   const startedAt = now();
-  const history: History = {
-    seed,
-    engine: engine.name,
-    startedAt,
-    calls: [],
-    visitors: [],
-    reports: [],
-    events: [],
-    kills: [],
-    crashes: [],
-  };
+  const history: History = emptyHistory(seed, engine.name, startedAt);
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
   const fake: RecordingFunction = await startRecordingFunction(random.stream("function calls"));
