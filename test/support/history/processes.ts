@@ -63,18 +63,20 @@ function readOutput(child: ChildProcess, who: string, log: ProcessLog, by: "serv
       const at = now();
       log.lines.push({ at, who, text });
       if (by === "cli") {
-        // `leads retry` on a pipe: "[3/7] <lead id>: delivered" or "…: failed (http 503): now pending".
-        // "delivered" says the function confirmed the call, not that the store recorded it (the
-        // line is written from the call's answer alone, cli/leads/main.ts): what became of the
-        // lead is unknown. A failure says the state the store recorded ("unrecorded" when none).
-        const match = /^\[\d+\/\d+\] (\S+): (?:delivered|failed \(.*\): now (\S+))$/.exec(text);
+        // `leads retry` on a pipe: "[3/7] <lead id>: delivered" (confirmed and recorded), "…:
+        // delivered by the function, but the store could not record it…" (confirmed, state
+        // unknown) or "…: failed (http 503): now pending" (the state recorded, "unrecorded" when none).
+        const match =
+          /^\[\d+\/\d+\] (\S+): (?:(delivered)( by the function, but .*)?|failed \(.*\): now (\S+))$/.exec(
+            text,
+          );
         if (match)
           log.reports.push({
             at,
             caller: who,
             key: match[1]!,
             by: "cli",
-            state: match[2] === undefined ? "unknown" : (REPORT_STATES[match[2]] ?? "unknown"),
+            state: match[2] ? (match[3] ? "unknown" : "delivered") : (REPORT_STATES[match[4]!] ?? "unknown"),
           });
         return;
       }
