@@ -181,6 +181,8 @@ async function exportCsv(options: { inbox?: boolean; all?: boolean } & CsvOption
 }
 
 function describe(attempt: Attempt): string {
+  if (!attempt.called)
+    return `not sent (${attempt.sent.ok ? "" : attempt.sent.detail}): now ${attempt.state}`;
   if (attempt.sent.ok && attempt.state === "unknown")
     // The function has it; the store will hold it as possibly delivered when its lease runs out.
     return "delivered by the function, but the store could not record it: it will show as possibly delivered; do not send it again";
@@ -240,7 +242,7 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
           done++;
           if (!claim) continue; // taken meanwhile by a server (a visitor's resend, the dispatcher)
           const attempt = await attemptDelivery({ store, sink, alerts }, claim, "cli");
-          sent++;
+          if (attempt.called) sent++;
           if (attempt.sent.ok) delivered++;
           progress.progress(done, claim.lead, attempt);
         }

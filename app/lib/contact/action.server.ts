@@ -32,7 +32,7 @@ export interface ContactActionDeps {
   /** The lead store, the function (or none: the store is the inbox), the limits and the alerts. */
   leads: Pick<LeadServices, "store" | "sink" | "limits" | "alerts" | "leaseMs">;
   log?: ContactLogger;
-  /** The last resort, when the store cannot keep a lead and the function did not take it: the whole lead. */
+  /** The last resort, when the store cannot keep a lead (then nothing calls the function): the whole lead. */
   lastResort?: (line: string) => void;
   maxBodyBytes?: number;
   now?: () => number;

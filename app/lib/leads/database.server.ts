@@ -37,9 +37,10 @@ export interface LeadsTable {
   lease_until: number | null;
   lease_token: string | null;
   /**
-   * When the lease holder was about to call the function: set (by the holder only) just before the
-   * call. A lease that runs out without it was never called (the lead goes back to pending); with
-   * it, the call's outcome is unknown (possibly delivered).
+   * Set when a call of the lead may have reached the function: by the lease holder just before its
+   * call, and kept by a new claim of a lead a call may already have reached (one held as possibly
+   * delivered). A lease that runs out without it was never called (the lead goes back to pending);
+   * with it, the outcome is unknown (possibly delivered).
    */
   call_started_at: number | null;
   last_attempt_at: number | null;
@@ -137,8 +138,10 @@ export function codedPool(
     if (!wrapped) {
       // A connection whose query failed without the server's answer (lost, or past its deadline)
       // is in a state nobody knows: closed when released, never handed to the next request. A
-      // hung server that wakes up then finds the socket gone and rolls the transaction back,
-      // instead of committing, long after its client gave up, what that client reported as failed.
+      // hung server that wakes up mid-transaction then finds the socket gone and rolls it back,
+      // instead of committing what its client reported as failed. A single statement is its own
+      // transaction and may still commit when the server wakes: the store allows for that where it
+      // matters (releaseUncalled after a failed beginCall).
       let broken = false;
       // A connection lost while a request holds it (the server stopped, the network dropped)
       // emits 'error' on its client, which the pool listens for only while the client is idle:

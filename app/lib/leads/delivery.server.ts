@@ -7,7 +7,9 @@ import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
 export type AttemptBy = "visitor" | "dispatcher" | "cli";
 
 export interface Attempt {
-  /** What the call answered; not called when the claim no longer held the lead, or the store failed first. */
+  /** Whether the function was called: not when the claim no longer held the lead, or the store failed first. */
+  called: boolean;
+  /** What the call answered (when not called, why not). */
   sent: SendResult;
   /** The lead's state after the attempt ("unknown" when the store could not record it). */
   state: LeadState | "unknown";
@@ -42,8 +44,9 @@ async function handBackUncalled(store: LeadStore, claim: Claim): Promise<void> {
  * One attempt at a claimed lead, whoever makes it: the call begins only once the store records
  * that it does (and that the claim still holds its lease), with the lead's id as its
  * Idempotency-Key, then its outcome recorded. If the store fails before the call, there is none:
- * the lease runs out and the lead goes back to pending. If it cannot record the outcome, the lead
- * is held as possibly delivered when the lease runs out: never sent twice by a machine.
+ * the lead is handed back as soon as the store answers (or when its lease runs out). If it cannot
+ * record the outcome, the lead is held as possibly delivered when the lease runs out: never sent
+ * twice by a machine.
  */
 export async function attemptDelivery(
   { store, sink, alerts }: { store: LeadStore; sink: ContactSink; alerts?: Alerts },
@@ -57,7 +60,7 @@ export async function attemptDelivery(
     // The store may yet commit that the call began (a paused server wakes and runs it): say, as
     // soon as it answers, that it never did, so the lead is not held for a call nobody made.
     void handBackUncalled(store, claim);
-    return { sent: notCalled("lead store unavailable before the call"), state: "unknown" };
+    return { called: false, sent: notCalled("the lead store failed before the call"), state: "unknown" };
   }
   if (!begun) {
     // The lease ran out before the call (another attempt may hold the lead now): its outcome is
@@ -69,7 +72,7 @@ export async function attemptDelivery(
       (lead) => lead?.state ?? "unknown",
       () => "unknown" as const,
     );
-    return { sent: notCalled("lease lost before the call"), state };
+    return { called: false, sent: notCalled("another attempt took the lead before the call"), state };
   }
   const started = performance.now();
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id });
@@ -117,5 +120,5 @@ export async function attemptDelivery(
       "A lead may have reached the function without a confirmation and is held: check the mailbox, then npm run leads -- list",
     );
   }
-  return { sent, state };
+  return { called: true, sent, state };
 }

@@ -61,7 +61,7 @@ export function startDispatcher({
       log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
       alerts?.notify(
         "possibly-delivered",
-        `${held.length} lead(s) were being sent by an instance that stopped mid-call and are held as possibly delivered: check the mailbox, then npm run leads -- list`,
+        `${held.length} lead(s) whose call may have reached the function (an instance stopped mid-call) are held as possibly delivered: check the mailbox, then npm run leads -- list`,
         { count: held.length },
       );
     }

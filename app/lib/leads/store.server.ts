@@ -23,7 +23,8 @@ import { migrateToLatest } from "~/lib/leads/migrations.server";
  * transaction, never in one process's memory:
  *
  * - `sending`: an attempt is under way, leased to one process until `lease_until`; a lease that
- *   expires (the process died mid-call) makes the lead `possibly_delivered`.
+ *   expires after its call began (`call_started_at`: the process died mid-call) makes the lead
+ *   `possibly_delivered`, one that expires before puts it back to `pending`.
  * - `pending`: the call failed for sure; the dispatcher tries again at `next_attempt_at`.
  * - `possibly_delivered`: the outcome of a call is unknown; held for a person, never resent
  *   automatically (`npm run leads -- retry --include-possibly-delivered`).
@@ -182,10 +183,7 @@ export function requestColumns(request: LeadRequest) {
  * (an instance whose own clock runs ahead cannot take a live lease for an abandoned one); on SQLite
  * `unixepoch('subsec')`, the clock of the machine whose processes share the file.
  */
-export async function databaseNow(
-  db: Kysely<LeadsDatabase>,
-  engine: OpenDatabase["engine"],
-): Promise<number> {
+async function databaseNow(db: Kysely<LeadsDatabase>, engine: OpenDatabase["engine"]): Promise<number> {
   const query =
     engine === "postgres"
       ? sql<{ now: number | string }>`select extract(epoch from clock_timestamp()) * 1000 as now`
@@ -317,16 +315,19 @@ export function createLeadStore({
   });
 
   /**
-   * The same for a lead already stored. A lead held as possibly delivered keeps the mark that a
-   * call of it may have reached the function: if this attempt's lease runs out before its own call
-   * begins (its process killed, or stuck on the store), the lead goes back to being held, never to
-   * pending, where a dispatcher would send it again (found by the history test, seed 9001). Read
-   * from the row as it was (SET sees the old values).
+   * The same for a lead already stored. A lead that a call may have reached keeps that mark: one
+   * held as possibly delivered, and one still `sending` whose lease ran out after its call began
+   * (its holder died mid-call, and no dispatcher has swept it yet). If this attempt's lease runs out
+   * before its own call begins (its process killed, or stuck on the store), the lead goes back to
+   * being held, never to pending, where a dispatcher would send it again (found by the history
+   * test, seed 9001). Read from the row as it was (SET sees the old values).
    */
   const leaseStoredFields = (at: Instant) => ({
     ...leaseFields(at),
-    call_started_at: sql<number | null>`case when state = 'possibly_delivered'
-      then coalesce(call_started_at, last_attempt_at, received_at) else null end`,
+    call_started_at: sql<number | null>`case
+      when state = 'possibly_delivered' then coalesce(call_started_at, last_attempt_at, received_at)
+      when state = 'sending' then call_started_at
+      else null end`,
   });
 
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
@@ -452,15 +453,21 @@ export function createLeadStore({
 
     /**
      * The holder's last word before its call: records that the call begins, if this claim still
-     * holds a live lease (it may have run out while the lead waited, and another attempt taken it).
-     * False: do not call. Only after this can the lead become possibly delivered.
+     * holds a live lease (it may have run out while the lead waited, and another attempt taken it),
+     * and renews the lease from now, so the whole lease (the function's timeout and the margin to
+     * record its outcome) is the call's, however long the claim waited for the store. False: do not
+     * call. Only after this can the lead become possibly delivered.
      */
     async beginCall({ lead, token }: Claim): Promise<boolean> {
       return guarded(async () => {
         const at = nowSql();
         const result = await db
           .updateTable("leads")
-          .set({ call_started_at: at })
+          .set({
+            // Kept when a call may have reached the function before this claim (leaseStoredFields).
+            call_started_at: sql<number>`coalesce(call_started_at, ${at})`,
+            lease_until: plus(at, leaseMs),
+          })
           .where("id", "=", lead.id)
           .where("state", "=", "sending")
           .where("lease_token", "=", token)
@@ -473,9 +480,10 @@ export function createLeadStore({
     /**
      * The holder's word that its call never began, after `beginCall` failed: the store may still
      * have committed it (a PostgreSQL server paused past the query timeout runs the statement when
-     * it wakes), which would hold as possibly delivered a lead nobody sent. Hands the lead back as
-     * it was before this claim (pending and due now, or held if it already was), the attempt
-     * uncounted. Matches only this claim's token, so it cannot undo a later claim's call, and a
+     * it wakes), which would hold as possibly delivered a lead nobody sent. Hands the lead back:
+     * held again if a call may have reached the function before this claim, else pending and due
+     * now (a dead lead a person retried too: their attempt stands, the dispatcher makes it), the
+     * attempt uncounted. Matches only this claim's token, so it cannot undo a later claim's call, and a
      * `beginCall` that commits after it matches nothing. False: the claim no longer held the lead.
      */
     async releaseUncalled({ lead, token }: Claim): Promise<boolean> {

@@ -266,6 +266,34 @@ export function storeContract(engine: Engine) {
     expect(await store.beginCall(claim!)).toBe(true);
   });
 
+  it("a lead whose holder died mid-call, resent before any dispatcher swept its lease, stays marked: held, never pending, if the resend never calls (review of issue 33)", async () => {
+    const store = await instance({ leaseMs: 1_000 });
+    const first = await store.admit(request(), { mode: "function", allow });
+    if (first.kind !== "claimed") throw new Error(first.kind);
+    expect(await store.beginCall(first.claim)).toBe(true);
+    clock += 1_001; // its process died mid-call; no expiry has run
+    const resend = await store.admit(request(), { mode: "function", allow });
+    if (resend.kind !== "claimed") throw new Error(resend.kind);
+    expect(resend.claim.lead.callStartedAt).not.toBeNull();
+    clock += 1_001; // the resend's instance died before its call
+    expect(await store.expireLeases()).toEqual({ held: [first.claim.lead.id], returned: [] });
+    clock += 3_600_000;
+    expect(await store.claimDue(10)).toEqual([]);
+  });
+
+  it("a call begins with a whole lease however long its claim waited: no other attempt takes the lead mid-call (review of issue 33)", async () => {
+    const store = await instance({ leaseMs: 1_000 });
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    clock += 900; // the claim waited on a slow store
+    expect(await store.beginCall(admission.claim)).toBe(true);
+    clock += 500; // past the claim's lease, within the call's
+    expect(await store.expireLeases()).toEqual({ held: [], returned: [] });
+    expect((await store.admit(request(), { mode: "function", allow })).kind).toBe("in-flight");
+    expect(await store.claimIfIn(admission.claim.lead.id, ["sending", "pending"])).toBeUndefined();
+    expect(await store.recordOutcome(admission.claim, { ok: true })).toBe("delivered");
+  });
+
   it("a claim whose beginCall failed is handed back as it was, even when the store committed that beginCall late; a stale hand-back undoes no later claim", async () => {
     const store = await instance();
     const admission = await store.admit(request(), { mode: "function", allow });
@@ -321,7 +349,7 @@ export function storeContract(engine: Engine) {
       },
     };
     const attempt = await attemptDelivery({ store: lostAnswer, sink }, admission.claim, "visitor");
-    expect(attempt.state).toBe("unknown");
+    expect(attempt).toMatchObject({ called: false, state: "unknown" });
     expect(calls).toEqual([]);
     await vi.waitFor(async () => expect((await store.get(admission.claim.lead.id))?.state).toBe("pending"));
     const [claim] = await store.claimDue(10);
