@@ -1,54 +1,11 @@
-// `npm run test:unit`: the tests that need no build, no browser and no server process (rules,
-// formats, content, docs, the compiled stylesheet), in well under a minute. `npm test` runs them
-// too, with everything else. The list is explicit so that a test needing a server never slips in;
-// test/scripts/unit-selection.test.ts checks what each selected file imports. A folder here holds
-// only such tests: a test in it that needs a build or a server belongs in another folder.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
+// `npm run test:unit`: the tests that need no build, no browser and no server process, listed in
+// test/unit-files.ts, in well under a minute. `npm test` runs them too, with everything else.
 import { defineConfig } from "vitest/config";
 
+import { unitTestFiles } from "./test/unit-files";
 import base from "./vitest.config";
 
-const root = fileURLToPath(new URL(".", import.meta.url));
-
-export const UNIT_TESTS = [
-  "test/lib",
-  "test/content",
-  "test/docs",
-  "test/bench",
-  "test/cli/csv.test.ts",
-  "test/cli/table.test.ts",
-  "test/ops/history-checker.test.ts",
-  "test/security/policy.test.ts",
-  "test/security/proxy.test.ts",
-  "test/seo/structured-data.test.ts",
-  "test/styles/dev-css.test.ts",
-  "test/styles/icons.test.ts",
-  "test/scripts/executables.test.ts",
-  "test/scripts/flakes.test.ts",
-  "test/scripts/unit-selection.test.ts",
-];
-
-const isTest = (name: string) => /\.test\.tsx?$/.test(name);
-
-function testsUnder(path: string): string[] {
-  if (!existsSync(join(root, path))) return [];
-  if (!statSync(join(root, path)).isDirectory()) return isTest(path) ? [path] : [];
-  return readdirSync(join(root, path))
-    .sort()
-    .flatMap((name) => testsUnder(`${path}/${name}`));
-}
-
-/** Every selected file; throws when an entry selects none (a renamed file would drop silently). */
-export function unitTestFiles(): string[] {
-  return UNIT_TESTS.flatMap((entry) => {
-    const files = testsUnder(entry);
-    if (files.length === 0) throw new Error(`npm run test:unit: ${entry} selects no test file`);
-    return files;
-  });
-}
+export { UNIT_TESTS, unitTestFiles } from "./test/unit-files";
 
 export default defineConfig({
   resolve: base.resolve,

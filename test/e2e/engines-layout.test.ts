@@ -1,13 +1,12 @@
 /**
  * What every visitor sees, in the three engines they use (issue 25): nothing spills sideways from
- * 320 to 1440 px, the hero's line ends at its last step, the reviews line up, no text ends on a lone
- * word, and a picture of every section per engine for people to compare.
+ * 320 to 1440 px, the hero's line ends at its last step, the reviews line up, and a picture of every
+ * section per engine for people to compare. No lone words: engines-lone-words.test.ts.
  */
 import { statSync } from "node:fs";
 
 import { expect, it } from "vitest";
 
-import { designFacts } from "./support/design";
 import { describeEngines, screenshotDir } from "./support/engines/suite";
 import { SIZES } from "./support/engines/visitor";
 import { findHorizontalOverflow } from "./support/layout";
@@ -48,24 +47,7 @@ function reviewRows(): { stars: number[]; quotes: number[]; authors: number[] } 
 
 const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 
-/** Every phone width a visitor may have, one pixel apart (issue 35): none hides a lone word. */
-const PHONE_WIDTHS = Array.from({ length: 430 - 320 + 1 }, (_, index) => 320 + index);
-
 describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
-  it(`every phone width from 320 to 430 px, JavaScript off: no paragraph, heading or label ends on a lone word`, async () => {
-    // Without JavaScript every part is rendered at once (content-visibility is for scripted pages),
-    // so every block is measured; the page is loaded once and the viewport resized width by width.
-    const page = await visitor(false);
-    await page.open("/", { width: PHONE_WIDTHS[0]!, height: 844 });
-    const found: { width: number; text: string; lastWord: string }[] = [];
-    for (const width of PHONE_WIDTHS) {
-      await page.resize({ width, height: 844 });
-      for (const orphan of (await page.evaluate(designFacts)).loneWords)
-        found.push({ width, text: orphan.text, lastWord: orphan.lastWord });
-    }
-    expect(found, JSON.stringify(found, null, 1)).toEqual([]);
-  }, 300_000);
-
   for (const width of WIDTHS) {
     it(`${width} px, JavaScript off: no element overflows its box or the viewport horizontally`, async () => {
       const page = await visitor(false);
@@ -111,15 +93,6 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
       expect(spread(rows.quotes), `quotes ${rows.quotes}`).toBeLessThanOrEqual(1);
       expect(spread(rows.authors), `authors ${rows.authors}`).toBeLessThanOrEqual(1);
     });
-
-    for (const javaScript of [true, false]) {
-      it(`${name}, JavaScript ${javaScript ? "on" : "off"}: no paragraph, heading or label ends on a lone word`, async () => {
-        const page = await visitor(javaScript);
-        await page.open("/", viewport);
-        const orphans = (await page.evaluate(designFacts)).loneWords;
-        expect(orphans, JSON.stringify(orphans, null, 1)).toEqual([]);
-      });
-    }
 
     it(`${name}: a picture of every section under test-results/screenshots/ (${engine})`, async () => {
       const page = await visitor(true);

@@ -17,6 +17,16 @@ export interface Viewport {
 export interface SessionOptions {
   /** Page scripts on or off for the whole session (a visitor who has JavaScript disabled). */
   javaScript: boolean;
+  /**
+   * The fontconfig file the browser reads (FONTCONFIG_FILE): which fonts it may use. Unset, the
+   * test run's default (vitest.config.ts: test/fonts/liberation.conf).
+   */
+  fonts?: string;
+}
+
+/** The browser's environment for a session: this process's, with the session's font set. */
+export function browserEnv(options: SessionOptions): NodeJS.ProcessEnv {
+  return options.fonts ? { ...process.env, FONTCONFIG_FILE: options.fonts } : { ...process.env };
 }
 
 /** A key a visitor presses on its own (Shift+Tab moves focus backwards). */

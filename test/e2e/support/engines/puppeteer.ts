@@ -6,7 +6,15 @@ import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-cor
 
 import { CHROMIUM_FLAGS, findChromium } from "../../../../scripts/chromium.mjs";
 import { findFirefox } from "../../../../scripts/engines.mjs";
-import type { EngineLauncher, EngineName, EngineSession, Key, SessionOptions, Viewport } from "./driver";
+import {
+  browserEnv,
+  type EngineLauncher,
+  type EngineName,
+  type EngineSession,
+  type Key,
+  type SessionOptions,
+  type Viewport,
+} from "./driver";
 
 const KEYS: Record<Exclude<Key, "Shift+Tab">, KeyInput> = {
   Tab: "Tab",
@@ -44,6 +52,7 @@ async function launch(engine: "chromium" | "firefox", options: SessionOptions): 
       executablePath: path,
       headless: true,
       args: CHROMIUM_FLAGS,
+      env: browserEnv(options),
     });
   }
   const path = findFirefox().path;
@@ -53,6 +62,7 @@ async function launch(engine: "chromium" | "firefox", options: SessionOptions): 
     executablePath: path,
     headless: true,
     extraPrefsFirefox: firefoxPrefs(options),
+    env: browserEnv(options),
   });
 }
 

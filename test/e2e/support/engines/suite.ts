@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 
 import { browserRequired } from "../../../../scripts/chromium.mjs";
+import type { FontSet } from "../../../fonts/font-sets";
 import type { AppServer } from "../../../support/app-server";
 import type { FakeFunction } from "../../../support/fake-function";
 import { root, startBrowserTestServer } from "../browser";
@@ -60,7 +61,15 @@ function useServer(): EngineStack {
   return stack;
 }
 
-export function describeEngines(title: string, suite: (context: EngineContext) => void): void {
+/**
+ * `fonts`: the font set every session of the suite uses (test/fonts/font-sets.ts); the run's default
+ * when unset.
+ */
+export function describeEngines(
+  title: string,
+  suite: (context: EngineContext) => void,
+  { fonts }: { fonts?: FontSet } = {},
+): void {
   describe(title, { timeout: 120_000 }, () => {
     const stack = useServer();
     for (const engine of chosenEngines()) {
@@ -75,7 +84,8 @@ export function describeEngines(title: string, suite: (context: EngineContext) =
           engine,
           stack,
           async visitor(javaScript = true) {
-            if (!sessions.has(javaScript)) sessions.set(javaScript, launcher.open({ javaScript }));
+            if (!sessions.has(javaScript))
+              sessions.set(javaScript, launcher.open({ javaScript, fonts: fonts?.file }));
             return new Visitor(await sessions.get(javaScript)!, stack.app.url);
           },
         };

@@ -22,7 +22,14 @@ import { Builder, Capabilities, Key as SeleniumKey, Origin, type WebDriver } fro
 
 import { findWebKit } from "../../../../scripts/engines.mjs";
 import { freePort } from "../../../support/ports";
-import type { EngineLauncher, EngineSession, Key, SessionOptions, Viewport } from "./driver";
+import {
+  browserEnv,
+  type EngineLauncher,
+  type EngineSession,
+  type Key,
+  type SessionOptions,
+  type Viewport,
+} from "./driver";
 
 /** How a session starts: tries and the deadline of each (a test of the retry shortens them). */
 export interface StartPolicy {
@@ -151,6 +158,7 @@ class WebKitSession implements EngineSession {
 
   constructor(
     readonly javaScript: boolean,
+    private readonly fonts: string | undefined,
     private readonly paths: { driver: string; browser: string },
     private readonly policy: StartPolicy,
     private readonly xvfb: { process: ChildProcess; display: string },
@@ -160,7 +168,7 @@ class WebKitSession implements EngineSession {
   /** Starts a driver and a MiniBrowser with the given zoom, in a bounded number of attempts. */
   async start(zoom: 1 | 2): Promise<void> {
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...browserEnv({ javaScript: this.javaScript, fonts: this.fonts }),
       DISPLAY: this.xvfb.display,
       XDG_CONFIG_HOME: this.configHome,
       ...(zoom === 2 ? { GDK_DPI_SCALE: "2" } : {}),
@@ -362,6 +370,7 @@ export function webkitLauncher(override: { browser?: string; policy?: StartPolic
       const xvfb = await startXvfb(found.xvfb);
       const session = new WebKitSession(
         options.javaScript,
+        options.fonts,
         { driver: found.driver, browser: override.browser ?? found.browser },
         override.policy ?? START_POLICY,
         xvfb,

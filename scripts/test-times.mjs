@@ -1,0 +1,89 @@
+// The times `npm test` ends with (issue 39): each tier's time and the ten slowest files, so that the
+// next slow test is seen the day it comes. A vitest reporter (vitest.config.ts adds it after the
+// default one) and the pure functions it prints with, which the unit suite tests.
+//
+// Files run in parallel, so two figures per tier: its span (from its first file's start to its last
+// file's end, wall clock) and the sum of its files' own times (what it would cost one at a time).
+
+/** The tier of a test file (a path relative to the checkout): unit, browser, processes or http. */
+export function tierOf(file, unitFiles) {
+  if (unitFiles.has(file)) return "unit";
+  const folder = file.split("/")[1];
+  if (folder === "e2e") return "browser";
+  // Suites that spawn `npm start`, instances, the CLI, PostgreSQL servers or the build.
+  if (["ops", "server", "cli", "db", "scripts"].includes(folder)) return "processes";
+  return "http";
+}
+
+/**
+ * Each tier's span and summed time, and the `slowest` files, from one record per file:
+ * `{ file, start, end }` in milliseconds (any common origin).
+ */
+export function summarizeTimes(records, unitFiles, slowest = 10) {
+  const tiers = new Map();
+  for (const record of records) {
+    const name = tierOf(record.file, unitFiles);
+    const tier = tiers.get(name) ?? { tier: name, files: 0, start: Infinity, end: -Infinity, sum: 0 };
+    tier.files += 1;
+    tier.start = Math.min(tier.start, record.start);
+    tier.end = Math.max(tier.end, record.end);
+    tier.sum += record.end - record.start;
+    tiers.set(name, tier);
+  }
+  const files = records
+    .map((record) => ({ file: record.file, ms: record.end - record.start }))
+    .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
+    .slice(0, slowest);
+  return {
+    tiers: [...tiers.values()]
+      .map(({ tier, files: count, start, end, sum }) => ({ tier, files: count, span: end - start, sum }))
+      .sort((a, b) => b.span - a.span),
+    slowest: files,
+  };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The lines printed at the end of a run. */
+export function formatTimes({ tiers, slowest }) {
+  if (tiers.length === 0) return ["Times: no test file ran."];
+  const width = Math.max(...slowest.map((entry) => entry.file.length), 0);
+  return [
+    "Times by tier (span: first start to last end; sum: the files one after another):",
+    ...tiers.map(
+      (tier) =>
+        `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}`,
+    ),
+    `The ${slowest.length} slowest files:`,
+    ...slowest.map((entry) => `  ${entry.file.padEnd(width)}  ${seconds(entry.ms).padStart(8)}`),
+  ];
+}
+
+/** The reporter: records when each file starts and ends, and prints the summary at the end. */
+export class TimesReporter {
+  /** @param {{ root: string, unitFiles: string[] }} options */
+  constructor({ root, unitFiles }) {
+    this.root = root.endsWith("/") ? root : `${root}/`;
+    this.unitFiles = new Set(unitFiles);
+    this.starts = new Map();
+    this.records = [];
+  }
+
+  relative(moduleId) {
+    return moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId;
+  }
+
+  onTestModuleStart(testModule) {
+    this.starts.set(testModule.moduleId, performance.now());
+  }
+
+  onTestModuleEnd(testModule) {
+    const start = this.starts.get(testModule.moduleId);
+    if (start === undefined) return;
+    this.records.push({ file: this.relative(testModule.moduleId), start, end: performance.now() });
+  }
+
+  onTestRunEnd() {
+    console.log(`\n${formatTimes(summarizeTimes(this.records, this.unitFiles)).join("\n")}\n`);
+  }
+}
