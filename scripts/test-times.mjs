@@ -2,8 +2,10 @@
 // next slow test is seen the day it comes. A vitest reporter (vitest.config.ts adds it after the
 // default one) and the pure functions it prints with, which the unit suite tests.
 //
-// Files run in parallel, so two figures per tier: its span (from its first file's start to its last
-// file's end, wall clock) and the sum of its files' own times (what it would cost one at a time).
+// Files run side by side, so three figures per tier: its span (from its first file's start to its
+// last file's end, wall clock), the sum of its files' own wall times, and their CPU time (the file's
+// worker and every process it reaped: test/support/cpu-setup.ts). On two busy cores the CPU time is
+// what a file costs the run.
 
 /** The tier of a test file (a path relative to the checkout): unit, browser, processes or http. */
 export function tierOf(file, unitFiles) {
@@ -16,46 +18,58 @@ export function tierOf(file, unitFiles) {
 }
 
 /**
- * Each tier's span and summed time, and the `slowest` files, from one record per file:
- * `{ file, start, end }` in milliseconds (any common origin).
+ * Each tier's span, summed time and CPU time, and the `slowest` files (by wall time), from one
+ * record per file: `{ file, start, end, cpu }`, times in milliseconds (any common origin), `cpu` in
+ * seconds (0 when unknown).
  */
 export function summarizeTimes(records, unitFiles, slowest = 10) {
   const tiers = new Map();
   for (const record of records) {
     const name = tierOf(record.file, unitFiles);
-    const tier = tiers.get(name) ?? { tier: name, files: 0, start: Infinity, end: -Infinity, sum: 0 };
+    const tier = tiers.get(name) ?? { tier: name, files: 0, start: Infinity, end: -Infinity, sum: 0, cpu: 0 };
     tier.files += 1;
+    tier.cpu += record.cpu ?? 0;
     tier.start = Math.min(tier.start, record.start);
     tier.end = Math.max(tier.end, record.end);
     tier.sum += record.end - record.start;
     tiers.set(name, tier);
   }
   const files = records
-    .map((record) => ({ file: record.file, ms: record.end - record.start }))
+    .map((record) => ({ file: record.file, ms: record.end - record.start, cpu: record.cpu ?? 0 }))
     .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
     .slice(0, slowest);
   return {
     tiers: [...tiers.values()]
-      .map(({ tier, files: count, start, end, sum }) => ({ tier, files: count, span: end - start, sum }))
+      .map(({ tier, files: count, start, end, sum, cpu }) => ({
+        tier,
+        files: count,
+        span: end - start,
+        sum,
+        cpu,
+      }))
       .sort((a, b) => b.span - a.span),
     slowest: files,
   };
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const cpu = (value) => `${value.toFixed(1)} s`;
 
 /** The lines printed at the end of a run. */
 export function formatTimes({ tiers, slowest }) {
   if (tiers.length === 0) return ["Times: no test file ran."];
   const width = Math.max(...slowest.map((entry) => entry.file.length), 0);
   return [
-    "Times by tier (span: first start to last end; sum: the files one after another):",
+    "Times by tier (span: first start to last end; sum: the files one after another; CPU: theirs and their processes'):",
     ...tiers.map(
       (tier) =>
-        `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}`,
+        `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}  CPU ${cpu(tier.cpu).padStart(8)}`,
     ),
-    `The ${slowest.length} slowest files:`,
-    ...slowest.map((entry) => `  ${entry.file.padEnd(width)}  ${seconds(entry.ms).padStart(8)}`),
+    `The ${slowest.length} slowest files (wall, CPU):`,
+    ...slowest.map(
+      (entry) =>
+        `  ${entry.file.padEnd(width)}  ${seconds(entry.ms).padStart(8)}  ${cpu(entry.cpu).padStart(8)}`,
+    ),
   ];
 }
 
@@ -80,7 +94,13 @@ export class TimesReporter {
   onTestModuleEnd(testModule) {
     const start = this.starts.get(testModule.moduleId);
     if (start === undefined) return;
-    this.records.push({ file: this.relative(testModule.moduleId), start, end: performance.now() });
+    const { cpuSeconds } = /** @type {{ cpuSeconds?: number }} */ (testModule.meta());
+    this.records.push({
+      file: this.relative(testModule.moduleId),
+      start,
+      end: performance.now(),
+      cpu: cpuSeconds ?? 0,
+    });
   }
 
   onTestRunEnd() {

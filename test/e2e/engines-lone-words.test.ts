@@ -31,7 +31,7 @@ for (const fonts of FONT_SETS) {
         const found: { width: number; text: string; lastWord: string }[] = [];
         for (const width of PHONE_WIDTHS) {
           await page.resize({ width, height: 844 });
-          for (const orphan of (await page.evaluate(designFacts)).loneWords)
+          for (const orphan of (await page.evaluate(designFacts, true)).loneWords)
             found.push({ width, text: orphan.text, lastWord: orphan.lastWord });
         }
         expect(found, JSON.stringify(found, null, 1)).toEqual([]);
@@ -42,7 +42,7 @@ for (const fonts of FONT_SETS) {
           it(`${name}, JavaScript ${javaScript ? "on" : "off"}`, async () => {
             const page = await visitor(javaScript);
             await page.open("/", viewport);
-            const orphans = (await page.evaluate(designFacts)).loneWords;
+            const orphans = (await page.evaluate(designFacts, true)).loneWords;
             expect(orphans, JSON.stringify(orphans, null, 1)).toEqual([]);
           });
         }

@@ -71,7 +71,8 @@ async function expectComesIntoClearView(
 ): Promise<void> {
   const started = Date.now();
   let place = await page.evaluate(placeOf, target);
-  while (!(place && inClearView(place)) && Date.now() - started < 5_000) {
+  // A limit for a page that never reveals it, not a measure of speed (files run side by side).
+  while (!(place && inClearView(place)) && Date.now() - started < 15_000) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     place = await page.evaluate(placeOf, target);
   }
@@ -227,9 +228,11 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.click('#contact form button[type="submit"]');
       await waitForShown(page, "[role=region]", VALIDATION_TITLE);
       await waitForShown(page, "[role=region]", VALIDATION.name);
-      await page.settleScroll();
-      expectInClearView(
-        await page.evaluate(placeOf, { selector: "#contact-name", withLabel: true }),
+      // As after a Tab: WebKit reveals the field at its next rendering update (seen 90 px above
+      // the viewport when the scroll was read as settled before it began, with four files running).
+      await expectComesIntoClearView(
+        page,
+        { selector: "#contact-name", withLabel: true },
         "Full name and its label after an empty submit",
       );
     });

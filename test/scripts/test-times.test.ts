@@ -17,17 +17,17 @@ describe("npm test's times", () => {
   it("gives each tier its span (wall clock) and its sum (files one after another), longest span first", () => {
     const summary = summarizeTimes(
       [
-        { file: "test/e2e/a.test.ts", start: 0, end: 10_000 },
-        { file: "test/e2e/b.test.ts", start: 5_000, end: 30_000 },
-        { file: "test/lib/env.test.ts", start: 0, end: 200 },
+        { file: "test/e2e/a.test.ts", start: 0, end: 10_000, cpu: 4 },
+        { file: "test/e2e/b.test.ts", start: 5_000, end: 30_000, cpu: 11.5 },
+        { file: "test/lib/env.test.ts", start: 0, end: 200, cpu: 0.1 },
       ],
       unit,
     );
     expect(summary.tiers).toEqual([
-      { tier: "browser", files: 2, span: 30_000, sum: 35_000 },
-      { tier: "unit", files: 1, span: 200, sum: 200 },
+      { tier: "browser", files: 2, span: 30_000, sum: 35_000, cpu: 15.5 },
+      { tier: "unit", files: 1, span: 200, sum: 200, cpu: 0.1 },
     ]);
-    expect(summary.slowest.map((entry) => entry.file)).toEqual([
+    expect(summary.slowest.map((entry: { file: string }) => entry.file)).toEqual([
       "test/e2e/b.test.ts",
       "test/e2e/a.test.ts",
       "test/lib/env.test.ts",
@@ -42,11 +42,11 @@ describe("npm test's times", () => {
     }));
     const summary = summarizeTimes(records, unit);
     expect(summary.slowest).toHaveLength(10);
-    expect(summary.slowest[0]).toEqual({ file: "test/http/f11.test.ts", ms: 12_000 });
+    expect(summary.slowest[0]).toEqual({ file: "test/http/f11.test.ts", ms: 12_000, cpu: 0 });
     const lines = formatTimes(summary);
-    expect(lines[1]).toMatch(/^ {2}http +12 files +span +12\.0 s +sum +78\.0 s$/);
-    expect(lines).toContain("The 10 slowest files:");
-    expect(lines.at(-1)).toMatch(/test\/http\/f2\.test\.ts +3\.0 s$/);
+    expect(lines[1]).toMatch(/^ {2}http +12 files +span +12\.0 s +sum +78\.0 s +CPU +0\.0 s$/);
+    expect(lines).toContain("The 10 slowest files (wall, CPU):");
+    expect(lines.at(-1)).toMatch(/test\/http\/f2\.test\.ts +3\.0 s +0\.0 s$/);
   });
 
   it("says so when no file ran, rather than printing an empty table", () => {

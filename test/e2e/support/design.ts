@@ -44,8 +44,12 @@ export function contrastRatio(a: [number, number, number], b: [number, number, n
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** Everything the design tests read from the page (run it with `page.evaluate(designFacts)`). */
-export function designFacts(): DesignFacts {
+/**
+ * Everything the design tests read from the page (run it with `page.evaluate(designFacts, false)`), or
+ * only the lone words (`page.evaluate(designFacts, true)`: the others read every element's
+ * style, a cost the width-by-width sweep pays a hundred times for nothing).
+ */
+export function designFacts(onlyLoneWords = false): DesignFacts {
   /** Whether an element is rendered and not visually hidden on purpose (sr-only, hidden, closed). */
   function rendered(el: Element): boolean {
     if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
@@ -199,5 +203,7 @@ export function designFacts(): DesignFacts {
     return found;
   }
 
+  if (onlyLoneWords)
+    return { shapes: { radii: [], shadows: [], examples: {} }, stars: [], loneWords: loneWords() };
   return { shapes: shapeSystem(), stars: starColours(), loneWords: loneWords() };
 }
