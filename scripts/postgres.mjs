@@ -32,12 +32,12 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { isExecutableFile } from "./executables.mjs";
+import { freePort } from "./ports.mjs";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
@@ -336,20 +336,6 @@ function installHandlers() {
     };
     process.on(signal, onSignal);
   }
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago. @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") return reject(new Error("no port"));
-      server.close(() => resolvePort(address.port));
-    });
-  });
 }
 
 /** Environment for initdb and postgres: ours without PG* variables (PGDATA, PGPORT...). */

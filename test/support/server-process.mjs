@@ -4,25 +4,14 @@
 // so that both can import it; the types are in server-process.d.mts.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+
+import { freePort } from "../../scripts/ports.mjs";
+
+export { freePort };
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const startScript = `${root}scripts/start.mjs`;
-
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") return reject(new Error("no port"));
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /**
  * Starts the production server on the build in `buildDir` (REMIX_BUILD_DIR for scripts/start.mjs)
