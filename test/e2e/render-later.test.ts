@@ -200,7 +200,8 @@ describeBrowser("the parts after the hero, rendered later", () => {
     expect(await partStates(page)).toContain("auto");
     await submitButton(page).click();
     const success = toast(page, SUCCESS.title);
-    await expect.poll(() => success.isVisible()).toBe(true);
+    // A limit for a toast that never comes, not a measure of speed.
+    await expect.poll(() => success.isVisible(), { timeout: 15_000 }).toBe(true);
     const box = await success.boundingBox();
     const viewport = page.viewportSize()!;
     expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
