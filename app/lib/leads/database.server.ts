@@ -133,6 +133,20 @@ export function codedPool(
   { connectMs, queryMs }: { connectMs: number; queryMs: number },
 ): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  // Connections the server or the network ended: closed when released, never handed on.
+  const lost = new WeakSet<pg.PoolClient>();
+  // A lost connection emits 'error' on its client, which the pool listens for only while the
+  // client is idle: unheard, it would end the process. So every client is heard from the moment
+  // the pool has it ('connect' comes before the pool hands it over), not from when a request takes
+  // it: a server shutting down as the connection opens sends ReadyForQuery and its FATAL 57P01 in
+  // one packet, parsed in one go, before any caller runs (the history test's instance that died
+  // while starting). The query under way, if any, fails on its own.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => {
+      lost.add(client);
+      console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) }));
+    }),
+  );
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (!wrapped) {
@@ -143,14 +157,6 @@ export function codedPool(
       // transaction and may still commit when the server wakes: the store allows for that where it
       // matters (releaseUncalled after a failed beginCall).
       let broken = false;
-      // A connection lost while a request holds it (the server stopped, the network dropped)
-      // emits 'error' on its client, which the pool listens for only while the client is idle:
-      // unheard, it would end the process. The query under way fails on its own (and marks the
-      // connection broken); this only keeps the instance alive, and says so in the log.
-      client.on("error", (error) => {
-        broken = true;
-        console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) }));
-      });
       wrapped = {
         // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
         get processID() {
@@ -165,7 +171,7 @@ export function codedPool(
                 },
               )
             : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient["query"],
-        release: (destroy?: boolean) => client.release(destroy || broken),
+        release: (destroy?: boolean) => client.release(destroy || broken || lost.has(client)),
       };
       clients.set(client, wrapped);
     }
@@ -193,11 +199,9 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
     application_name: "agency-site",
     types: pgTypes,
   });
-  // An idle connection the server closed (a restart, a failover) must not end the process:
-  // the pool drops it and the next query opens another.
-  pool.on("error", (error) =>
-    console.error(JSON.stringify({ event: "lead_store_connection_lost", error: errorText(error) })),
-  );
+  // An idle connection the server closed (a restart, a failover) must not end the process: the pool
+  // drops it and the next query opens another. Its client's own listener (codedPool) logs it.
+  pool.on("error", () => {});
   const db = new Kysely<LeadsDatabase>({
     dialect: new PostgresDialect({
       pool: codedPool(pool, { connectMs: CONNECT_TIMEOUT_MS, queryMs: queryTimeoutMs }),

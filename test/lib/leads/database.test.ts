@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
+import { type AddressInfo, createServer } from "node:net";
 
 import type pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { codedPool, errorText, redactUrl, storeErrorClass } from "~/lib/leads/database.server";
 import { isConnectionError } from "~/lib/leads/store.server";
@@ -106,15 +107,20 @@ describe("which store errors mean the database is not there (issue 33)", () => {
         client.released.push(destroy);
       },
     });
-    return {
+    // As pg's pool does, 'connect' once, when the client is new, before the caller gets it.
+    let isNew = true;
+    const pool = Object.assign(new EventEmitter(), {
       options: {},
       connect: () =>
         later(() => {
           if (failure.connect) throw failure.connect;
+          if (isNew) pool.emit("connect", client);
+          isNew = false;
           return client;
         }),
       end: async () => undefined,
-    } as unknown as pg.Pool;
+    });
+    return pool as unknown as pg.Pool;
   };
 
   it("gives pg's code-less transport errors a code: 08001 could not connect, 08006 lost mid-query", async () => {
@@ -139,6 +145,52 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     expect(() => raw.emit("error", new Error("Connection terminated unexpectedly"))).not.toThrow();
     held.release();
     expect(raw.released).toEqual([true]);
+  });
+
+  it("a server that ends a connection in the packet that opens it (ReadyForQuery, then FATAL 57P01) ends nothing: the history test's instance that died while starting", async () => {
+    // A PostgreSQL stand-in speaking just enough of the protocol: to the startup message it answers
+    // AuthenticationOk, ReadyForQuery and an administrator's shutdown, in one write.
+    const message = (type: string, body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write(type, 0, "latin1");
+      head.writeInt32BE(body.length + 4, 1);
+      return Buffer.concat([head, body]);
+    };
+    const shutdown = Buffer.from(
+      "SFATAL\0C57P01\0Mterminating connection due to administrator command\0\0",
+      "latin1",
+    );
+    const server = createServer((socket) =>
+      socket.once("data", () =>
+        socket.end(
+          Buffer.concat([
+            message("R", Buffer.from([0, 0, 0, 0])),
+            message("Z", Buffer.from("I", "latin1")),
+            message("E", shutdown),
+          ]),
+        ),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const { default: pgModule } = await import("pg");
+    const real = new pgModule.Pool({ host: "127.0.0.1", port, user: "site", database: "site", max: 1 });
+    real.on("error", () => {});
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const client = await codedPool(real, { connectMs: 2_000, queryMs: 2_000 }).connect();
+      // The packet has been read whole by now: the FATAL was heard, not thrown.
+      await vi.waitFor(() =>
+        expect(errors).toHaveBeenCalledWith(expect.stringContaining("lead_store_connection_lost")),
+      );
+      client.release();
+      // Closed, not handed to the next request.
+      expect(real.totalCount).toBe(0);
+    } finally {
+      errors.mockRestore();
+      await real.end();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("closes a connection whose query got no answer from the server, and keeps one the server answered with an error", async () => {
