@@ -2,13 +2,14 @@
 // `npm run build`: the production build, exactly as served, whatever NODE_ENV the shell has (a build
 // made under another NODE_ENV compiles JSX for React's development runtime, which the production
 // server cannot render). Then marks the scripts of a first visit for eager compilation (decision 022)
-// and bundles the server and the leads CLI next to the server build (scripts/bundle.mjs).
+// and bundles the server and the leads CLI next to the server build (scripts/bundle.mjs), and
+// writes the home page as files beside it (server/home-document.ts).
 // REMIX_BUILD_DIR chooses the output folder, as in remix.config.js; `npm run dev` never writes here.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { bundleProductionPrograms } from "./bundle.mjs";
+import { bundleProductionPrograms, serverBundlePath } from "./bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
@@ -92,4 +93,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `server, leads CLI, paint-first loader: ${programs.map((file) => file.slice(root.length)).join(", ")}`,
   );
+  // The home page and its success variant, made once as files beside the build (decision 041), by
+  // the server bundle itself, in production mode, with this shell's SITE_URL and GA_MEASUREMENT_ID.
+  const prerender = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `const server = await import(${JSON.stringify(pathToFileURL(serverBundlePath(serverDir)).href)});
+       await server.prerenderForBuild(${JSON.stringify(serverDir)});`,
+    ],
+    { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
+  );
+  if (prerender.status !== 0) {
+    console.error("The home page could not be made: the build cannot serve its page.");
+    process.exit(prerender.status ?? 1);
+  }
 }

@@ -18,6 +18,7 @@ import { startupSummary } from "~/lib/startup.server";
 
 import { contactFunctionHandlers, MOCK_FAIL_WORD, MOCK_TIMEOUT_WORD } from "../mocks/contact-function.js";
 import { createApp } from "./app";
+import { healthEndpoint, httpsAsConfigured } from "./front-door";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
 
 async function startMocks(): Promise<void> {
@@ -78,9 +79,15 @@ export async function startDevServer({
         req.on("close", () => pages.delete(res));
       }),
   });
-  const server = await listen(app, env.PORT, env.HOST ?? "127.0.0.1").catch((error: Error) =>
-    refuse(`npm run dev: ${error.message}`),
-  );
+  // /healthz as `npm start` answers it; the page itself is rendered for each request here.
+  const health = healthEndpoint({ isHttps: httpsAsConfigured(env), storeStatus: () => leads.store.status() });
+  const server = await listen(
+    (request, response) => {
+      if (!health(request, response)) app(request, response);
+    },
+    env.PORT,
+    env.HOST ?? "127.0.0.1",
+  ).catch((error: Error) => refuse(`npm run dev: ${error.message}`));
   console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
   console.log(`[dev] ${addressOf(server)} (live reload on)`);
   stopOnSignals(server, {

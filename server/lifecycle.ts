@@ -1,12 +1,10 @@
-import type { Server } from "node:http";
-
-import type express from "express";
+import { createServer, type RequestListener, type Server } from "node:http";
 
 /** Listens, or explains in one line why it cannot (the port is taken, the address is not ours). */
-export function listen(app: express.Express, port: number, host: string | undefined): Promise<Server> {
+export function listen(listener: RequestListener, port: number, host: string | undefined): Promise<Server> {
   return new Promise((resolve, reject) => {
+    const server = createServer(listener);
     const ready = () => resolve(server);
-    const server = host ? app.listen(port, host, ready) : app.listen(port, ready);
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         new Error(
@@ -14,6 +12,8 @@ export function listen(app: express.Express, port: number, host: string | undefi
         ),
       );
     });
+    if (host) server.listen(port, host, ready);
+    else server.listen(port, ready);
   });
 }
 

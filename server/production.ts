@@ -13,8 +13,16 @@ import { startupSummary } from "~/lib/startup.server";
 
 import { createApp } from "./app";
 import { missingBrowserAssets } from "./browser-assets";
+import {
+  documentSettings,
+  type HomeDocuments,
+  homeDocumentLog,
+  prerenderHome,
+  readHome,
+  writeHome,
+} from "./home-document";
+import { frontDoor, httpsAsConfigured } from "./front-door";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
-import { warmUp } from "./warm-up";
 
 /**
  * The longest a request may legitimately take: waiting for the store (its statement timeout), the
@@ -56,18 +64,59 @@ export async function startProduction({
     );
   }
 
+  // The home page as `npm run build` wrote it; made here, before listening, when this server's
+  // settings differ from the build's (an image built once and configured per deployment).
+  const home = await homePages(build, buildDir);
+
   // The store is connected before the first visitor; one that cannot be reached does not stop the
   // server (the page never needs it): the startup line says so, and it reconnects by itself.
   const leads = createLeadServices(env);
   const store = await leads.start();
   const app = createApp({ root, getBuild: () => build, mode: "production", leads });
-  // /healthz answers 503 until the home document exists (and says why if it cannot).
-  warmUp(build, env.SITE_URL).catch((error: unknown) =>
-    console.error(JSON.stringify({ event: "home_document_warm_up_failed", message: String(error) })),
-  );
-  const server = await listen(app, env.PORT, env.HOST).catch((error: Error) =>
-    refuse(`npm start: ${error.message}`),
-  );
+  // The home page and /healthz first, at the cost of a file; everything else to Express and Remix.
+  const front = frontDoor({
+    pages: home,
+    isHttps: httpsAsConfigured(env),
+    storeStatus: () => leads.store.status(),
+  });
+  const server = await listen(
+    (request, response) => {
+      if (!front(request, response)) app(request, response);
+    },
+    env.PORT,
+    env.HOST,
+  ).catch((error: Error) => refuse(`npm start: ${error.message}`));
   console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
   stopOnSignals(server, { graceMs: SHUTDOWN_GRACE_MS, afterClose: () => leads.stop() });
+}
+
+async function homePages(build: ServerBuild, buildDir: string): Promise<HomeDocuments> {
+  const settings = documentSettings(env);
+  const written = readHome(buildDir, build.assets.version, settings);
+  let pages: HomeDocuments;
+  let source = "build";
+  if ("pages" in written) pages = written.pages;
+  else {
+    source = `made at start: ${written.unusable}`;
+    pages = await prerenderHome(build, settings).catch((error: unknown) =>
+      refuse(
+        `npm start: the home page could not be rendered: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }
+  for (const line of homeDocumentLog(pages, source)) console.log(line);
+  return pages;
+}
+
+/**
+ * `npm run build`'s last step (scripts/build.mjs): the home page and its success variant, made
+ * with the settings of the shell that builds, written beside the build.
+ */
+export async function prerenderForBuild(buildDir: string): Promise<void> {
+  installGlobals({ nativeFetch: true });
+  const build = (await import(pathToFileURL(`${buildDir}/index.js`).href)) as ServerBuild;
+  const settings = documentSettings(env);
+  const pages = await prerenderHome(build, settings);
+  writeHome(buildDir, build.assets.version, settings, pages);
+  for (const line of homeDocumentLog(pages, "written by the build")) console.log(line);
 }

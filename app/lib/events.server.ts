@@ -47,8 +47,8 @@ export interface LeadAttempted {
 
 export interface DocumentServed {
   status: number;
-  /** From the render cache (the home document and its success variant), or rendered for the request. */
-  source: "cached" | "rendered";
+  /** Made at build and served as a file (the home page and its success variant), or rendered for the request. */
+  source: "prerendered" | "rendered";
 }
 
 const channels = {

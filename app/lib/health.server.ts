@@ -1,13 +1,13 @@
-import { homeDocumentReadiness } from "~/lib/document/document.server";
 import { env } from "~/lib/env.server";
 import type { StoreErrorClass } from "~/lib/leads/database.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 
 export interface HealthReport {
-  /** "unavailable" (HTTP 503): this instance cannot serve the home page; take it out of rotation. */
-  status: "ok" | "unavailable";
-  /** Why it is unavailable, in a few words (the log has the details). */
-  reason?: string;
+  /**
+   * Always "ok": a server listens only once its home page is ready (read from the build, or made
+   * at start), and a store that is down never stops the page (decision 041).
+   */
+  status: "ok";
   contactFunction: { configured: boolean; mode: "supabase" | "inbox" };
   /**
    * The lead store's state: informative only; the page never needs it, so it never makes this 503.
@@ -32,7 +32,5 @@ export function healthReport(store?: StoreStatus): HealthReport {
         ...(store.state === "unavailable" ? { reason: store.reasonClass ?? "error" } : {}),
       }
     : undefined;
-  const home = homeDocumentReadiness();
-  const common = { contactFunction, ...(leadStore ? { leadStore } : {}) };
-  return home.ready ? { status: "ok", ...common } : { status: "unavailable", reason: home.reason, ...common };
+  return { status: "ok", contactFunction, ...(leadStore ? { leadStore } : {}) };
 }

@@ -3,8 +3,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     /** The path was not valid percent-encoding (`/%`): answer with the 400 page. */
     malformedPath?: boolean;
-    /** The server's own request for a cached page at start (server/warm-up.ts): not a visitor. */
-    warmUp?: boolean;
+    /** The build's own request for a page it writes as a file (server/home-document.ts): not a visitor. */
+    prerender?: boolean;
     /** The lead store, function, limits and alerts of this process (app/lib/leads/services.server.ts). */
     leads?: import("~/lib/leads/services.server").LeadServices;
     /** The peer address of the request's socket: the client itself when no proxy is trusted. */

@@ -95,7 +95,7 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
 
   const documentsServed = new Counter({
     name: "documents_served_total",
-    help: "HTML documents served, by HTTP status and whether the document came from the render cache.",
+    help: "HTML documents served, by HTTP status and whether the document was made at build (prerendered) or for the request.",
     labelNames: ["status", "source"] as const,
     registers: [registry],
   });

@@ -9,9 +9,10 @@ import { useAppWithFunction } from "../support/app-server";
 import { wire, type WireResponse } from "../support/wire";
 
 /**
- * The home document is rendered once per process, compressed once, and served from memory
- * (docs/decisions/025-home-document-once.md). What this must never do: serve one visitor's
- * answer to another, or serve bytes whose scripts the policy does not allow.
+ * The home document is made once, by `npm run build`, compressed once, and served as a file before
+ * Express and Remix see the request (docs/decisions/041-home-page-as-a-file.md). What this must
+ * never do: serve one visitor's answer to another, or serve bytes whose scripts the policy does not
+ * allow.
  */
 
 const BR = "br, gzip";
@@ -53,7 +54,7 @@ function decoded(res: WireResponse): string {
   return res.body.toString("utf8");
 }
 
-describe("the home document, rendered once and served from memory", () => {
+describe("the home document, made at build and served as a file", () => {
   const app = useAppWithFunction({
     TRUST_PROXY: "1",
     RATE_LIMIT_PER_CLIENT: "2",
@@ -73,25 +74,31 @@ describe("the home document, rendered once and served from memory", () => {
     });
 
   beforeAll(async () => {
-    // Before anything asks for `/`, the server has already built it (warmed at start).
-    const deadline = Date.now() + 15_000;
-    while (!app.server.output().includes('"event":"home_document"') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
     first = await wire(`${app.server.url}/`, BR);
   });
 
-  it("is built at start, before any visitor asks for it", () => {
+  it("is read before the server listens: no visitor ever waits for a render", () => {
     const log = app.server.output();
-    const built = log.indexOf('"event":"home_document"');
-    expect(built, log).toBeGreaterThan(-1);
-    // The server logs every request it answers as one JSON line: none for `/` came before.
-    expect(log).toContain('"event":"request"');
-    expect(log.slice(0, built)).not.toContain('"path":"/",');
-    const line = JSON.parse(log.slice(log.lastIndexOf("{", built), log.indexOf("\n", built))) as {
+    const read = log.indexOf('"event":"home_document"');
+    expect(read, log).toBeGreaterThan(-1);
+    expect(read).toBeLessThan(log.indexOf('"listening":'));
+    const line = JSON.parse(log.slice(log.lastIndexOf("{", read), log.indexOf("\n", read))) as {
+      source: string;
       bytes: { html: number; br: number; gzip: number };
     };
+    expect(line.source).toBe("build");
     expect(line.bytes.br).toBeLessThan(line.bytes.gzip);
     expect(line.bytes.gzip).toBeLessThan(line.bytes.html);
+    expect(first.body.length).toBe(line.bytes.br);
+  });
+
+  it("says Strict-Transport-Security only when a trusted proxy reports HTTPS, with the baseline every answer has", async () => {
+    expect(header(first, "strict-transport-security")).toBeUndefined();
+    const secure = await wire(`${app.server.url}/`, BR, { headers: { "x-forwarded-proto": "https" } });
+    expect(header(secure, "strict-transport-security")).toMatch(/^max-age=\d+/);
+    expect(secure.body.equals(first.body)).toBe(true);
+    for (const name of ["x-content-type-options", "referrer-policy", "x-frame-options", "permissions-policy"])
+      expect(header(first, name), name).toBeDefined();
   });
 
   it("answers two GETs with byte-identical bodies, a strong ETag and an exact Content-Length", async () => {
@@ -207,7 +214,7 @@ describe("the home document, rendered once and served from memory", () => {
     expect(header(sent, "location")).toBe("/?contact=sent#contact-form");
 
     for (const { kind, res } of answers) {
-      // Each answer is its own render, with the hashes of its own scripts, never the cached bytes.
+      // Each answer is its own render, with the hashes of its own scripts, never the page's file.
       const html = decoded(res);
       const policy = header(res, "content-security-policy") ?? "";
       expect(header(res, "etag"), kind).toBeUndefined();
@@ -240,14 +247,14 @@ describe("the home document, rendered once and served from memory", () => {
     expect(scriptsRefusedByPolicy(sentHtml, header(sentPage, "content-security-policy")!)).toEqual([]);
   });
 
-  it("does not serve the cached bytes for the 404", async () => {
+  it("does not serve the page's bytes for the 404", async () => {
     const missing = await wire(`${app.server.url}/pricing`, BR);
     expect(missing.status).toBe(404);
     expect(header(missing, "etag")).toBeUndefined();
     const html = decoded(missing);
     expect(html).toContain("noindex");
     const policy = header(missing, "content-security-policy")!;
-    // Hashed after its render, exactly like the cached page: no nonce anywhere.
+    // Hashed after its render, exactly like the page at build: no nonce anywhere.
     expect(policyNonce(policy)).toBeUndefined();
     expect(policyHashes(policy).length).toBeGreaterThan(0);
     expect(scriptsRefusedByPolicy(html, policy)).toEqual([]);

@@ -154,14 +154,14 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
   });
 
-  it("counts the documents it serves: the cached page, and each one rendered for its request", async () => {
+  it("counts the documents it serves: the pages made at build, and each one rendered for its request", async () => {
     const count = async (labels: string) => {
       const text = await (await scrape(app.server, `Bearer ${TOKEN}`)).text();
       const line = text.split("\n").find((l) => l.startsWith(`documents_served_total{${labels}} `));
       return Number(line?.split(" ")[1] ?? 0);
     };
-    const cached = await count('status="200",source="cached"');
-    const revalidated = await count('status="304",source="cached"');
+    const prerendered = await count('status="200",source="prerendered"');
+    const revalidated = await count('status="304",source="prerendered"');
     const notFound = await count('status="404",source="rendered"');
     const answered = await count('status="400",source="rendered"');
 
@@ -172,7 +172,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect((await fetch(`${app.server.url}/`, { headers: { "if-none-match": etag } })).status).toBe(304);
     await (await fetch(`${app.server.url}/nowhere`)).arrayBuffer();
     app.fake.setMode({ kind: "success" });
-    // A success is a redirect (no document) to the page with the notice, itself cached.
+    // A success is a redirect (no document) to the page with the notice, itself made at build.
     const post = await fetch(`${app.server.url}/?index`, {
       method: "POST",
       body: new URLSearchParams({ ...VALUES, message: `${VALUES.message} Counted.` }),
@@ -186,8 +186,8 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(invalid.status).toBe(400);
     await invalid.arrayBuffer();
 
-    expect(await count('status="200",source="cached"')).toBe(cached + 3);
-    expect(await count('status="304",source="cached"')).toBe(revalidated + 1);
+    expect(await count('status="200",source="prerendered"')).toBe(prerendered + 3);
+    expect(await count('status="304",source="prerendered"')).toBe(revalidated + 1);
     expect(await count('status="404",source="rendered"')).toBe(notFound + 1);
     expect(await count('status="400",source="rendered"')).toBe(answered + 1);
   });

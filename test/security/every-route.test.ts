@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CACHE_CONTROL, NON_DOCUMENT_POLICY } from "~/lib/security/headers.server";
 
+import { FRONT_DOOR_PATHS } from "../../server/front-door";
+
 import { type AppServer, startAppServer } from "../support/app-server";
 import { browserBuildDir, root, serverBuildDir } from "../support/build-output";
 import { wire, type WireResponse } from "../support/wire";
@@ -99,8 +101,7 @@ describe("every route in the build answers with the baseline headers, one policy
 
   it("reads the routes from the build (the index, the 404 splat and the resource routes at least)", () => {
     const ids = Object.keys(routes);
-    for (const id of ["root", "routes/_index", "routes/$", "routes/healthz", "routes/robots[.]txt"])
-      expect(ids).toContain(id);
+    for (const id of ["root", "routes/_index", "routes/$", "routes/robots[.]txt"]) expect(ids).toContain(id);
   });
 
   it("GET and HEAD of each route's URL, and its single-fetch data", async () => {
@@ -148,6 +149,20 @@ describe("every route in the build answers with the baseline headers, one policy
       expect(expectHeaders(js, `POST ${dataUrl}`)).toBe(NON_DOCUMENT_POLICY);
       expect(js.headers["cache-control"]).toBe(CACHE_CONTROL.personal);
     }
+  });
+
+  it("what the front door answers before Express and Remix: the pages made at build and /healthz, GET and HEAD, over HTTP and HTTPS", async () => {
+    for (const path of FRONT_DOOR_PATHS)
+      for (const method of ["GET", "HEAD"])
+        for (const proto of ["http", "https"]) {
+          const res = await wire(`${server.url}${path}`, "gzip, br", {
+            method,
+            headers: { "x-forwarded-proto": proto },
+          });
+          const what = `${method} ${path} (${proto})`;
+          expect(res.status, what).toBe(200);
+          expectPolicyFor(res, expectHeaders(res, what), what);
+        }
   });
 
   it("what Express serves before Remix: a /build asset, every public file, /metrics, a malformed URL", async () => {

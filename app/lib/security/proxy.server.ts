@@ -86,6 +86,10 @@ export function clientAddress(request: Request, trustedProxies: number): string 
  */
 export function isHttpsRequest(request: Request, trustedProxies: number): boolean {
   if (new URL(request.url).protocol === "https:") return true;
-  const proto = trustedHop(splitHops(request.headers.get("x-forwarded-proto")), trustedProxies);
-  return proto?.toLowerCase() === "https";
+  return forwardedAsHttps(request.headers.get("x-forwarded-proto"), trustedProxies);
+}
+
+/** The same, from the X-Forwarded-Proto header alone (the server itself speaks plain HTTP). */
+export function forwardedAsHttps(forwardedProto: string | null, trustedProxies: number): boolean {
+  return trustedHop(splitHops(forwardedProto), trustedProxies)?.toLowerCase() === "https";
 }

@@ -1,0 +1,164 @@
+// What `npm start` answers before Express and Remix see the request (decision 041): GET and HEAD
+// of `/` (whatever campaign or ad parameters the link carries) and of the page after a sent
+// message, from the bytes `npm run build` made (server/home-document.ts), and `/healthz`. For the
+// pages, per request, only the encoding is chosen, a conditional request answered and the proxy's
+// word on HTTPS read: every header is written once, at start, from the same sources the rest of the
+// server uses, the document's own (its policy, type and caching, as the app answered at build) and
+// the site's baseline (`defaultHeaders`, which server/app.ts applies to everything else).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+
+import { isContactSentUrl } from "~/lib/contact/answer";
+import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "~/lib/document/http.server";
+import { publish } from "~/lib/events.server";
+import { healthReport } from "~/lib/health.server";
+import type { StoreStatus } from "~/lib/leads/store.server";
+import { defaultHeaders } from "~/lib/security/headers.server";
+import { forwardedAsHttps } from "~/lib/security/proxy.server";
+
+import type { HomeDocuments, HomePage, PrerenderedPage } from "./home-document";
+
+/** One representation: its bytes and the full headers of its 200 and of its 304. */
+interface Representation {
+  etag: string;
+  body: Buffer;
+  ok: OutgoingHttpHeaders;
+  notModified: OutgoingHttpHeaders;
+}
+
+/** Representations by HTTPS known (1) or not (0): Strict-Transport-Security only over HTTPS. */
+type ByEncoding = Record<Encoding, [Representation, Representation]>;
+
+/** The site's baseline headers (server/app.ts gives them to every other answer), named as node names them. */
+function baseline(https: boolean): OutgoingHttpHeaders {
+  return Object.fromEntries(
+    Object.entries(defaultHeaders(https)).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+}
+
+function representation(page: PrerenderedPage, encoding: Encoding, https: boolean): Representation {
+  const etag = `"${page.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const body = page.bodies[encoding];
+  const common: OutgoingHttpHeaders = {
+    ...baseline(https),
+    // The document's own headers replace the baseline's policy and caching.
+    ...page.headers,
+    // A proxy or CDN that rewrote the bytes (minified inline scripts, injected a snippet) would
+    // break the script hashes the policy lists: the page would lose its JavaScript.
+    "cache-control": withNoTransform(page.headers["cache-control"] ?? null),
+    etag,
+    vary: "Accept-Encoding",
+  };
+  const ok: OutgoingHttpHeaders = {
+    ...common,
+    ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
+    "content-length": String(body.length),
+  };
+  return { etag, body, ok, notModified: common };
+}
+
+function withNoTransform(cacheControl: string | null): string {
+  if (!cacheControl) return "no-transform";
+  return /\bno-transform\b/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
+}
+
+/**
+ * Which prerendered page a request target asks for, or null when it is not one of them: `/`
+ * with any query (campaign and ad parameters do not change the page) but Remix's `_data`
+ * (refused by the server's URL guard), and `/?contact=sent` for the page after a sent message.
+ */
+export function prerenderedPageFor(target: string): HomePage | null {
+  if (target === "/") return "home";
+  if (!target.startsWith("/?")) return null;
+  const url = new URL(target, "http://localhost");
+  if (url.searchParams.has("_data")) return null;
+  return isContactSentUrl(url) ? "contact-sent" : "home";
+}
+
+/** Whether a request arrived over HTTPS, as the configuration says to read it. */
+export type IsHttps = (request: IncomingMessage) => boolean;
+
+/** FORCE_HTTPS, or X-Forwarded-Proto from the TRUST_PROXY-th proxy (as `arrivedOverHttps` reads it). */
+export function httpsAsConfigured({
+  FORCE_HTTPS,
+  TRUST_PROXY,
+}: {
+  FORCE_HTTPS: boolean;
+  TRUST_PROXY: number;
+}): IsHttps {
+  return (request) =>
+    FORCE_HTTPS || forwardedAsHttps(request.headers["x-forwarded-proto"]?.toString() ?? null, TRUST_PROXY);
+}
+
+/** The paths the front door answers (test/security/every-route.test.ts requests each). */
+export const FRONT_DOOR_PATHS = ["/", "/?contact=sent", "/healthz"] as const;
+
+type Answerer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/**
+ * GET and HEAD of `/healthz` (any query): the health report as JSON, never cached (the
+ * baseline's no-store: a load balancer asks about now). `npm run dev` mounts it too.
+ */
+export function healthEndpoint({
+  isHttps,
+  storeStatus,
+}: {
+  isHttps: IsHttps;
+  storeStatus: () => StoreStatus | undefined;
+}): Answerer {
+  const headers = [false, true].map((https) => ({
+    ...baseline(https),
+    "content-type": "application/json; charset=utf-8",
+  }));
+  return (request, response) => {
+    const { method, url = "" } = request;
+    if ((method !== "GET" && method !== "HEAD") || (url !== "/healthz" && !url.startsWith("/healthz?")))
+      return false;
+    const body = JSON.stringify(healthReport(storeStatus()));
+    response
+      .writeHead(200, {
+        ...headers[isHttps(request) ? 1 : 0],
+        "content-length": String(Buffer.byteLength(body)),
+      })
+      .end(method === "HEAD" ? undefined : body);
+    return true;
+  };
+}
+
+/**
+ * The request listener's first step: answers the request and returns true when it is one of the
+ * front door's (the prerendered pages, /healthz); otherwise returns false and leaves it to the app.
+ */
+export function frontDoor({
+  pages,
+  isHttps,
+  storeStatus,
+}: {
+  pages: HomeDocuments;
+  isHttps: IsHttps;
+  storeStatus: () => StoreStatus;
+}): Answerer {
+  const health = healthEndpoint({ isHttps, storeStatus });
+  const byPage = {} as Record<HomePage, ByEncoding>;
+  for (const [page, document] of Object.entries(pages) as [HomePage, PrerenderedPage][]) {
+    const both = (encoding: Encoding): [Representation, Representation] => [
+      representation(document, encoding, false),
+      representation(document, encoding, true),
+    ];
+    byPage[page] = { br: both("br"), gzip: both("gzip"), identity: both("identity") };
+  }
+  return (request, response) => {
+    const { method } = request;
+    if (method !== "GET" && method !== "HEAD") return false;
+    const page = prerenderedPageFor(request.url ?? "");
+    if (page === null) return health(request, response);
+    const encoding = chooseEncoding(request.headers["accept-encoding"] ?? null);
+    const chosen = byPage[page][encoding][isHttps(request) ? 1 : 0];
+    if (matchesIfNoneMatch(request.headers["if-none-match"] ?? null, chosen.etag)) {
+      response.writeHead(304, chosen.notModified).end();
+    } else {
+      response.writeHead(200, chosen.ok).end(method === "HEAD" ? undefined : chosen.body);
+    }
+    publish("documentServed", { status: response.statusCode, source: "prerendered" });
+    return true;
+  };
+}

@@ -1,0 +1,177 @@
+// The home document as a build artifact (decision 041): `npm run build` asks the app for `/` and
+// for `/?contact=sent` once, through Remix's own request handler, and writes each answer beside the
+// build, with its brotli and gzip bytes and what its headers must say. `npm start` reads them before
+// it listens and serves them as files (server/prerendered.ts); Remix never renders them again.
+//
+// The document depends on two settings besides the build: SITE_URL (canonical URL, Open Graph,
+// structured data) and GA_MEASUREMENT_ID (the analytics script and the policy that allows it). The
+// artifact records the values it was made with; a server started with others makes its own at
+// start, with the same function, before it listens, and says so.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+
+import { contactSentSearch } from "~/lib/contact/answer";
+import type { Encoding } from "~/lib/document/http.server";
+
+/** The pages made at build: the page, and the page a no-JavaScript sender is redirected to. */
+export const HOME_PAGES = { home: "", "contact-sent": contactSentSearch } as const;
+export type HomePage = keyof typeof HOME_PAGES;
+
+/** The settings the document's bytes depend on (the root loader's data and the document's policy). */
+export interface DocumentSettings {
+  SITE_URL: string;
+  GA_MEASUREMENT_ID: string | null;
+}
+
+export function documentSettings(env: { SITE_URL: string; GA_MEASUREMENT_ID?: string | undefined }) {
+  return { SITE_URL: env.SITE_URL, GA_MEASUREMENT_ID: env.GA_MEASUREMENT_ID ?? null };
+}
+
+export interface PrerenderedPage {
+  /** The headers the app answered with that belong to the document (its policy, type, caching). */
+  headers: Record<string, string>;
+  /** Opaque part of the entity tags; each encoding is its own representation (`-br`, `-gzip`). */
+  tag: string;
+  bodies: Record<Encoding, Buffer>;
+}
+
+export type HomeDocuments = Record<HomePage, PrerenderedPage>;
+
+/** What `manifest.json` holds: everything but the bodies, which are files beside it. */
+interface Manifest {
+  build: string;
+  settings: DocumentSettings;
+  pages: Record<HomePage, Omit<PrerenderedPage, "bodies">>;
+}
+
+const FOLDER = "home";
+const FILES: Record<Encoding, string> = { identity: ".html", br: ".html.br", gzip: ".html.gz" };
+/** The headers of the app's answer that describe the document (the server adds the rest). */
+const KEPT_HEADERS = ["content-security-policy", "content-type", "cache-control"];
+
+function digest(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("base64url").slice(0, 32);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Brotli at its best (text mode) and gzip at 9: made once, so the smallest bytes are worth it. */
+async function compress(html: string): Promise<Record<Encoding, Buffer>> {
+  const identity = Buffer.from(html, "utf8");
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzipped(identity, { level: zlib.Z_BEST_COMPRESSION }),
+  ]);
+  return { br, gzip: gz, identity };
+}
+
+/**
+ * Asks the app for each home page, as a visitor's GET would (through Remix's request handler,
+ * so the document takes the one pipeline every document takes: app/lib/document/), and keeps
+ * what it answered. Anything but a 200 is a build that cannot serve its page: it throws.
+ */
+export async function prerenderHome(build: ServerBuild, settings: DocumentSettings): Promise<HomeDocuments> {
+  const handle = createRequestHandler(build, build.mode);
+  const pages = {} as HomeDocuments;
+  for (const [page, search] of Object.entries(HOME_PAGES) as [HomePage, string][]) {
+    const url = new URL(`/${search}`, settings.SITE_URL);
+    const response = await handle(new Request(url), { prerender: true });
+    const html = await response.text();
+    if (response.status !== 200)
+      throw new Error(`GET ${url.pathname}${url.search} answered ${response.status}, not the page.`);
+    const headers = Object.fromEntries(
+      KEPT_HEADERS.flatMap((name) => {
+        const value = response.headers.get(name);
+        return value === null ? [] : [[name, value]];
+      }),
+    );
+    const bodies = await compress(html);
+    pages[page] = { headers, tag: digest(bodies.identity), bodies };
+  }
+  return pages;
+}
+
+/** Writes the pages into `<buildDir>/home/`, replacing what an earlier build wrote. */
+export function writeHome(
+  buildDir: string,
+  buildVersion: string,
+  settings: DocumentSettings,
+  pages: HomeDocuments,
+) {
+  const dir = join(buildDir, FOLDER);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const manifest: Manifest = { build: buildVersion, settings, pages: {} as Manifest["pages"] };
+  for (const [page, { bodies, ...rest }] of Object.entries(pages) as [HomePage, PrerenderedPage][]) {
+    for (const encoding of Object.keys(FILES) as Encoding[])
+      writeFileSync(join(dir, `${page}${FILES[encoding]}`), bodies[encoding]);
+    manifest.pages[page] = rest;
+  }
+  writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The pages `npm run build` wrote for this build and these settings, or why they cannot be used
+ * (none written, another build's, other settings).
+ */
+export function readHome(
+  buildDir: string,
+  buildVersion: string,
+  settings: DocumentSettings,
+): { pages: HomeDocuments } | { unusable: string } {
+  const dir = join(buildDir, FOLDER);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+  } catch {
+    return { unusable: `the build has no ${FOLDER}/manifest.json` };
+  }
+  if (manifest.build !== buildVersion) return { unusable: `${FOLDER}/ was written for another build` };
+  const differing = (Object.keys(settings) as (keyof DocumentSettings)[]).filter(
+    (name) => manifest.settings[name] !== settings[name],
+  );
+  if (differing.length > 0)
+    return {
+      unusable: `${differing.join(" and ")} differ from the build's (made with ${describe(manifest.settings)})`,
+    };
+  const pages = {} as HomeDocuments;
+  for (const page of Object.keys(HOME_PAGES) as HomePage[]) {
+    const bodies = {} as Record<Encoding, Buffer>;
+    for (const encoding of Object.keys(FILES) as Encoding[])
+      bodies[encoding] = readFileSync(join(dir, `${page}${FILES[encoding]}`));
+    // A file cut short or replaced by hand would be served to everyone: the tag is its digest.
+    if (digest(bodies.identity) !== manifest.pages[page].tag)
+      return { unusable: `${FOLDER}/${page}.html does not match its manifest` };
+    pages[page] = { ...manifest.pages[page], bodies };
+  }
+  return { pages };
+}
+
+function describe(settings: DocumentSettings): string {
+  return `SITE_URL=${settings.SITE_URL}, GA_MEASUREMENT_ID=${settings.GA_MEASUREMENT_ID ?? "unset"}`;
+}
+
+/** The line ops read once per start: what every visitor of `/` is sent, and where it came from. */
+export function homeDocumentLog(pages: HomeDocuments, source: string): string[] {
+  return (Object.entries(pages) as [HomePage, PrerenderedPage][]).map(([page, { bodies, headers }]) =>
+    JSON.stringify({
+      event: "home_document",
+      page,
+      source,
+      bytes: { html: bodies.identity.length, br: bodies.br.length, gzip: bodies.gzip.length },
+      scriptHashes: (headers["content-security-policy"]?.match(/'sha256-/g) ?? []).length,
+    }),
+  );
+}
