@@ -93,15 +93,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `server, leads CLI, paint-first loader: ${programs.map((file) => file.slice(root.length)).join(", ")}`,
   );
-  // The home page and its success variant, made once as files beside the build (decision 041), by
-  // the server bundle itself, in production mode, with this shell's SITE_URL and GA_MEASUREMENT_ID.
+  // The browser build's text files compressed once, and the home page and its success variant made
+  // once as files beside the build (decision 041), by the server bundle itself, in production mode,
+  // with this shell's SITE_URL and GA_MEASUREMENT_ID.
   const prerender = spawnSync(
     process.execPath,
     [
       "--input-type=module",
       "-e",
       `const server = await import(${JSON.stringify(pathToFileURL(serverBundlePath(serverDir)).href)});
-       await server.prerenderForBuild(${JSON.stringify(serverDir)});`,
+       await server.finishBuild({ root: ${JSON.stringify(root)}, buildDir: ${JSON.stringify(serverDir)} });`,
     ],
     { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
   );

@@ -16,6 +16,7 @@ import { defaultHeaders } from "~/lib/security/headers.server";
 import { forwardedAsHttps } from "~/lib/security/proxy.server";
 
 import type { HomeDocuments, HomePage, PrerenderedPage } from "./home-document";
+import type { StaticFile } from "./static-files";
 
 /** One representation: its bytes and the full headers of its 200 and of its 304. */
 interface Representation {
@@ -35,25 +36,57 @@ function baseline(https: boolean): OutgoingHttpHeaders {
   );
 }
 
-function representation(page: PrerenderedPage, encoding: Encoding, https: boolean): Representation {
-  const etag = `"${page.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
-  const body = page.bodies[encoding];
-  const common: OutgoingHttpHeaders = {
-    ...baseline(https),
-    // The document's own headers replace the baseline's policy and caching.
-    ...page.headers,
-    // A proxy or CDN that rewrote the bytes (minified inline scripts, injected a snippet) would
-    // break the script hashes the policy lists: the page would lose its JavaScript.
-    "cache-control": withNoTransform(page.headers["cache-control"] ?? null),
-    etag,
-    vary: "Accept-Encoding",
-  };
+/** What one file (a page, a script, an icon) is answered with in each encoding it has. */
+interface Servable {
+  tag: string;
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+  /** Its own headers (type, caching, policy), which take the baseline's place. */
+  headers: Record<string, string>;
+}
+
+function representation(file: Servable, encoding: Encoding, https: boolean): Representation {
+  const etag = `"${file.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const body = file.bodies[encoding] ?? file.bodies.identity;
+  const common: OutgoingHttpHeaders = { ...baseline(https), ...file.headers, etag };
   const ok: OutgoingHttpHeaders = {
     ...common,
     ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
     "content-length": String(body.length),
   };
   return { etag, body, ok, notModified: common };
+}
+
+/** Each encoding the file has (the others fall back to the plain bytes), for HTTP and for HTTPS. */
+function representations(file: Servable): ByEncoding {
+  const both = (encoding: Encoding): [Representation, Representation] => {
+    const has = file.bodies[encoding] ? encoding : "identity";
+    return [representation(file, has, false), representation(file, has, true)];
+  };
+  return { br: both("br"), gzip: both("gzip"), identity: both("identity") };
+}
+
+/** The page's headers as served: a proxy or CDN that rewrote the bytes (minified inline scripts,
+ * injected a snippet) would break the script hashes the policy lists, and the page its JavaScript. */
+function pageServable(page: PrerenderedPage): Servable {
+  return {
+    ...page,
+    headers: {
+      ...page.headers,
+      "cache-control": withNoTransform(page.headers["cache-control"] ?? null),
+      vary: "Accept-Encoding",
+    },
+  };
+}
+
+/** Answers with the representation the request's encoding and protocol choose; 304 when it has it. */
+function answer(request: IncomingMessage, response: ServerResponse, byEncoding: ByEncoding, https: boolean) {
+  const encoding = chooseEncoding(request.headers["accept-encoding"] ?? null);
+  const chosen = byEncoding[encoding][https ? 1 : 0];
+  if (matchesIfNoneMatch(request.headers["if-none-match"] ?? null, chosen.etag)) {
+    response.writeHead(304, chosen.notModified).end();
+  } else {
+    response.writeHead(200, chosen.ok).end(request.method === "HEAD" ? undefined : chosen.body);
+  }
 }
 
 function withNoTransform(cacheControl: string | null): string {
@@ -126,39 +159,41 @@ export function healthEndpoint({
 
 /**
  * The request listener's first step: answers the request and returns true when it is one of the
- * front door's (the prerendered pages, /healthz); otherwise returns false and leaves it to the app.
+ * front door's (the prerendered pages, /healthz, the build's and public/'s files); otherwise
+ * returns false and leaves it to the app.
  */
 export function frontDoor({
   pages,
+  files,
   isHttps,
   storeStatus,
 }: {
   pages: HomeDocuments;
+  files: Map<string, StaticFile>;
   isHttps: IsHttps;
   storeStatus: () => StoreStatus;
 }): Answerer {
   const health = healthEndpoint({ isHttps, storeStatus });
   const byPage = {} as Record<HomePage, ByEncoding>;
-  for (const [page, document] of Object.entries(pages) as [HomePage, PrerenderedPage][]) {
-    const both = (encoding: Encoding): [Representation, Representation] => [
-      representation(document, encoding, false),
-      representation(document, encoding, true),
-    ];
-    byPage[page] = { br: both("br"), gzip: both("gzip"), identity: both("identity") };
-  }
+  for (const [page, document] of Object.entries(pages) as [HomePage, PrerenderedPage][])
+    byPage[page] = representations(pageServable(document));
+  const byPath = new Map([...files].map(([path, file]) => [path, representations(file)]));
   return (request, response) => {
     const { method } = request;
     if (method !== "GET" && method !== "HEAD") return false;
-    const page = prerenderedPageFor(request.url ?? "");
-    if (page === null) return health(request, response);
-    const encoding = chooseEncoding(request.headers["accept-encoding"] ?? null);
-    const chosen = byPage[page][encoding][isHttps(request) ? 1 : 0];
-    if (matchesIfNoneMatch(request.headers["if-none-match"] ?? null, chosen.etag)) {
-      response.writeHead(304, chosen.notModified).end();
-    } else {
-      response.writeHead(200, chosen.ok).end(method === "HEAD" ? undefined : chosen.body);
+    const target = request.url ?? "";
+    const page = prerenderedPageFor(target);
+    if (page !== null) {
+      answer(request, response, byPage[page], isHttps(request));
+      publish("documentServed", { status: response.statusCode, source: "prerendered" });
+      return true;
     }
-    publish("documentServed", { status: response.statusCode, source: "prerendered" });
-    return true;
+    const query = target.indexOf("?");
+    const file = byPath.get(query === -1 ? target : target.slice(0, query));
+    if (file) {
+      answer(request, response, file, isHttps(request));
+      return true;
+    }
+    return health(request, response);
   };
 }

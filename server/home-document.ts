@@ -10,13 +10,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 
 import { contactSentSearch } from "~/lib/contact/answer";
 import type { Encoding } from "~/lib/document/http.server";
+
+import { compressOnce } from "./compress";
 
 /** The pages made at build: the page, and the page a no-JavaScript sender is redirected to. */
 export const HOME_PAGES = { home: "", "contact-sent": contactSentSearch } as const;
@@ -58,25 +58,6 @@ function digest(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("base64url").slice(0, 32);
 }
 
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/** Brotli at its best (text mode) and gzip at 9: made once, so the smallest bytes are worth it. */
-async function compress(html: string): Promise<Record<Encoding, Buffer>> {
-  const identity = Buffer.from(html, "utf8");
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gzipped(identity, { level: zlib.Z_BEST_COMPRESSION }),
-  ]);
-  return { br, gzip: gz, identity };
-}
-
 /**
  * Asks the app for each home page, as a visitor's GET would (through Remix's request handler,
  * so the document takes the one pipeline every document takes: app/lib/document/), and keeps
@@ -97,7 +78,8 @@ export async function prerenderHome(build: ServerBuild, settings: DocumentSettin
         return value === null ? [] : [[name, value]];
       }),
     );
-    const bodies = await compress(html);
+    const identity = Buffer.from(html, "utf8");
+    const bodies = { identity, ...(await compressOnce(identity)) };
     pages[page] = { headers, tag: digest(bodies.identity), bodies };
   }
   return pages;

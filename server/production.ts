@@ -23,6 +23,7 @@ import {
 } from "./home-document";
 import { frontDoor, httpsAsConfigured } from "./front-door";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+import { loadStaticFiles, precompressAssets } from "./static-files";
 
 /**
  * The longest a request may legitimately take: waiting for the store (its statement timeout), the
@@ -73,9 +74,15 @@ export async function startProduction({
   const leads = createLeadServices(env);
   const store = await leads.start();
   const app = createApp({ root, getBuild: () => build, mode: "production", leads });
-  // The home page and /healthz first, at the cost of a file; everything else to Express and Remix.
+  // The home page, the files and /healthz first, at the cost of a file; the rest to Express and Remix.
+  const files = await loadStaticFiles({
+    publicDir: path.join(root, "public"),
+    assetsDir: path.resolve(root, build.assetsBuildDirectory),
+    publicPath: build.publicPath,
+  });
   const front = frontDoor({
     pages: home,
+    files,
     isHttps: httpsAsConfigured(env),
     storeStatus: () => leads.store.status(),
   });
@@ -109,12 +116,15 @@ async function homePages(build: ServerBuild, buildDir: string): Promise<HomeDocu
 }
 
 /**
- * `npm run build`'s last step (scripts/build.mjs): the home page and its success variant, made
- * with the settings of the shell that builds, written beside the build.
+ * `npm run build`'s last steps (scripts/build.mjs): the browser build's text files compressed once,
+ * beside them; the home page and its success variant, made with the settings of the shell that
+ * builds, written beside the build.
  */
-export async function prerenderForBuild(buildDir: string): Promise<void> {
+export async function finishBuild({ root, buildDir }: { root: string; buildDir: string }): Promise<void> {
   installGlobals({ nativeFetch: true });
   const build = (await import(pathToFileURL(`${buildDir}/index.js`).href)) as ServerBuild;
+  const compressed = await precompressAssets(path.resolve(root, build.assetsBuildDirectory));
+  console.log(`browser files compressed once (br, gzip): ${compressed}`);
   const settings = documentSettings(env);
   const pages = await prerenderHome(build, settings);
   writeHome(buildDir, build.assets.version, settings, pages);

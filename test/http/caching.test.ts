@@ -144,6 +144,45 @@ describe("caching and compression of the production server", () => {
     expect(res.body.toString("utf8")).toContain("<html");
   });
 
+  it("compresses the build's files once (brotli 11, gzip 9, the build's own .br and .gz): each decodes to the plain bytes, each encoding its own ETag and 304, HEAD without a body", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const { browserBuildDir } = await import("../support/build-output");
+    for (const path of [assets.stylesheet, await largestScript()]) {
+      const onDisk = readFileSync(`${browserBuildDir}/${path.replace(/^\/build\//, "")}`);
+      const br = await wire(`${server.url}${path}`, "br");
+      const gzip = await wire(`${server.url}${path}`, "gzip");
+      const plain = await wire(`${server.url}${path}`, "identity");
+      expect(brotliDecompressSync(br.body).equals(onDisk), path).toBe(true);
+      expect(gunzipSync(gzip.body).equals(onDisk), path).toBe(true);
+      expect(plain.body.equals(onDisk), path).toBe(true);
+      // Quality 11, not the middleware's 4: the build's own .br, byte for byte.
+      expect(
+        br.body.equals(readFileSync(`${browserBuildDir}/${path.replace(/^\/build\//, "")}.br`)),
+        path,
+      ).toBe(true);
+      const etags = [br, gzip, plain].map((res) => String(res.headers["etag"]));
+      expect(new Set(etags).size, path).toBe(3);
+      const again = await wire(`${server.url}${path}`, "br", { headers: { "if-none-match": etags[0]! } });
+      expect(again.status, path).toBe(304);
+      expect(again.body.length, path).toBe(0);
+      const head = await wire(`${server.url}${path}`, "br", { method: "HEAD" });
+      expect(head.status, path).toBe(200);
+      expect(head.body.length, path).toBe(0);
+      expect(head.headers["content-length"], path).toBe(String(br.body.length));
+    }
+  });
+
+  it("serves public/'s files as they are, an hour in caches, and a file it does not hold from Express (404)", async () => {
+    const icon = await wire(`${server.url}/og-image.png`, "br, gzip");
+    expect(icon.status).toBe(200);
+    expect(icon.headers["content-type"]).toBe("image/png");
+    expect(icon.headers["content-encoding"]).toBeUndefined();
+    expect(directives(icon.headers["cache-control"]).get("max-age")).toBe("3600");
+    const missing = await wire(`${server.url}/build/no-such-chunk.js`, "br");
+    expect(missing.status).toBe(404);
+  });
+
   /** The framework chunk: the largest script the page loads (compression skips files under 1 KB). */
   async function largestScript(): Promise<string> {
     let largest = { path: "", size: -1 };

@@ -1,0 +1,23 @@
+// Compression for bytes made once (decision 041): the home page at build, the build's scripts and
+// stylesheet at build, public/ files at start. Once, so the smallest bytes are worth the time:
+// brotli at its best quality (text mode) and gzip at 9. What changes per request (a form's answer,
+// the 404) is compressed by the compression middleware instead (server/app.ts).
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+export async function compressOnce(bytes: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(bytes, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+    gzipped(bytes, { level: zlib.Z_BEST_COMPRESSION }),
+  ]);
+  return { br, gzip: gz };
+}
