@@ -614,27 +614,14 @@ async function loadSection(server, fake, node20) {
     rows.push(
       toBare("ratio campaign link ÷ bare node:http", get.campaignToBare, BUDGETS.campaignToBareRatio),
     );
-    if (c === 50) {
-      rows.push(
-        budgetRow(
-          "load",
-          "ratio GET / ÷ GET /healthz at 50 (median of rounds)",
-          get.toHealthz.ratio,
-          ">=",
-          BUDGETS.homeToHealthzRatio,
-          (v) => (v === get.toHealthz.ratio ? perRound(get.toHealthz) : v.toFixed(2)),
-        ),
-      );
-    } else {
-      rows.push(
-        observationRow(
-          "load",
-          `ratio GET / ÷ GET /healthz at ${c}`,
-          get.toHealthz.ratio,
-          perRound(get.toHealthz),
-        ),
-      );
-    }
+    rows.push(
+      observationRow(
+        "load",
+        `ratio GET / ÷ GET /healthz at ${c}`,
+        get.toHealthz.ratio,
+        perRound(get.toHealthz),
+      ),
+    );
   }
   if (node20) {
     for (const c of [10, 50]) {
