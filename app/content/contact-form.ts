@@ -35,6 +35,11 @@ export const contactFormText = {
   counterLabel: "characters used",
   submit: "Send Message",
   submitting: "Sending Message...",
+  /** One line under the button: what happens to what the visitor typed, and where to read more. */
+  privacyNotice: {
+    text: "We use these details only to answer your request.",
+    link: { label: "How we handle your data", href: "/privacy" },
+  },
 } as const;
 
 /** Field names in the order the spec checks them; the first failure is the one the visitor sees. */
@@ -52,6 +57,12 @@ export type ContactFieldName = (typeof contactFieldNames)[number];
 
 /** The honeypot: a field people never see. Its name is one no password manager or autofill fills. */
 export const honeypotField = { name: "hp_ref_code", label: "Leave this field empty" } as const;
+
+/**
+ * With JavaScript, the milliseconds from the first keystroke in the form to its submit (a spam
+ * signal when very short: decision 042). Without JavaScript it is never sent, and never needed.
+ */
+export const typingTimeField = { name: "typing_ms" } as const;
 
 /**
  * Validation messages. The first four are the required texts (docs/requirements.md, section 4) to the letter;

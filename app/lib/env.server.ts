@@ -81,6 +81,8 @@ export const envSchema = z
     CONTACT_RETRY_MAX_SECONDS: positiveInt(3600),
     CONTACT_RETRY_MAX_ATTEMPTS: positiveInt(20),
     LEADS_RETENTION_DAYS: positiveInt(90),
+    /** Days a submission held as spam is kept before it is erased (decision 042). */
+    LEADS_SPAM_RETENTION_DAYS: positiveInt(30),
     LEADS_ALERT_WEBHOOK_URL: optionalUrl,
     LEADS_ALERT_PENDING_MINUTES: positiveInt(30),
     CONTACT_FUNCTION_TIMEOUT_MS: positiveInt(10_000),
@@ -91,6 +93,18 @@ export const envSchema = z
         .regex(/^G-[A-Z0-9]{4,20}$/, "must look like G-XXXXXXX")
         .optional(),
     ),
+    /** Who the privacy page names as the controller and how to reach them (decision 043): unset, it says so. */
+    PRIVACY_CONTROLLER_NAME: optionalString,
+    PRIVACY_CONTROLLER_ADDRESS: optionalString,
+    PRIVACY_CONTACT_EMAIL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/, "must be an e-mail address")
+        .optional(),
+    ),
+    /** The processors the privacy page names beside Supabase: where the site runs, and the function's e-mail service. */
+    PRIVACY_HOSTING_PROVIDER: optionalString,
+    PRIVACY_EMAIL_PROVIDER: optionalString,
     TRUST_PROXY: nonNegativeInt(0),
     FORCE_HTTPS: flag,
     RATE_LIMIT_PER_CLIENT: positiveInt(5),
@@ -250,6 +264,8 @@ export const RULES: Record<string, Rule> = {
   CONTACT_RETRY_MAX_SECONDS: { must: "must be a whole number of seconds, 1 or more", example: "3600" },
   CONTACT_RETRY_MAX_ATTEMPTS: { must: "must be a whole number of attempts, 1 or more", example: "20" },
   LEADS_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "90" },
+  LEADS_SPAM_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "30" },
+  PRIVACY_CONTACT_EMAIL: { must: "must be an e-mail address", example: "privacy@example.com" },
   LEADS_ALERT_WEBHOOK_URL: {
     must: "must be an http(s) URL",
     example: "https://hooks.example.com/services/T000/B000/XXXX",

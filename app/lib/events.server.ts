@@ -15,7 +15,8 @@ export const contactResults = [
   "sent",
   /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
   "duplicate",
-  "honeypot",
+  /** It looked like spam (decision 042): kept in the store as spam, never sent, answered as sent. */
+  "spam",
   "invalid",
   "rate-limited",
   "too-large",

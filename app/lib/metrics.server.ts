@@ -81,6 +81,11 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
     (c) => c.dead,
   );
   leadGauge(
+    "leads_spam",
+    "Submissions held as spam: never sent, released by a person, erased after LEADS_SPAM_RETENTION_DAYS.",
+    (c) => c.spam,
+  );
+  leadGauge(
     "leads_oldest_pending_age_seconds",
     "Seconds since the oldest pending lead arrived (0 when none is pending).",
     (c) => c.oldestPendingAgeSeconds,

@@ -15,7 +15,7 @@ import { CliError } from "./errors";
 import { type Column, formatTable } from "./table";
 
 /**
- * `npm run leads -- list|retry|export|forget`: what ops need to see, resend, export and erase the
+ * `npm run leads -- list|retry|export|release|forget`: what ops need to see, resend, export and erase the
  * leads in the lead store (SQLite file or PostgreSQL, as the server is configured: same
  * environment). Safe while the servers run: every change is a transaction, and a lead an instance
  * is sending is never taken. Exit codes: 0 done; 1 something is left for a person or a later retry
@@ -33,11 +33,21 @@ export const statusText: Record<LeadState, string> = {
   dead: "dead",
   delivered: "delivered",
   inbox: "inbox",
+  spam: "spam",
 };
 
 /** What `list` and `export` show by default: every lead still to be delivered. */
 const OPEN: LeadState[] = ["pending", "possibly_delivered", "dead", "sending"];
-const ALL: LeadState[] = ["pending", "possibly_delivered", "dead", "sending", "delivered", "inbox"];
+const ALL: LeadState[] = ["pending", "possibly_delivered", "dead", "sending", "delivered", "inbox", "spam"];
+
+/** Which leads `list` and `export` show: the inbox, the spam held, every lead, or (none) those to deliver. */
+interface Selection {
+  inbox?: boolean;
+  spam?: boolean;
+  all?: boolean;
+}
+const statesOf = (options: Selection): LeadState[] =>
+  options.inbox ? ["inbox"] : options.spam ? ["spam"] : options.all ? ALL : OPEN;
 
 /** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
 const time = (ms: number | null) =>
@@ -58,6 +68,8 @@ export function wrap(text: string, width: number): string {
 }
 
 function reasonText(lead: Lead): string {
+  // Why a submission is held as spam: its signals (decision 042).
+  if (lead.state === "spam") return lead.spamSignals.join(", ");
   if (!lead.lastReason) return "";
   return lead.lastStatus ? `${lead.lastReason} ${lead.lastStatus}` : lead.lastReason;
 }
@@ -94,6 +106,7 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
   { header: "receivedAt", value: (lead) => new Date(lead.receivedAt).toISOString() },
   { header: "attempts", value: (lead) => lead.attempts },
   { header: "lastReason", value: (lead) => lead.lastReason ?? "" },
+  { header: "spamSignals", value: (lead) => lead.spamSignals.join(" ") },
   { header: "functionStatus", value: (lead) => lead.lastStatus ?? "" },
   {
     header: "deliveredAt",
@@ -143,15 +156,16 @@ async function withStore<T>(work: (store: LeadStore) => Promise<T>): Promise<T> 
   }
 }
 
-async function list(options: { inbox?: boolean; all?: boolean }): Promise<number> {
+async function list(options: Selection): Promise<number> {
   return withStore(async (store) => {
-    const states: LeadState[] = options.inbox ? ["inbox"] : options.all ? ALL : OPEN;
-    const leads = await store.list(states);
+    const leads = await store.list(statesOf(options));
     const [one, many] = options.inbox
       ? ["inbox lead", "inbox leads"]
-      : options.all
-        ? ["lead", "leads"]
-        : ["lead to deliver", "leads to deliver"];
+      : options.spam
+        ? ["lead held as spam", "leads held as spam"]
+        : options.all
+          ? ["lead", "leads"]
+          : ["lead to deliver", "leads to deliver"];
     if (leads.length === 0) {
       out(`No ${many} in ${store.status().location}.\n`);
       return 0;
@@ -168,13 +182,23 @@ async function list(options: { inbox?: boolean; all?: boolean }): Promise<number
         )}\n`,
       );
     }
+    const spam = leads.filter((lead) => lead.state === "spam").length;
+    if (spam > 0) {
+      out(
+        `\n${wrap(
+          `${plural(spam, "lead")} held as spam: never sent. One that a person wrote: \`npm run leads -- release <id or e-mail>\` ` +
+            `sends it once. Held spam is erased after ${plural(env.LEADS_SPAM_RETENTION_DAYS, "day")}.`,
+          terminalWidth(),
+        )}\n`,
+      );
+    }
     return 0;
   });
 }
 
-async function exportCsv(options: { inbox?: boolean; all?: boolean } & CsvOptions): Promise<number> {
+async function exportCsv(options: Selection & CsvOptions): Promise<number> {
   return withStore(async (store) => {
-    const leads = await store.list(options.inbox ? ["inbox"] : options.all ? ALL : OPEN);
+    const leads = await store.list(statesOf(options));
     out(toCsv(leads, leadCsvColumns, { raw: Boolean(options.raw) }));
     return 0;
   });
@@ -284,6 +308,49 @@ async function forget(email: string): Promise<number> {
   });
 }
 
+/**
+ * A person says these leads held as spam are real: each is sent once under its own key (or, with no
+ * function configured, joins the inbox). Run again, it finds nothing left to release.
+ */
+async function release(idOrEmail: string): Promise<number> {
+  const sink = configuredSink(env);
+  return withStore(async (store) => {
+    const held = await store.spamMatching(idOrEmail);
+    if (held.length === 0) {
+      out(`No lead held as spam matches ${idOrEmail.trim()}: nothing released.\n`);
+      return 0;
+    }
+    const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
+    let left = 0;
+    for (const lead of held) {
+      const released = await store.releaseSpam(lead.id, sink ? "function" : "inbox");
+      switch (released.kind) {
+        case "not-spam":
+          out(`${lead.id}: no longer held as spam (released meanwhile): not sent again.\n`);
+          break;
+        case "open-twin":
+          left++;
+          out(
+            `${lead.id}: an identical lead (${released.id}) is still being delivered: this copy stays held as spam.\n`,
+          );
+          break;
+        case "inbox":
+          out(
+            `${lead.id}: released to the inbox (no function is configured): npm run leads -- list --inbox\n`,
+          );
+          break;
+        case "claimed": {
+          const attempt = await attemptDelivery({ store, sink: sink!, alerts }, released.claim, "cli");
+          if (!attempt.sent.ok) left++;
+          out(`${lead.id}: released and sent to the function ${CONTACT_FUNCTION}: ${describe(attempt)}\n`);
+          break;
+        }
+      }
+    }
+    return left > 0 ? 1 : 0;
+  });
+}
+
 /** The program; each command stores its exit code in `result.code`. */
 export function leadsProgram(result: { code: number }): Command {
   const program = new Command("leads")
@@ -296,11 +363,12 @@ export function leadsProgram(result: { code: number }): Command {
     .description(
       "Print the leads still to be delivered (pending, possibly-delivered, dead, sending) with their status, phone " +
         "and company. Control and bidi characters show as escapes (\\n, \\u202E). --inbox: the inbox leads " +
-        "(kept when SUPABASE_URL is unset); --all: every lead.",
+        "(kept when SUPABASE_URL is unset); --spam: the submissions held as spam, with their signals; --all: every lead.",
     )
-    .addOption(new Option("--inbox", "the inbox leads instead").conflicts("all"))
-    .addOption(new Option("--all", "every lead, delivered ones included"))
-    .action(async (options: { inbox?: boolean; all?: boolean }) => {
+    .addOption(new Option("--inbox", "the inbox leads instead").conflicts(["all", "spam"]))
+    .addOption(new Option("--spam", "the submissions held as spam instead (never sent)").conflicts("all"))
+    .addOption(new Option("--all", "every lead, delivered ones and spam included"))
+    .action(async (options: Selection) => {
       result.code = await list(options);
     });
 
@@ -328,7 +396,8 @@ export function leadsProgram(result: { code: number }): Command {
         "(OWASP's CSV injection guidance): '=HYPERLINK(...) and '+1 757 555 0101 open as text.",
     )
     .addOption(new Option("--csv", "CSV with a header row (the only format)").makeOptionMandatory())
-    .addOption(new Option("--inbox", "export the inbox leads").conflicts("all"))
+    .addOption(new Option("--inbox", "export the inbox leads").conflicts(["all", "spam"]))
+    .addOption(new Option("--spam", "export the submissions held as spam").conflicts("all"))
     .addOption(new Option("--all", "export every lead"))
     .addOption(
       new Option(
@@ -336,8 +405,21 @@ export function leadsProgram(result: { code: number }): Command {
         "every value exactly as stored, no quote added (for a program, never for a spreadsheet)",
       ),
     )
-    .action(async (options: { inbox?: boolean; all?: boolean; raw?: boolean }) => {
+    .action(async (options: Selection & { raw?: boolean }) => {
       result.code = await exportCsv(options);
+    });
+
+  program
+    .command("release")
+    .description(
+      "Send the submissions held as spam that this lead id or e-mail address names (npm run leads -- list --spam) " +
+        "to the function, each once under its own Idempotency-Key; without a function they join the inbox. " +
+        "Run again, it releases nothing. Exit 0 when each was delivered (or none matched); 1 when one failed " +
+        "(it is then retried like any lead); 2 when it could not run.",
+    )
+    .argument("<id-or-email>", "a lead id, or the person's e-mail address (any case)")
+    .action(async (idOrEmail: string) => {
+      result.code = await release(idOrEmail);
     });
 
   program

@@ -7,6 +7,7 @@ import {
   contactFormLimits,
   contactFormText as text,
   contactNotices,
+  typingTimeField,
 } from "~/content/contact-form";
 import { trackContactSubmit } from "~/lib/contact/analytics";
 import { answerAsDataField, CONTACT_FORM_ID } from "~/lib/contact/answer";
@@ -136,6 +137,9 @@ export function ContactForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const inFlight = useRef(false);
   const toastId = useRef(0);
+  // When the visitor first typed in the form (a spam signal when the submit follows within about
+  // 3 s: decision 042). Only typing counts: Tab, Enter and a paste with the mouse are not typing.
+  const firstKeystroke = useRef<number | null>(null);
   const [count, setCount] = useState(() => messageLength(serverValues.message ?? ""));
   const [toast, setToast] = useState<ToastNotice | null>(null);
   const [toastWanted, setToastWanted] = useState(false);
@@ -167,6 +171,7 @@ export function ContactForm() {
     if (fetcherResult.notice.kind === "success") {
       if (form) clearForm(form);
       setCount(0);
+      firstKeystroke.current = null;
     } else {
       console.error(`Contact form: ${fetcherResult.notice.title}: ${fetcherResult.notice.description}`);
       if (form && fetcherResult.field) focusField(form, fetcherResult.field);
@@ -215,6 +220,8 @@ export function ContactForm() {
         trackContactSubmit();
         // The outcome as data, for the toast: no redirect, the visitor stays where they are.
         formData.set(answerAsDataField.name, answerAsDataField.value);
+        if (firstKeystroke.current !== null)
+          formData.set(typingTimeField.name, String(Math.round(performance.now() - firstKeystroke.current)));
         fetcher.submit(formData, { method: "post", action: ACTION, encType: ENC_TYPE });
       });
   };
@@ -235,6 +242,10 @@ export function ContactForm() {
         noValidate
         onSubmit={onSubmit}
         onFocus={wantToast}
+        onKeyDown={(event) => {
+          if (firstKeystroke.current === null && (event.key.length === 1 || event.key === "Backspace"))
+            firstKeystroke.current = performance.now();
+        }}
         aria-busy={submitting}
         className="relative grid gap-4 sm:grid-cols-2"
       >
@@ -349,6 +360,15 @@ export function ContactForm() {
         <div className="grid gap-3 sm:col-span-2">
           <p className="text-sm text-ink-600">{text.requiredNote}</p>
           <SubmitButton submitting={submitting} />
+          <p className="text-sm text-ink-600">
+            {text.privacyNotice.text}{" "}
+            <a
+              href={text.privacyNotice.link.href}
+              className="font-medium text-accent-800 underline underline-offset-2 hover:text-ink-950"
+            >
+              {text.privacyNotice.link.label}
+            </a>
+          </p>
         </div>
       </form>
       {toastWanted ? (

@@ -2,7 +2,8 @@ import { honeypotField } from "~/content/contact-form";
 
 /**
  * A trap for bots: off screen, hidden from assistive technology, out of the tab order and
- * never autofilled. People leave it empty; a submission that fills it is not sent.
+ * never autofilled. People leave it empty; a submission that fills it is held as spam, never sent
+ * (decision 042): a person whose password manager filled it anyway is released, not lost.
  */
 export function Honeypot() {
   return (

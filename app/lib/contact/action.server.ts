@@ -5,6 +5,7 @@ import {
   contactNotices,
   type ContactNoticeText,
   honeypotField,
+  typingTimeField,
 } from "~/content/contact-form";
 import { contactSentLocation, wantsDataAnswer } from "~/lib/contact/answer";
 import { readFormBody, MAX_FORM_BYTES } from "~/lib/contact/body.server";
@@ -20,6 +21,7 @@ import {
   type ContactValues,
   validateContact,
 } from "~/lib/contact/schema";
+import { spamVerdict, typingMsFrom } from "~/lib/contact/spam";
 import type { ContactActionData } from "~/lib/contact/types";
 import type { SendResult } from "~/lib/leads/sink.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
@@ -131,9 +133,6 @@ export function createContactAction({
       return answer(400, error(contactNotices.unsupported, emptyValues()), { result: "malformed" });
     }
 
-    // A bot filled the field people never see: it is told "sent", nothing is sent, and it costs
-    // real visitors nothing (checked before the limiter, which counts only real submissions).
-    const trap = body.fields[honeypotField.name];
     const asData = wantsDataAnswer(body.fields);
     const sentAnswer = (outcome: Omit<ContactOutcome, "requestId" | "status" | "durationMs">) => {
       if (asData) return answer(200, { notice: { kind: "success", ...contactNotices.success } }, outcome);
@@ -144,7 +143,6 @@ export function createContactAction({
         headers: { "Cache-Control": "no-store", "X-Request-Id": requestId },
       });
     };
-    if (trap !== undefined && trap !== "") return sentAnswer({ result: "honeypot" });
 
     const values = contactValuesFrom(body.fields);
     const validation = validateContact(body.fields);
@@ -176,6 +174,17 @@ export function createContactAction({
       });
     const resultOf = (sent: Failure) => (sent.reason === "timeout" ? "timeout" : "send-failed");
 
+    // Spam is kept like any lead but never sent, and answered like any success: a bot learns
+    // nothing, and a person whose password manager filled the trap is held for a person, not lost
+    // (decision 042). The limits below count it like any submission.
+    const verdict = spamVerdict(validation.data, {
+      honeypot:
+        typeof body.fields[honeypotField.name] === "string"
+          ? (body.fields[honeypotField.name] as string)
+          : "",
+      typingMs: typingMsFrom(body.fields[typingTimeField.name]),
+    });
+
     // Committed before anything else happens (decision 032): a new lead, this attempt at an open
     // one, or the answer that an identical lead was just delivered or is being sent right now.
     let admission;
@@ -184,6 +193,7 @@ export function createContactAction({
         mode: sink ? "function" : "inbox",
         requestId,
         allow: () => limits.consume(client),
+        ...(verdict.spam ? { spam: verdict.signals } : {}),
       });
     } catch (storeError) {
       const limit = await limits.consume(client);
@@ -210,6 +220,7 @@ export function createContactAction({
           { "Retry-After": String(admission.limit.retryAfterSeconds) },
         );
       case "stored":
+        if (verdict.spam) return sentAnswer({ result: "spam", spamSignals: verdict.signals });
         return sentAnswer({ result: "sent", sink: sinkName });
       case "in-flight": {
         // The same lead is being sent by another request (a double click, a second tab, another

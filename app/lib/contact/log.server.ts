@@ -16,6 +16,8 @@ export interface ContactOutcome {
   functionStatus?: number;
   detail?: string;
   rateLimitScope?: string;
+  /** The signals that held a submission as spam (names from a fixed table, never what was typed). */
+  spamSignals?: readonly string[];
   /** Where a lead the function did not confirm is kept: the lead store, or stderr as a last resort. */
   keptIn?: "store" | "stderr";
 }

@@ -48,6 +48,8 @@ export interface LeadsTable {
   last_status: number | null;
   delivered_at: number | null;
   erased_at: number | null;
+  /** Why a submission is held as spam: its signals, comma-separated (decision 042). */
+  spam_signals?: string | null;
 }
 
 export interface LeadAlertsTable {

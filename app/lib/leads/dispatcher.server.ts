@@ -8,7 +8,8 @@ import type { LeadStore } from "~/lib/leads/store.server";
  * - holds as possibly delivered the attempts whose lease expired mid-call (their process died),
  *   and puts back to pending those whose lease expired before their call began,
  * - claims the pending leads that are due (another instance skips those taken) and tries them,
- * - erases the personal fields of leads confirmed more than `retentionDays` ago (hourly),
+ * - erases the personal fields of leads confirmed more than `retentionDays` ago, and the leads
+ *   held as spam for more than `spamRetentionDays` (hourly),
  * - alerts when the oldest pending lead is older than `pendingAlertMs`.
  * A failing store only delays this; nothing here can take the page down.
  */
@@ -19,6 +20,7 @@ export interface DispatcherOptions {
   alerts?: Alerts;
   intervalMs: number;
   retentionDays: number;
+  spamRetentionDays: number;
   pendingAlertMs: number;
   batchSize?: number;
   log?: (event: Record<string, unknown>) => void;
@@ -39,6 +41,7 @@ export function startDispatcher({
   alerts,
   intervalMs,
   retentionDays,
+  spamRetentionDays,
   pendingAlertMs,
   // One at a time: each lead is leased just before its own call, so a lease never runs out while
   // the lead waits its turn behind a slow function (another instance would take it for abandoned),
@@ -77,6 +80,8 @@ export function startDispatcher({
       lastRetention = Date.now();
       const erased = await store.eraseDeliveredOlderThan(retentionDays);
       if (erased > 0) log({ event: "lead_retention_erased", leads: erased, retentionDays });
+      const spam = await store.eraseSpamOlderThan(spamRetentionDays);
+      if (spam > 0) log({ event: "lead_spam_erased", leads: spam, spamRetentionDays });
     }
     const counts = await store.counts();
     if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {

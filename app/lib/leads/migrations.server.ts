@@ -98,6 +98,18 @@ const migrations: Record<string, Migration> = {
       await sql`update leads set call_started_at = last_attempt_at where state = 'sending'`.execute(db);
     },
   },
+  // Submissions that look like spam are kept as `spam`, never sent (issue 41): why, for the person
+  // who decides whether to release one. Spam rows are erased by age, so they are found by it.
+  "004-spam": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("leads").addColumn("spam_signals", "text").execute();
+      await db.schema
+        .createIndex("leads_state_received")
+        .on("leads")
+        .columns(["state", "received_at"])
+        .execute();
+    },
+  },
 };
 
 /** The migrations this database records as run; none when it has no record yet (a new database). */

@@ -104,6 +104,7 @@ export function createLeadServices(env: Env): RunningLeadServices {
         // Often enough that the first retry is on time, rarely enough to cost nothing.
         intervalMs: Math.max(250, Math.min(5_000, retry.initialMs / 2)),
         retentionDays: env.LEADS_RETENTION_DAYS,
+        spamRetentionDays: env.LEADS_SPAM_RETENTION_DAYS,
         pendingAlertMs,
       });
       // A store that was down at start: import once it is back (the dispatcher's pass is a no-op until then).

@@ -31,9 +31,19 @@ import { migrateToLatest } from "~/lib/leads/migrations.server";
  * - `dead`: `maxAttempts` failed for sure; held for a person.
  * - `delivered`: the function confirmed it.
  * - `inbox`: no function is configured; the store is where the lead is read (`npm run leads`).
+ * - `spam`: the submission looked like spam (decision 042): never sent; a person's `release` makes
+ *   it an attempt like any other (or an inbox lead without a function); erased after its own days.
  */
 
-export const leadStates = ["sending", "pending", "possibly_delivered", "dead", "delivered", "inbox"] as const;
+export const leadStates = [
+  "sending",
+  "pending",
+  "possibly_delivered",
+  "dead",
+  "delivered",
+  "inbox",
+  "spam",
+] as const;
 export type LeadState = (typeof leadStates)[number];
 /** The states in which a lead is still to be delivered (at most one per fingerprint). */
 export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
@@ -58,6 +68,8 @@ export interface Lead {
   lastStatus: number | null;
   deliveredAt: number | null;
   erasedAt: number | null;
+  /** Why it is held as spam (its signals); empty for every other lead. */
+  spamSignals: string[];
 }
 
 /** One attempt this process holds the lease of: only its holder records the outcome. */
@@ -82,6 +94,12 @@ export interface AdmitOptions {
   requestId?: string;
   /** Asked only when the request becomes a call or a new lead (never for a duplicate). */
   allow: () => Promise<LimitDecision>;
+  /**
+   * The spam signals the submission showed, when they hold it (decision 042): it is kept as `spam`,
+   * never sent and never joined to an open lead; an identical spam submission within the duplicate
+   * window is a duplicate.
+   */
+  spam?: readonly string[];
 }
 
 export interface StoreStatus {
@@ -100,6 +118,7 @@ export interface LeadCounts {
   dead: number;
   sending: number;
   inbox: number;
+  spam: number;
   /** Seconds since the oldest pending lead arrived; 0 when none is pending. */
   oldestPendingAgeSeconds: number;
 }
@@ -157,6 +176,7 @@ function toLead(row: Row): Lead {
     lastStatus: row.last_status === null ? null : Number(row.last_status),
     deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
     erasedAt: row.erased_at === null ? null : Number(row.erased_at),
+    spamSignals: row.spam_signals ? row.spam_signals.split(",") : [],
   };
 }
 
@@ -207,7 +227,11 @@ async function earlier(
   db: Kysely<LeadsDatabase>,
   fingerprint: string,
   at: Instant,
+  spam = false,
 ): Promise<Extract<Admission, { kind: "duplicate" | "in-flight" }> | undefined> {
+  // Kept within the window: inbox leads, and for a spam submission the spam ones too (a real
+  // resend of a lead held as spam is never answered "duplicate": it goes on to be sent).
+  const keptStates = spam ? ["inbox", "spam"] : ["inbox"];
   const row = await db
     .selectFrom("leads")
     .select(["id", "state", "lease_until"])
@@ -216,7 +240,7 @@ async function earlier(
       eb.or([
         eb.and([eb("state", "=", "sending"), eb("lease_until", ">", at)]),
         eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
-        eb.and([eb("state", "=", "inbox"), eb("received_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
+        eb.and([eb("state", "in", keptStates), eb("received_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
       ]),
     )
     .orderBy("received_at", "desc")
@@ -372,7 +396,7 @@ export function createLeadStore({
      * an open one (pending, dead, possibly delivered) becomes this attempt; otherwise a new lead,
      * committed before the function is called.
      */
-    admit(request: LeadRequest, { mode, requestId, allow }: AdmitOptions): Promise<Admission> {
+    admit(request: LeadRequest, { mode, requestId, allow, spam }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
       return guarded(async () => {
         // On PostgreSQL the limit is asked outside the transaction: the limiter takes connections
@@ -381,8 +405,9 @@ export function createLeadStore({
         // the transaction decides again, so a race only ever costs one. SQLite's limiter is in
         // memory and its one connection serializes everything: asked inside, one turn per post.
         const limitFirst = engine === "postgres";
+        const held = spam !== undefined && spam.length > 0;
         if (limitFirst) {
-          const seen = await earlier(db, fingerprint, nowSql());
+          const seen = await earlier(db, fingerprint, nowSql(), held);
           if (seen) return seen;
           const limit = await allow();
           if (!limit.allowed) return { kind: "limited", limit };
@@ -391,11 +416,30 @@ export function createLeadStore({
           database,
           async (trx): Promise<Admission> => {
             const at = nowSql();
-            const raced = await earlier(trx, fingerprint, at);
+            const raced = await earlier(trx, fingerprint, at, held);
             if (raced) return raced;
             if (!limitFirst) {
               const limit = await allow();
               if (!limit.allowed) return { kind: "limited", limit };
+            }
+            if (held) {
+              // Never an attempt at an open lead, never a call: kept for a person to look at.
+              const row = await trx
+                .insertInto("leads")
+                .values({
+                  id: randomUUID(),
+                  fingerprint,
+                  received_at: at,
+                  ...requestColumns(request),
+                  request_id: requestId ?? null,
+                  source: "form",
+                  state: "spam",
+                  attempts: 0,
+                  spam_signals: spam.join(","),
+                })
+                .returning("id")
+                .executeTakeFirstOrThrow();
+              return { kind: "stored", id: row.id };
             }
             const open = await trx
               .selectFrom("leads")
@@ -691,7 +735,7 @@ export function createLeadStore({
             eb.fn.countAll<number>().as("count"),
             eb.fn.min("received_at").as("oldest"),
           ])
-          .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox"])
+          .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox", "spam"])
           .groupBy("state")
           .execute();
         const of = (state: LeadState) => rows.find((row) => row.state === state);
@@ -702,6 +746,7 @@ export function createLeadStore({
           dead: Number(of("dead")?.count ?? 0),
           sending: Number(of("sending")?.count ?? 0),
           inbox: Number(of("inbox")?.count ?? 0),
+          spam: Number(of("spam")?.count ?? 0),
           oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((at - Number(oldest)) / 1000)),
         };
       });
@@ -754,6 +799,100 @@ export function createLeadStore({
           .where("erased_at", "is", null)
           .executeTakeFirst();
         return Number(result.numUpdatedRows);
+      });
+    },
+
+    /** The leads held as spam that this id or e-mail address (any case, NFC) names, oldest first. */
+    async spamMatching(idOrEmail: string): Promise<Lead[]> {
+      return guarded(async () => {
+        const rows = await db
+          .selectFrom("leads")
+          .selectAll()
+          .where("state", "=", "spam")
+          .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("email_key", "=", emailKey(idOrEmail))]))
+          .orderBy("received_at")
+          .orderBy("id")
+          .execute();
+        return rows.map(toLead);
+      });
+    },
+
+    /**
+     * A person says this lead held as spam is real. With a function it becomes an attempt like a
+     * visitor's (leased here, called once under its own key by the caller, `attemptDelivery`); in
+     * inbox mode it joins the inbox. One conditional statement, under the fingerprint's lock that
+     * admissions take: of two releases at once (two shells, two machines) exactly one gets it, and
+     * a release run again finds no spam. An identical lead still open (being delivered) keeps
+     * that role: the spam copy is not released beside it.
+     */
+    async releaseSpam(
+      id: string,
+      mode: "function" | "inbox",
+    ): Promise<
+      | { kind: "claimed"; claim: Claim }
+      | { kind: "inbox" }
+      | { kind: "not-spam" }
+      | { kind: "open-twin"; id: string }
+    > {
+      return guarded(async () => {
+        const found = await db
+          .selectFrom("leads")
+          .select("fingerprint")
+          .where("id", "=", id)
+          .executeTakeFirst();
+        if (!found) return { kind: "not-spam" };
+        return writeTransaction(
+          database,
+          async (trx) => {
+            const at = nowSql();
+            if (mode === "inbox") {
+              const result = await trx
+                .updateTable("leads")
+                .set({ state: "inbox" })
+                .where("id", "=", id)
+                .where("state", "=", "spam")
+                .executeTakeFirst();
+              return Number(result.numUpdatedRows) === 1 ? { kind: "inbox" } : { kind: "not-spam" };
+            }
+            const twin = await trx
+              .selectFrom("leads")
+              .select("id")
+              .where("fingerprint", "=", found.fingerprint)
+              .where("state", "in", OPEN_STATES)
+              .executeTakeFirst();
+            const row = twin
+              ? undefined
+              : await trx
+                  .updateTable("leads")
+                  .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
+                  .where("id", "=", id)
+                  .where("state", "=", "spam")
+                  .returningAll()
+                  .executeTakeFirst();
+            if (row) return { kind: "claimed", claim: claimOf(row) };
+            const still = await trx
+              .selectFrom("leads")
+              .select("state")
+              .where("id", "=", id)
+              .executeTakeFirst();
+            return twin && still?.state === "spam"
+              ? { kind: "open-twin", id: twin.id }
+              : { kind: "not-spam" };
+          },
+          found.fingerprint,
+        );
+      });
+    },
+
+    /** Spam older than `days` is erased, row and all (decision 042). Returns how many. */
+    async eraseSpamOlderThan(days: number): Promise<number> {
+      return guarded(async () => {
+        const result = await db
+          .deleteFrom("leads")
+          .where("state", "=", "spam")
+          .where("received_at", "<", plus(nowSql(), -days * 86_400_000))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
       });
     },
 

@@ -6,7 +6,12 @@ import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
+import {
+  contactNotices,
+  contactValidationMessages,
+  honeypotField,
+  typingTimeField,
+} from "~/content/contact-form";
 import { createContactAction } from "~/lib/contact/action.server";
 import { answerAsDataField, contactSentLocation } from "~/lib/contact/answer";
 import type { ContactOutcome } from "~/lib/contact/log.server";
@@ -676,27 +681,73 @@ describe("contact action in inbox mode (no function: the store is where leads ar
 });
 
 describe("contact action: abuse protection", () => {
-  it("a filled honeypot gets the success notice, sends and stores nothing, and is logged", async () => {
+  it("a filled honeypot gets the success notice, is kept as spam and never sent, and is logged", async () => {
     functionAnswers();
     const h = await harness();
     const answer = await h.run(post({ ...form, [honeypotField.name]: "http://spam.example" }));
     expect(answer.status).toBe(200);
     expect(answer.data.notice).toEqual({ kind: "success", ...contactNotices.success });
     expect(received).toHaveLength(0);
-    expect(h.rows()).toEqual([]);
-    expect(h.log[0]).toMatchObject({ result: "honeypot" });
+    expect(h.rows()).toMatchObject([{ state: "spam", spam_signals: "honeypot", email: form.email }]);
+    expect(h.log[0]).toMatchObject({ result: "spam", spamSignals: ["honeypot"] });
     // An empty honeypot (what people send) goes through.
     await h.run(post({ ...form, [honeypotField.name]: "" }));
     expect(received).toHaveLength(1);
-    expect(h.rows()).toHaveLength(1);
+    expect(
+      h
+        .rows()
+        .map((row) => row.state)
+        .sort(),
+    ).toEqual(["delivered", "spam"]);
   });
 
-  it("without JavaScript a honeypot hit is redirected like a success", async () => {
+  it("without JavaScript a honeypot hit is redirected like a success, and kept as spam", async () => {
     functionAnswers();
     const h = await harness();
     const response = (await h.action(noJsPost({ ...form, [honeypotField.name]: "x" }))) as Response;
     expect(response.status).toBe(303);
     expect(received).toHaveLength(0);
+    expect(h.rows()).toMatchObject([{ state: "spam" }]);
+  });
+
+  it("a double click on a held submission keeps one copy; a real resend of it afterwards is sent", async () => {
+    functionAnswers();
+    const h = await harness();
+    const trapped = { ...another(), [honeypotField.name]: "filled by a password manager" };
+    expect((await h.run(post(trapped))).status).toBe(200);
+    expect((await h.run(post(trapped))).status).toBe(200);
+    expect(h.rows()).toHaveLength(1);
+    // The same person, the trap empty this time: a lead like any other, never a "duplicate" of spam.
+    expect((await h.run(post({ ...trapped, [honeypotField.name]: "" }))).status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(
+      h
+        .rows()
+        .map((row) => row.state)
+        .sort(),
+    ).toEqual(["delivered", "spam"]);
+  });
+
+  it("the typing time counts only when the form sent it: a fast submit alone is sent, with a second signal held", async () => {
+    functionAnswers();
+    const h = await harness();
+    const fast = { [typingTimeField.name]: "900" };
+    expect((await h.run(post({ ...another(), ...fast }))).status).toBe(200);
+    expect(received).toHaveLength(1);
+    const urlName = { ...another(), name: "cheap-pills.com" };
+    expect((await h.run(post({ ...urlName, ...fast }))).status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(h.log.at(-1)).toMatchObject({ result: "spam", spamSignals: ["name-is-url", "fast-submit"] });
+    // The same name without JavaScript (no typing time): one signal, sent.
+    expect((await h.action(noJsPost({ ...another(), name: "cheap-pills.com" }))) as Response).toMatchObject({
+      status: 303,
+    });
+    expect(received).toHaveLength(2);
+    // A value that is no typing time (text, a negative number) counts as none.
+    expect(
+      (await h.run(post({ ...another(), name: "cheap-pills.com", [typingTimeField.name]: "-5" }))).status,
+    ).toBe(200);
+    expect(received).toHaveLength(3);
   });
 
   it("limits each client to 5 valid submissions, answering 429 with Retry-After; invalid ones do not count", async () => {
@@ -804,20 +855,21 @@ describe("contact action: abuse protection", () => {
     expect(h.rows()).toEqual([]);
   });
 
-  it("70 honeypot hits consume no limit: the next real visitor, and the bot's own client, still get through", async () => {
+  it("a flood of spam is bounded by the limits: 70 honeypot hits from one client store 5, then 429", async () => {
     functionAnswers();
     const h = await harness({ limits: { perClient: 5, globalPerMinute: 60 } });
     const bot = "203.0.113.66";
-    for (let i = 0; i < 70; i++) {
-      expect((await h.run(post({ ...another(), [honeypotField.name]: "bot" }), bot)).status).toBe(200);
-    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 70; i++)
+      statuses.push((await h.run(post({ ...another(), [honeypotField.name]: "bot" }), bot)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(65);
+    expect(h.rows()).toHaveLength(5);
     expect(received).toHaveLength(0);
-    // Not the global ceiling, nor the bot's own client budget: both are untouched.
+    expect(h.log.filter((outcome) => outcome.result === "spam")).toHaveLength(5);
+    // Another client is untouched (a refused client never spends the ceiling's points).
     expect((await h.run(post(another()))).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await h.run(post(another()), bot)).status).toBe(200);
-    expect(received).toHaveLength(6);
-    expect(h.log.filter((outcome) => outcome.result === "honeypot")).toHaveLength(70);
-    expect((await h.run(post(another()), bot)).status).toBe(429);
+    expect(received).toHaveLength(1);
   });
 
   it("invalid submissions consume no limit either (61 of them against a ceiling of 60, then a valid one)", async () => {

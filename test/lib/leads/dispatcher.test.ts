@@ -97,6 +97,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
+    spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -140,6 +141,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
+    spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -217,6 +219,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
+    spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -249,6 +252,7 @@ describe("dispatcher", () => {
       alerts: failing,
       intervalMs: 3_600_000,
       retentionDays: 90,
+    spamRetentionDays: 30,
       pendingAlertMs: 1,
       log: silent,
     });

@@ -1,0 +1,134 @@
+import type { LeadRequest } from "~/lib/leads/request";
+
+/**
+ * Whether a valid submission looks like spam (decision 042). Each signal has a weight; a
+ * submission whose weights add up to `SPAM_THRESHOLD` or more is held as spam: kept in the store,
+ * never sent, answered like any success, released by a person. Two signals are enough on their own:
+ * the honeypot, and more than two links (what link spam is; a first request to an agency needs one
+ * or two). Every other signal is something a real person sometimes does (a fast paste, a tag
+ * quoted from their own site), so it takes two of them.
+ */
+
+export const SPAM_THRESHOLD = 3;
+
+/** Each signal and its weight, the one table the rules, the log, the CLI and the decision record share. */
+export const SPAM_SIGNALS = {
+  /** The field people never see was filled (a bot, or a password manager: held, not lost). */
+  honeypot: 3,
+  /** More than two links in the message. */
+  links: 3,
+  /** HTML or BBCode in the message: a link to be rendered somewhere else. */
+  markup: 2,
+  /** A link through a URL shortener, in the message or the website field. */
+  shortener: 2,
+  /** A name that is a web address. */
+  "name-is-url": 2,
+  /** Three or more fields with the same text. */
+  "identical-fields": 2,
+  /** With JavaScript only: sent within FAST_SUBMIT_MS of the first keystroke. */
+  "fast-submit": 2,
+} as const satisfies Record<string, number>;
+
+export type SpamSignal = keyof typeof SPAM_SIGNALS;
+
+/** How soon after the first keystroke a submit counts as a machine's (about 3 s: nobody types a request that fast). */
+export const FAST_SUBMIT_MS = 3_000;
+
+/** More links than this in the message is a signal. */
+export const MAX_LINKS = 2;
+
+/** What the form sends beside the fields: the honeypot's value, and (with JavaScript) the typing time. */
+export interface SubmissionClues {
+  honeypot?: string;
+  /** Milliseconds from the first keystroke to the submit; undefined without JavaScript (or no keystroke). */
+  typingMs?: number;
+}
+
+export interface SpamVerdict {
+  spam: boolean;
+  score: number;
+  signals: SpamSignal[];
+}
+
+const LINK = /\bhttps?:\/\/|\bwww\.[^\s.]/giu;
+const MARKUP =
+  /<\s*\/?\s*(a|b|i|u|p|div|span|img|iframe|script|strong|em|font|br|h[1-6])\b[^>]*>|\[\/?(url|link|img|b|i|u|color|size|quote)\b[^\]]*\]/iu;
+/** Shorteners people do not type by hand: their links hide where they lead. */
+const SHORTENERS = [
+  "bit.ly",
+  "tinyurl.com",
+  "t.co",
+  "goo.gl",
+  "ow.ly",
+  "is.gd",
+  "buff.ly",
+  "rebrand.ly",
+  "cutt.ly",
+  "shorturl.at",
+  "tiny.cc",
+  "rb.gy",
+  "t.ly",
+  "s.id",
+  "bl.ink",
+  "shorte.st",
+  "adf.ly",
+  "v.gd",
+];
+const SHORTENER = new RegExp(
+  `(?:^|[^\\p{L}\\p{N}.-])(?:https?://)?(?:www\\.)?(?:${SHORTENERS.map((host) => host.replace(/\./g, "\\.")).join("|")})/\\S`,
+  "iu",
+);
+/**
+ * A scheme, `www.`, or a whole name that is a host under a common top-level domain. The list keeps
+ * "Jane.Doe" and "Dr.Smith" names: a person's name is never read as a host by its shape alone.
+ */
+const TOP_LEVEL_DOMAINS =
+  "com|net|org|io|co|ru|info|biz|xyz|top|site|online|shop|store|club|live|app|dev|ai|us|uk|de|fr|cn|in|br|pl|nl|tk|ml|ga|cf|gq|pw|cc|ws|me|tv";
+const URL_LIKE = new RegExp(
+  `^(?:https?://|www\\.)|^[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)*\\.(?:${TOP_LEVEL_DOMAINS})(?:[/:?#]\\S*)?$`,
+  "iu",
+);
+
+export function countLinks(text: string): number {
+  return text.match(LINK)?.length ?? 0;
+}
+
+/** The largest number of fields holding the same non-empty text (case and spaces aside). */
+export function mostIdenticalFields(request: LeadRequest): number {
+  const counts = new Map<string, number>();
+  for (const value of Object.values(request)) {
+    const key = value.trim().toLowerCase();
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Math.max(0, ...counts.values());
+}
+
+/** The signals a valid submission shows, in the table's order. */
+export function spamSignals(request: LeadRequest, clues: SubmissionClues = {}): SpamSignal[] {
+  const found: Record<SpamSignal, boolean> = {
+    honeypot: (clues.honeypot ?? "").trim() !== "",
+    links: countLinks(request.message) > MAX_LINKS,
+    markup: MARKUP.test(request.message),
+    shortener: SHORTENER.test(request.message) || SHORTENER.test(request.website),
+    "name-is-url": URL_LIKE.test(request.name.trim()),
+    "identical-fields": mostIdenticalFields(request) >= 3,
+    "fast-submit": clues.typingMs !== undefined && clues.typingMs < FAST_SUBMIT_MS,
+  };
+  return (Object.keys(SPAM_SIGNALS) as SpamSignal[]).filter((signal) => found[signal]);
+}
+
+export function spamVerdict(request: LeadRequest, clues: SubmissionClues = {}): SpamVerdict {
+  const signals = spamSignals(request, clues);
+  const score = signals.reduce((sum, signal) => sum + SPAM_SIGNALS[signal], 0);
+  return { spam: score >= SPAM_THRESHOLD, score, signals };
+}
+
+/**
+ * The typing time the form sent, if it is one: whole milliseconds, at most a day. Anything else (no
+ * JavaScript, a hand-made request, a repeated field) counts as no timing at all, never against anyone.
+ */
+export function typingMsFrom(value: unknown): number | undefined {
+  if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return undefined;
+  const ms = Number(value);
+  return ms <= 86_400_000 ? ms : undefined;
+}
