@@ -96,6 +96,15 @@ const leadColumns: Column<Lead>[] = [
   },
 ];
 
+/** `list --spam`: why each is held in place of tries and errors (a held submission has neither). */
+const spamColumns: Column<Lead>[] = leadColumns.flatMap((column) =>
+  column.header === "Tries"
+    ? []
+    : column.header === "Last error"
+      ? [{ ...column, header: "Signals", maxWidth: 36, minWidth: 8 }]
+      : [column],
+);
+
 const inboxColumns = leadColumns.filter(
   (column) => !["Tries", "Last error", "Status"].includes(column.header),
 );
@@ -105,8 +114,11 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
   { header: "status", value: (lead) => statusText[lead.state] },
   { header: "receivedAt", value: (lead) => new Date(lead.receivedAt).toISOString() },
   { header: "attempts", value: (lead) => lead.attempts },
-  { header: "lastReason", value: (lead) => lead.lastReason ?? "" },
-  { header: "spamSignals", value: (lead) => lead.spamSignals.join(" ") },
+  // A lead held as spam: its signals, the reason it is held (the columns stay those scripts read).
+  {
+    header: "lastReason",
+    value: (lead) => (lead.state === "spam" ? lead.spamSignals.join(" ") : (lead.lastReason ?? "")),
+  },
   { header: "functionStatus", value: (lead) => lead.lastStatus ?? "" },
   {
     header: "deliveredAt",
@@ -171,7 +183,13 @@ async function list(options: Selection): Promise<number> {
       return 0;
     }
     out(`${plural(leads.length, one, many)} in ${store.status().location}:\n\n`);
-    out(formatTable(leads, options.inbox ? inboxColumns : leadColumns, terminalWidth()));
+    out(
+      formatTable(
+        leads,
+        options.inbox ? inboxColumns : options.spam ? spamColumns : leadColumns,
+        terminalWidth(),
+      ),
+    );
     const held = leads.filter((lead) => lead.state === "possibly_delivered").length;
     if (held > 0) {
       out(

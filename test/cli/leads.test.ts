@@ -129,6 +129,7 @@ interface Seed {
   attempts?: number;
   lastReason?: string;
   lastStatus?: number;
+  spamSignals?: string[];
 }
 
 /** 2026-02-03 04:05:06 UTC, and each seeded lead a minute after the one before. */
@@ -146,17 +147,18 @@ function rowOf(seed: Seed, index: number): LeadsTable {
     ...requestColumns(lead),
     request_id: null,
     source: "form",
-    attempts: seed.attempts ?? (seed.state === "inbox" ? 0 : 1),
+    attempts: seed.attempts ?? (seed.state === "inbox" || seed.state === "spam" ? 0 : 1),
     next_attempt_at: seed.state === "pending" ? receivedAt + 30_000 : null,
     call_started_at: sending ? receivedAt : null,
     // A lead a server is sending right now: leased for an hour more.
     lease_until: sending ? Date.now() + 3_600_000 : null,
     lease_token: sending ? randomUUID() : null,
-    last_attempt_at: seed.state === "inbox" ? null : receivedAt,
+    last_attempt_at: seed.state === "inbox" || seed.state === "spam" ? null : receivedAt,
     last_reason: seed.lastReason ?? null,
     last_status: seed.lastStatus ?? null,
     delivered_at: seed.state === "delivered" ? receivedAt + 1_000 : null,
     erased_at: null,
+    spam_signals: seed.spamSignals?.join(",") ?? null,
   };
 }
 
@@ -661,6 +663,101 @@ function retryTests(newTarget: () => Promise<Target>, fake: () => FakeFunction) 
   });
 }
 
+/** Submissions held as spam (issue 41): a trap a password manager filled, and link spam. */
+const spamSeeds: Seed[] = [
+  {
+    state: "spam",
+    request: { name: "Trapped Person", email: "Trapped@Example.com", message: "A real question, held." },
+    spamSignals: ["honeypot"],
+  },
+  {
+    state: "spam",
+    request: {
+      name: "Link Seller",
+      email: "seller@example.net",
+      message: "Cheap links http://a.example http://b.example http://c.example",
+    },
+    spamSignals: ["links", "markup"],
+  },
+];
+
+/** The spam tests of one engine: list --spam and release. */
+function spamTests(newTarget: () => Promise<Target>, fake: () => FakeFunction) {
+  const supabase = () => ({ SUPABASE_URL: fake().url, SUPABASE_ANON_KEY: "leads-cli-key" });
+
+  it("list --spam shows what is held as spam with its signals; list hides it; --all lists it too", async () => {
+    const target = await newTarget();
+    await seed(target, [everyState[0]!, ...spamSeeds]);
+    const spam = await leads(["list", "--spam"], target, { COLUMNS: "200" });
+    expect(spam.code, spam.stderr).toBe(0);
+    expect(spam.stdout).toContain("2 leads held as spam in ");
+    expect(spam.stdout).toMatch(/\nspam\s+2026-02-03 04:06\s+honeypot\s+Trapped Person/);
+    expect(spam.stdout).toMatch(/links, markup\s+Link Seller/);
+    expect(spam.stdout).toContain("npm run leads -- release <id or e-mail>");
+    expect(spam.stdout).toContain("erased after 30 days");
+    const open = await leads(["list"], target, { COLUMNS: "200" });
+    expect(open.stdout).not.toContain("Trapped Person");
+    const all = await leads(["list", "--all"], target, { COLUMNS: "200" });
+    expect(all.stdout).toContain("3 leads in ");
+    expect(all.stdout).toContain("Link Seller");
+    const csv = await leads(["export", "--csv", "--spam"], target);
+    expect(csv.stdout).toContain(",spam,2026-02-03T04:07:06.000Z,0,links markup,,,Link Seller,");
+    expect((await leads(["list", "--spam", "--all"], target)).code).toBe(2);
+  });
+
+  it("release <e-mail> sends each held lead of that address once under its own key; run again (or at once twice) nothing more is sent", async () => {
+    const target = await newTarget();
+    const [trapped, seller] = await seed(target, spamSeeds);
+    const runs = await Promise.all([
+      leads(["release", "trapped@example.COM"], target, supabase()),
+      leads(["release", "trapped@example.COM"], target, supabase()),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    expect(sentKeys(fake())).toEqual([trapped!.id]);
+    expect(sentBodies(fake())).toEqual([request(spamSeeds[0]!.request)]);
+    expect(runs.map((run) => run.stdout).join("")).toContain(
+      `${trapped!.id}: released and sent to the function send-contact-email: delivered`,
+    );
+    const again = await leads(["release", trapped!.id], target, supabase());
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`No lead held as spam matches ${trapped!.id}: nothing released.\n`);
+    expect(fake().requests).toHaveLength(1);
+    const after = await leadsIn(target);
+    expect(byId(after, trapped!.id)).toMatchObject({ state: "delivered", attempts: 1 });
+    expect(byId(after, seller!.id)).toMatchObject({ state: "spam", attempts: 0 });
+  });
+
+  it("release by id with the function down: the lead is pending (retried under the same key), exit 1; without a function it joins the inbox", async () => {
+    const target = await newTarget();
+    const [trapped, seller] = await seed(target, spamSeeds);
+    fake().setMode({ kind: "status", status: 503 });
+    const down = await leads(["release", seller!.id], target, supabase());
+    expect(down.code).toBe(1);
+    expect(byId(await leadsIn(target), seller!.id)).toMatchObject({ state: "pending", attempts: 1 });
+    expect(sentKeys(fake())).toEqual([seller!.id]);
+    const inbox = await leads(["release", trapped!.id], target);
+    expect(inbox.code, inbox.stderr).toBe(0);
+    expect(inbox.stdout).toContain("released to the inbox");
+    expect(byId(await leadsIn(target), trapped!.id)).toMatchObject({ state: "inbox" });
+    expect(fake().requests).toHaveLength(1);
+  });
+}
+
+describe("npm run leads -- list --spam and release (SQLite)", { timeout: 120_000 }, () => {
+  let fake: FakeFunction;
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  beforeEach(() => fake.reset());
+  spamTests(
+    async () => sqliteTarget(),
+    () => fake,
+  );
+});
+
 describe("npm run leads -- retry (SQLite)", { timeout: 120_000 }, () => {
   let fake: FakeFunction;
   beforeAll(async () => {
@@ -799,7 +896,7 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     const db = new Database(target.file, { readonly: true });
     const names = db.prepare("select name from kysely_migration order by name").pluck().all();
     db.close();
-    expect(names).toEqual(["001-leads", "002-email-key-nfc", "003-call-started"]);
+    expect(names).toEqual(["001-leads", "002-email-key-nfc", "003-call-started", "004-spam"]);
   });
 
   it("an address stored by an earlier release under its decomposed key is found by forget after the upgrade", async () => {
@@ -813,7 +910,11 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     const db = new Database(target.file);
     db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
     db.prepare("alter table leads drop column call_started_at").run();
-    db.prepare("delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started')").run();
+    db.prepare("drop index leads_state_received").run();
+    db.prepare("alter table leads drop column spam_signals").run();
+    db.prepare(
+      "delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started', '004-spam')",
+    ).run();
     db.close();
     const run = await leads(["forget", "\u00e9lodie@example.com"], target);
     expect(run.code, run.stderr).toBe(0);
@@ -1112,5 +1213,9 @@ describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
 
   describe("forget", { timeout: 120_000 }, () => {
     forgetTests(newTarget);
+  });
+
+  describe("list --spam and release", { timeout: 120_000 }, () => {
+    spamTests(newTarget, () => fake);
   });
 });

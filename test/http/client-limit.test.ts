@@ -11,11 +11,18 @@ import { type AppServer, startAppServer } from "../support/app-server";
  * addresses (127.0.0.1 and 127.0.0.2: Linux routes all of 127/8 to the loopback interface).
  */
 
-function post(url: string, from: string, index: number, headers: Record<string, string> = {}) {
+function post(
+  url: string,
+  from: string,
+  index: number,
+  headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
+) {
   const body = new URLSearchParams({
     name: "Loop Client",
     email: `loop${index}@example.com`,
     message: `Distinct question number ${index}, please.`,
+    ...extra,
   }).toString();
   return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
     const req = request(
@@ -65,6 +72,22 @@ describe("the per-client limit without a proxy", () => {
     expect(server.output()).not.toContain('"rateLimitScope":"global"');
     // Another visitor is not locked out by the first one's loop.
     expect((await post(server.url, "127.0.0.2", 200)).status).toBe(303);
+  });
+
+  it("a spam flood is kept only as far as the limits let it: 5 held as spam from one client, then 429 (issue 41)", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index++)
+      statuses.push((await post(server.url, "127.0.0.3", 400 + index, {}, { hp_ref_code: "bot" })).status);
+    expect(statuses).toEqual([...Array<number>(5).fill(303), ...Array<number>(7).fill(429)]);
+    await expect
+      .poll(
+        () =>
+          server
+            .output()
+            .split("\n")
+            .filter((line) => line.includes('"result":"spam"')).length,
+      )
+      .toBe(5);
   });
 
   it("a forged X-Forwarded-For is ignored without a trusted proxy", async () => {

@@ -14,10 +14,10 @@ import { type LeadRow, readLeads } from "../support/leads";
  * function call can be traced to the case that caused it. Invariants:
  * - no 5xx at all (the fake function always succeeds, so not even 502/504);
  * - the server never crashes and still serves the page afterwards;
- * - each case answered as sent (except the honeypot) reached the function exactly
- *   once, with exactly the values it sent (trimmed); no other case reached it;
- * - each of those is exactly one delivered lead in the store, whose id is the
- *   Idempotency-Key of its one call; no other case left a lead in the store.
+ * - each case answered as sent is exactly one lead in the store: held as spam and never
+ *   called (a filled honeypot always is: decision 042), or delivered by exactly one call
+ *   with exactly the values it sent (trimmed), whose Idempotency-Key is the lead's id;
+ *   no other case reached the function or left a lead in the store.
  *   "Sent" is 303 See Other for the no-JS document endpoint (POST, then GET), 200
  *   for single fetch with the enhanced form's `answer=data`, and single fetch's
  *   redirect (202) for a hostile body that reached single fetch without it;
@@ -604,7 +604,8 @@ describe("contact action under fuzzing", () => {
     for (const lead of readLeads(store.LEADS_DATABASE_FILE!)) {
       const token = tokenOf(lead.message);
       leads.set(token, [...(leads.get(token) ?? []), lead]);
-      if (lead.state !== "delivered" || lead.attempts !== 1)
+      const held = lead.state === "spam" && lead.attempts === 0;
+      if (!held && (lead.state !== "delivered" || lead.attempts !== 1))
         problems.push(
           `a lead ${lead.state} after ${lead.attempts} attempt(s) (the function always succeeds): ${token}`,
         );
@@ -625,15 +626,23 @@ describe("contact action under fuzzing", () => {
       if (o.status !== 0 && ![200, 202, 303, 400, 413, 415].includes(o.status))
         problems.push(`unexpected status: ${describeCase(o)}`);
       const made = calls.get(testCase.token) ?? [];
-      const shouldCall = [200, 202, 303].includes(o.status) && testCase.kind !== "honeypot";
+      const kept = leads.get(testCase.token) ?? [];
+      const answeredSent = [200, 202, 303].includes(o.status);
+      // Answered as sent: one lead, either delivered by one call or held as spam and never called
+      // (decision 042; a filled honeypot always is). Otherwise nothing kept, nothing called.
+      const heldAsSpam = answeredSent && kept.length === 1 && kept[0]?.state === "spam";
+      if (testCase.kind === "honeypot" && answeredSent && !heldAsSpam)
+        problems.push(`a filled honeypot not held as spam: ${describeCase(o)}`);
+      const shouldCall = answeredSent && !heldAsSpam;
       if (shouldCall && made.length !== 1)
         problems.push(`reached the function ${made.length} times: ${describeCase(o)}`);
       if (!shouldCall && made.length !== 0)
-        problems.push(`reached the function though answered ${o.status}: ${describeCase(o)}`);
-      const kept = leads.get(testCase.token) ?? [];
-      if (shouldCall && kept.length !== 1)
+        problems.push(
+          `reached the function though answered ${o.status}${heldAsSpam ? " and held as spam" : ""}: ${describeCase(o)}`,
+        );
+      if (answeredSent && kept.length !== 1)
         problems.push(`${kept.length} leads in the store: ${describeCase(o)}`);
-      if (!shouldCall && kept.length !== 0)
+      if (!answeredSent && kept.length !== 0)
         problems.push(`a lead in the store though answered ${o.status}: ${describeCase(o)}`);
       if (
         shouldCall &&

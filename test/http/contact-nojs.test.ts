@@ -283,13 +283,14 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(html).not.toContain("<script>alert(1)</script>");
   });
 
-  it("honeypot filled: told it was sent (the same redirect), nothing sent, counted in the log", async () => {
+  it("honeypot filled: told it was sent (the same redirect), nothing sent, kept as spam, counted in the log", async () => {
     const res = await post(server, encode({ ...form, [honeypotField.name]: "buy now" }));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/?contact=sent#contact-form");
     expect(fake.requests).toHaveLength(0);
-    expect(leadsOf(file, form.message)).toEqual([]);
-    await expect.poll(() => server.output()).toContain('"result":"honeypot"');
+    // The message's <b> is a signal too (markup), one a person may send: alone it holds nothing.
+    expect(leadsOf(file, form.message)).toMatchObject([{ state: "spam", spam_signals: "honeypot,markup" }]);
+    await expect.poll(() => server.output()).toContain('"result":"spam","spamSignals":["honeypot","markup"]');
   });
 
   it("rate limit: the 6th valid submission from one client in 10 minutes gets 429 with Retry-After", async () => {

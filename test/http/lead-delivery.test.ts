@@ -222,13 +222,16 @@ describe("a request the function does not confirm is kept in the store before th
     );
   });
 
-  it("honeypot and invalid requests are never kept, even with the function down", async () => {
+  it("a honeypot hit is kept as spam and never sent, even with the function down; an invalid request is never kept", async () => {
     app.fake.setMode({ kind: "status", status: 500 });
     const before = readLeads(file).length;
-    const message = `${VALUES.message} (never kept)`;
+    const message = `${VALUES.message} (held as spam)`;
     expect((await submit(app.server, { ...VALUES, message, hp_ref_code: "bot" })).status).toBe(200);
-    expect((await submit(app.server, { ...VALUES, message, email: "not-an-address" })).status).toBe(400);
-    expect(readLeads(file)).toHaveLength(before);
+    expect(
+      (await submit(app.server, { ...VALUES, message: `${message}!`, email: "not-an-address" })).status,
+    ).toBe(400);
+    expect(readLeads(file)).toHaveLength(before + 1);
+    expect(readLeads(file).filter((lead) => lead.message === message)).toMatchObject([{ state: "spam" }]);
     expect(app.fake.requests).toHaveLength(0);
   });
 

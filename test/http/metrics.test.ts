@@ -100,7 +100,11 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: unanswered })).status).toBe(504);
     const invalid = new URLSearchParams({ ...VALUES, email: "nope" });
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: invalid })).status).toBe(400);
-    const bot = new URLSearchParams({ ...VALUES, hp_ref_code: "bot" });
+    const bot = new URLSearchParams({
+      ...VALUES,
+      message: `${VALUES.message} Cheap links.`,
+      hp_ref_code: "bot",
+    });
     expect((await fetch(`${app.server.url}/?index`, { method: "POST", body: bot })).status).toBe(200);
 
     const res = await scrape(app.server, `Bearer ${TOKEN}`);
@@ -116,7 +120,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(text).toMatch(/^contact_submissions_total\{result="invalid"\} 1$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="rate-limited"\} 0$/m);
     expect(text).toMatch(/^contact_submissions_total\{result="duplicate"\} 1$/m);
-    expect(text).toMatch(/^contact_submissions_total\{result="honeypot"\} 1$/m);
+    expect(text).toMatch(/^contact_submissions_total\{result="spam"\} 1$/m);
     expect(text).toMatch(/^# TYPE contact_function_duration_seconds histogram$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="ok"\} 1$/m);
     expect(text).toMatch(/^contact_function_duration_seconds_count\{outcome="http"\} 1$/m);
@@ -128,12 +132,14 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
       "leads_pending",
       "leads_possibly_delivered",
       "leads_dead",
+      "leads_spam",
       "leads_oldest_pending_age_seconds",
     ])
       expect(text).toMatch(new RegExp(`^# TYPE ${gauge} gauge$`, "m"));
     expect(text).toMatch(/^leads_pending 1$/m);
     expect(text).toMatch(/^leads_possibly_delivered 1$/m);
     expect(text).toMatch(/^leads_dead 0$/m);
+    expect(text).toMatch(/^leads_spam 1$/m);
     expect(text).toMatch(/^leads_oldest_pending_age_seconds \d+$/m);
     expect(text).toMatch(/^# TYPE lead_delivery_attempts_total counter$/m);
     expect(text).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="delivered"\} 1$/m);
@@ -145,7 +151,7 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
       readLeads(file)
         .map((lead) => lead.state)
         .sort(),
-    ).toEqual(["delivered", "pending", "possibly_delivered"]);
+    ).toEqual(["delivered", "pending", "possibly_delivered", "spam"]);
     expect(text).toMatch(/^# HELP documents_served_total /m);
     expect(text).toMatch(/^# TYPE documents_served_total counter$/m);
     // prom-client's default process metrics.

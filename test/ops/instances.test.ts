@@ -96,6 +96,7 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
       { name: "001-leads" },
       { name: "002-email-key-nfc" },
       { name: "003-call-started" },
+      { name: "004-spam" },
     ]);
   });
 

@@ -425,6 +425,7 @@ export function storeContract(engine: Engine) {
       dead: 0,
       sending: 0,
       inbox: 1,
+      spam: 0,
       oldestPendingAgeSeconds: 90,
     });
   });
@@ -464,6 +465,95 @@ export function storeContract(engine: Engine) {
     expect(await store.eraseDeliveredOlderThan(90)).toBe(0);
   });
 
+  it("spam is kept, never an attempt: not joined to an open lead, a duplicate only of spam, counted, listed, erased after its days (issue 41)", async () => {
+    const store = await instance();
+    const spam = ["honeypot"];
+    const kept = await store.admit(request(), { mode: "function", allow, spam });
+    expect(kept.kind).toBe("stored");
+    if (kept.kind !== "stored") return;
+    expect(await store.get(kept.id)).toMatchObject({ state: "spam", attempts: 0, spamSignals: ["honeypot"] });
+    // The same submission again (a double click): one copy.
+    expect((await store.admit(request(), { mode: "function", allow, spam })).kind).toBe("duplicate");
+    // The same person without the signals: a lead like any other, sent.
+    const real = await store.admit(request(), { mode: "function", allow });
+    expect(real.kind).toBe("claimed");
+    if (real.kind !== "claimed") return;
+    await store.recordOutcome(real.claim, { ok: false, reason: "http", status: 503 });
+    // Spam identical to an open (pending) lead never becomes its attempt.
+    clock += DUPLICATE_WINDOW_MS + 1_000;
+    const again = await store.admit(request(), { mode: "function", allow, spam: ["links", "markup"] });
+    expect(again.kind).toBe("stored");
+    expect((await store.get(real.claim.lead.id))?.state).toBe("pending");
+    expect((await store.counts()).spam).toBe(2);
+    expect((await store.spamMatching(" ADA@example.COM ")).map((lead) => lead.id)).toEqual([
+      kept.id,
+      again.kind === "stored" ? again.id : "",
+    ]);
+    expect((await store.spamMatching(kept.id)).map((lead) => lead.id)).toEqual([kept.id]);
+    // A refused limit keeps nothing.
+    const refused = await store.admit(request({ email: "bot@example.com" }), {
+      mode: "function",
+      spam,
+      allow: async () => ({ allowed: false as const, retryAfterSeconds: 60, scope: "global" as const }),
+    });
+    expect(refused.kind).toBe("limited");
+    clock += 30 * 86_400_000 - DUPLICATE_WINDOW_MS;
+    expect(await store.eraseSpamOlderThan(30)).toBe(1);
+    expect((await store.list(["spam"])).map((lead) => lead.id)).toEqual([
+      again.kind === "stored" ? again.id : "",
+    ]);
+    expect((await store.get(real.claim.lead.id))?.state).toBe("pending");
+  });
+
+  it("release: one claim under the lead's own key, exactly once however often (and from however many instances) it runs (issue 41)", async () => {
+    const a = await instance();
+    const b = await instance();
+    const kept = await a.admit(request(), { mode: "function", allow, spam: ["honeypot"] });
+    if (kept.kind !== "stored") throw new Error(kept.kind);
+    const releases = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => (index % 2 ? a : b).releaseSpam(kept.id, "function")),
+    );
+    const claimed = releases.filter((release) => release.kind === "claimed");
+    expect(claimed).toHaveLength(1);
+    expect(releases.filter((release) => release.kind === "not-spam")).toHaveLength(5);
+    if (claimed[0]?.kind !== "claimed") throw new Error("no claim");
+    expect(claimed[0].claim.lead).toMatchObject({ id: kept.id, state: "sending", attempts: 1 });
+    const calls: string[] = [];
+    const sink: ContactSink = {
+      mode: "supabase",
+      send: async (_request, { idempotencyKey }) => (calls.push(idempotencyKey), { ok: true }),
+    };
+    const attempt = await attemptDelivery({ store: a, sink }, claimed[0].claim, "cli");
+    expect(attempt).toMatchObject({ called: true, state: "delivered" });
+    expect(calls).toEqual([kept.id]);
+    expect((await b.releaseSpam(kept.id, "function")).kind).toBe("not-spam");
+    expect(await a.spamMatching("ada@example.com")).toEqual([]);
+    // Without a function the released lead joins the inbox; an unknown id releases nothing.
+    const inbox = await a.admit(request({ email: "grace@example.com" }), {
+      mode: "inbox",
+      allow,
+      spam: ["honeypot"],
+    });
+    if (inbox.kind !== "stored") throw new Error(inbox.kind);
+    expect((await a.releaseSpam(inbox.id, "inbox")).kind).toBe("inbox");
+    expect((await a.get(inbox.id))?.state).toBe("inbox");
+    expect((await a.releaseSpam("no-such-id", "function")).kind).toBe("not-spam");
+  });
+
+  it("release of spam whose twin is still being delivered leaves it held: never a second open lead (issue 41)", async () => {
+    const store = await instance();
+    const kept = await store.admit(request(), { mode: "function", allow, spam: ["honeypot"] });
+    if (kept.kind !== "stored") throw new Error(kept.kind);
+    const real = await store.admit(request(), { mode: "function", allow });
+    if (real.kind !== "claimed") throw new Error(real.kind);
+    await store.recordOutcome(real.claim, { ok: false, reason: "http", status: 503 });
+    expect(await store.releaseSpam(kept.id, "function")).toEqual({
+      kind: "open-twin",
+      id: real.claim.lead.id,
+    });
+    expect((await store.get(kept.id))?.state).toBe("spam");
+  });
+
   it("one alert of a kind per interval, whichever instance asks", async () => {
     const a = await instance();
     const b = await instance();
@@ -482,6 +572,7 @@ export function storeContract(engine: Engine) {
       "001-leads",
       "002-email-key-nfc",
       "003-call-started",
+      "004-spam",
     ]);
     expect(stores.every((store) => store.status().state === "ready")).toBe(true);
   });

@@ -1,0 +1,172 @@
+import { spawn } from "node:child_process";
+
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { honeypotField, typingTimeField } from "~/content/contact-form";
+import { answerAsDataField } from "~/lib/contact/answer";
+
+import { root } from "../support/build-output";
+import { type AppServer, leadStoreEnv, useAppWithFunction } from "../support/app-server";
+import { readLeads } from "../support/leads";
+
+/**
+ * Spam held, never sent, never lost (issue 41, decision 042), as a visitor, a bot and ops meet it:
+ * posts to the built server with the fake function on 127.0.0.1, then `npm run leads` in a shell
+ * over the same SQLite store. A held submission is answered exactly like a sent one, never reaches
+ * the function, is listed as spam, and one `release` delivers it once however often it is run. The
+ * real leads that resemble spam in one way each reach the function once.
+ */
+
+let serial = 0;
+const person = (overrides: Record<string, string> = {}) => ({
+  name: "Jane Smith",
+  email: `jane${++serial}@acme.example`,
+  phone: "",
+  company: "Acme Logistics",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: `We copy orders by hand between two systems, request ${serial}.`,
+  ...overrides,
+});
+
+/** Without JavaScript: the browser's form post, answered by a redirect (not followed). */
+const postAsDocument = (server: AppServer, fields: Record<string, string>) =>
+  fetch(`${server.url}/?index`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+
+/** With JavaScript: the enhanced form's multipart post, asking for its answer as data. */
+function postAsEnhanced(server: AppServer, fields: Record<string, string>) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.set(name, value);
+  body.set(answerAsDataField.name, answerAsDataField.value);
+  return fetch(`${server.url}/?index`, { method: "POST", body });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent leads -- …args` as a shell user runs it, on the server's store. */
+function leads(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, COLUMNS: "200", ...env };
+    delete childEnv.SUPABASE_URL;
+    delete childEnv.SUPABASE_ANON_KEY;
+    Object.assign(childEnv, env);
+    const child = spawn("npm", ["run", "--silent", "leads", "--", ...args], { cwd: root, env: childEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("spam held, never sent, never lost (issue 41)", () => {
+  const store = leadStoreEnv();
+  const file = store.LEADS_DATABASE_FILE!;
+  const app = useAppWithFunction({
+    RATE_LIMIT_PER_CLIENT: "50",
+    // The dispatcher must not retry behind the test's back.
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
+    ...store,
+  });
+  beforeEach(() => app.fake.reset());
+  const callsFor = (email: string) =>
+    app.fake.requests.filter((call) => (call.json as { email?: string }).email === email);
+
+  it("link spam and a filled honeypot are answered as sent, never reach the function, are listed as spam; one release delivers one exactly once", async () => {
+    const linkSpam = person({
+      name: "SEO Expert",
+      message: "Cheap backlinks https://a.example https://b.example https://c.example https://d.example",
+    });
+    const trapped = person({ name: "Autofilled Person" });
+
+    const noJs = await postAsDocument(app.server, linkSpam);
+    expect(noJs.status).toBe(303);
+    expect(noJs.headers.get("location")).toBe("/?contact=sent#contact-form");
+    const enhanced = await postAsEnhanced(app.server, { ...trapped, [honeypotField.name]: "REF-2041" });
+    expect(enhanced.status).toBe(200);
+    // What a real success answers, word for word: a bot learns nothing.
+    const real = await postAsEnhanced(app.server, person());
+    expect(await enhanced.text()).toBe(await real.text());
+    expect(app.fake.requests).toHaveLength(1);
+    expect(callsFor(linkSpam.email)).toEqual([]);
+    expect(callsFor(trapped.email)).toEqual([]);
+
+    const listed = await leads(["list", "--spam"], store);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain("2 leads held as spam");
+    expect(listed.stdout).toMatch(/links\s+SEO Expert/);
+    expect(listed.stdout).toMatch(/honeypot\s+Autofilled Person/);
+    const all = await leads(["list", "--all"], store);
+    expect(all.stdout).toMatch(/\nspam\s.*SEO Expert/);
+
+    const supabase = { ...store, SUPABASE_URL: app.fake.url, SUPABASE_ANON_KEY: "test-anon-key" };
+    const [held] = readLeads(file).filter((lead) => lead.email === trapped.email);
+    expect(held).toMatchObject({ state: "spam" });
+    const runs = await Promise.all([
+      leads(["release", trapped.email.toUpperCase()], supabase),
+      leads(["release", held!.id], supabase),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const again = await leads(["release", trapped.email], supabase);
+    expect(again.stdout).toContain("nothing released");
+    const calls = callsFor(trapped.email);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.headers["idempotency-key"]).toBe(held!.id);
+    expect(readLeads(file).find((lead) => lead.id === held!.id)).toMatchObject({ state: "delivered" });
+    // The link spam is still held, still never sent.
+    expect(callsFor(linkSpam.email)).toEqual([]);
+    expect(readLeads(file).filter((lead) => lead.email === linkSpam.email)).toMatchObject([
+      { state: "spam" },
+    ]);
+  });
+
+  const realLeads: [string, Record<string, string>, "document" | "enhanced"][] = [
+    [
+      "a link to the visitor's own site",
+      { website: "https://acme.example", message: "Our shop https://acme.example/shop needs order sync." },
+      "enhanced",
+    ],
+    [
+      "a message in another language",
+      { message: "Wir möchten unsere Rechnungsprüfung automatisieren." },
+      "enhanced",
+    ],
+    [
+      "a name in another script",
+      { name: "Анна Каренина", message: "Нужна автоматизация отчётов, пожалуйста." },
+      "enhanced",
+    ],
+    ["a name in Chinese", { name: "王小明", message: "我们想自动化客户服务流程，谢谢。" }, "document"],
+    ["a short message", { message: "Call me back" }, "enhanced"],
+    ["no JavaScript", {}, "document"],
+    [
+      "a message pasted at once and sent 1.2 s after the first keystroke",
+      { [typingTimeField.name]: "1200" },
+      "enhanced",
+    ],
+  ];
+  it.each(realLeads)(
+    "a real lead is never held: %s (reaches the function once)",
+    async (_, overrides, how) => {
+      const lead = person(overrides);
+      const res =
+        how === "document" ? await postAsDocument(app.server, lead) : await postAsEnhanced(app.server, lead);
+      expect(res.status).toBe(how === "document" ? 303 : 200);
+      expect(callsFor(lead.email)).toHaveLength(1);
+      expect(readLeads(file).filter((row) => row.email === lead.email)).toMatchObject([
+        { state: "delivered" },
+      ]);
+    },
+  );
+});
