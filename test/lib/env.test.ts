@@ -283,6 +283,16 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "half an hour",
       'LEADS_ALERT_PENDING_MINUTES is "half an hour": it must be a whole number of minutes, 1 or more, for example LEADS_ALERT_PENDING_MINUTES=30.',
     ],
+    [
+      "LEADS_SPAM_RETENTION_DAYS",
+      "a month",
+      'LEADS_SPAM_RETENTION_DAYS is "a month": it must be a whole number of days, 1 or more, for example LEADS_SPAM_RETENTION_DAYS=30.',
+    ],
+    [
+      "PRIVACY_CONTACT_EMAIL",
+      "privacy at example.com",
+      'PRIVACY_CONTACT_EMAIL is "privacy at example.com": it must be an e-mail address, for example PRIVACY_CONTACT_EMAIL=privacy@example.com.',
+    ],
     ["MOCKS", "on", 'MOCKS is "on": it must be true or false (or 1/0, yes/no), for example MOCKS=true.'],
     [
       "MOCKS_MODE",
@@ -308,6 +318,11 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "LEADS_DATABASE_FILE",
       "CONTACT_INBOX_FILE",
       "CONTACT_UNDELIVERED_FILE",
+      // What the privacy page states about who runs the site and with whom: any text.
+      "PRIVACY_CONTROLLER_NAME",
+      "PRIVACY_CONTROLLER_ADDRESS",
+      "PRIVACY_HOSTING_PROVIDER",
+      "PRIVACY_EMAIL_PROVIDER",
     ];
     const variables = Object.keys(envSchema.shape).sort();
     expect([...Object.keys(RULES), ...anyText].sort()).toEqual(variables);
