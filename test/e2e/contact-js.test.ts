@@ -195,6 +195,32 @@ describeBrowser("contact form with JavaScript", () => {
     expect(stack.fake.requests).toHaveLength(1);
   });
 
+  it("spam's one timing signal (decision 042): a typed name that is a URL, sent within 3 s of the first keystroke, is held (the same success toast); the same lead filled without typing is sent", async () => {
+    const page = await open();
+    const bodies: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") bodies.push(request.postData() ?? "");
+    });
+    const typed = { ...uniqueContact(), name: "" };
+    await fillContact(page, typed);
+    // Typed, as a bot driving a browser types: the first keystroke starts the clock.
+    await field(page, "name").pressSequentially("cheap-pills.com");
+    await submitButton(page).click();
+    const held = toast(page, SUCCESS.title);
+    await expect.poll(() => held.isVisible(), { timeout: 8000 }).toBe(true);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatch(/name="typing_ms"\r\n\r\n\d{1,4}\r\n/);
+    expect(stack.fake.requests, "held as spam: never sent").toHaveLength(0);
+
+    // Filled without a keystroke (autofill, a paste with the mouse): no timing at all, one signal, sent.
+    const filled = { ...uniqueContact(), name: "cheap-pills.com" };
+    await fillContact(page, filled);
+    await submitButton(page).click();
+    await expect.poll(() => stack.fake.requests.length, { timeout: 8000 }).toBe(1);
+    expect(bodies[1]).not.toContain("typing_ms");
+    expect(stack.fake.requests[0]!.json).toEqual(filled);
+  });
+
   it("double-clicking Send Message sends one request", async () => {
     stack.fake.setMode({ kind: "slow", delayMs: 800 });
     const page = await open();
