@@ -97,7 +97,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
-    spamRetentionDays: 30,
+      spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -116,6 +116,28 @@ describe("dispatcher", () => {
     await running.runOnce();
     expect(calls).toEqual([id, id]);
     expect(await store.get(id)).toMatchObject({ state: "delivered", attempts: 3 });
+    await running.stop();
+  });
+
+  it("never sends spam, and erases it once it is older than spamRetentionDays (decision 042)", async () => {
+    const old = await store.admit(request({ email: "old-spam@example.com" }), {
+      mode: "function",
+      allow,
+      spam: ["honeypot"],
+    });
+    clock += 29 * 86_400_000;
+    const recent = await store.admit(request({ email: "new-spam@example.com" }), {
+      mode: "function",
+      allow,
+      spam: ["links"],
+    });
+    clock += 86_400_000 + 1;
+    const running = dispatcher();
+    await running.runOnce();
+    expect(calls).toEqual([]);
+    if (old.kind !== "stored" || recent.kind !== "stored") throw new Error("not stored");
+    expect(await store.get(old.id)).toBeUndefined();
+    expect((await store.get(recent.id))?.state).toBe("spam");
     await running.stop();
   });
 
@@ -141,7 +163,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
-    spamRetentionDays: 30,
+      spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -219,7 +241,7 @@ describe("dispatcher", () => {
       alerts,
       intervalMs: 3_600_000,
       retentionDays: 90,
-    spamRetentionDays: 30,
+      spamRetentionDays: 30,
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -252,7 +274,7 @@ describe("dispatcher", () => {
       alerts: failing,
       intervalMs: 3_600_000,
       retentionDays: 90,
-    spamRetentionDays: 30,
+      spamRetentionDays: 30,
       pendingAlertMs: 1,
       log: silent,
     });
