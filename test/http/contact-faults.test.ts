@@ -264,3 +264,64 @@ describe("the function cannot be reached", () => {
     }
   });
 });
+
+describe("answers whose outcome is unknown are held, never resent by a machine (decisions: outcome of a call)", () => {
+  let fake: FakeFunction;
+  let server: AppServer;
+  const store = leadStoreEnv();
+  const file = store.LEADS_DATABASE_FILE!;
+  beforeAll(async () => {
+    fake = await startFakeFunction();
+    server = await startAppServer({
+      SUPABASE_URL: fake.url,
+      SUPABASE_ANON_KEY: "faults-key",
+      // The dispatcher runs every half second: a lead it may resend would be resent during the test.
+      CONTACT_RETRY_INITIAL_SECONDS: "1",
+      ...store,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const cases: [string, Parameters<FakeFunction["setMode"]>[0], Record<string, unknown>][] = [
+    ["a gateway's 504", { kind: "status", status: 504 }, { last_reason: "http", last_status: 504 }],
+    ["the connection closed after the whole request was read", { kind: "drop" }, { last_reason: "network" }],
+  ];
+  it.each(cases)(
+    "%s: 502 to the visitor, the lead possibly delivered, one call",
+    async (label, mode, row) => {
+      fake.setMode(mode);
+      const message = `${VALUES.message} (${label})`;
+      const res = await fetch(`${server.url}/?index`, {
+        method: "POST",
+        body: new URLSearchParams({ ...VALUES, message }),
+      });
+      expect(res.status).toBe(502);
+      const [lead, ...others] = readLeads(file).filter((candidate) => candidate.message === message);
+      expect(others).toEqual([]);
+      expect(lead).toMatchObject({ state: "possibly_delivered", attempts: 1, next_attempt_at: null, ...row });
+      // A sure failure beside it, to know when a dispatcher pass has run: retried and delivered.
+      fake.setMode({ kind: "status", status: 503 });
+      const sure = `${VALUES.message} (sure failure beside ${label})`;
+      await fetch(`${server.url}/?index`, {
+        method: "POST",
+        body: new URLSearchParams({ ...VALUES, message: sure }),
+      });
+      fake.setMode({ kind: "success" });
+      await expect
+        .poll(() => readLeads(file).find((candidate) => candidate.message === sure)?.state, {
+          timeout: 20_000,
+        })
+        .toBe("delivered");
+      expect(
+        fake.requests.filter((call) => (call.json as { message?: string }).message === message),
+      ).toHaveLength(1);
+      expect(readLeads(file).find((candidate) => candidate.id === lead!.id)?.state).toBe(
+        "possibly_delivered",
+      );
+    },
+  );
+});

@@ -15,6 +15,8 @@ export type FakeFunctionMode =
   | { kind: "garbage" }
   | { kind: "slow"; delayMs: number }
   | { kind: "hang" }
+  /** The whole request read, then the connection closed without an answer. */
+  | { kind: "drop" }
   /** Chooses per request, from the JSON body (e.g. fail one message, accept the others). */
   | { kind: "per-request"; choose: (json: unknown) => Exclude<FakeFunctionMode, { kind: "per-request" }> };
 
@@ -99,6 +101,9 @@ export async function startFakeFunction(): Promise<FakeFunction> {
           answerAfter(current.delayMs, () =>
             res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}'),
           );
+          return;
+        case "drop":
+          res.socket?.destroy();
           return;
         case "hang": {
           const release = () => res.destroy();

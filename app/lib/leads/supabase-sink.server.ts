@@ -6,6 +6,7 @@ import {
   type SupabaseClient,
 } from "@supabase/supabase-js";
 
+import { networkErrorCode, outcomeOfNetworkError, outcomeOfStatus } from "~/lib/leads/call-outcome";
 import type { LeadRequest } from "~/lib/leads/request";
 import type { ContactSink, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
@@ -46,19 +47,21 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         });
         if (!error) return { ok: true };
         if (timedOut) return { ok: false, reason: "timeout", possiblyDelivered: true };
-        if (error instanceof FunctionsHttpError) {
+        // The kind of answer decides what becomes of the lead: one table (call-outcome.ts).
+        if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
           const response = error.context as Response;
           // The body is not needed (it may echo the request); release the connection without waiting.
           void response.body?.cancel().catch(() => undefined);
-          return { ok: false, reason: "http", status: response.status };
-        }
-        if (error instanceof FunctionsRelayError) {
-          const response = error.context as Response;
-          void response.body?.cancel().catch(() => undefined);
-          return { ok: false, reason: "relay", status: response.status };
+          const reason = error instanceof FunctionsRelayError ? "relay" : "http";
+          return outcomeOfStatus(response.status) === "sure-failure"
+            ? { ok: false, reason, status: response.status }
+            : { ok: false, reason, status: response.status, possiblyDelivered: true };
         }
         if (error instanceof FunctionsFetchError) {
-          return { ok: false, reason: "network", detail: describeCause(error.context) };
+          const detail = describeCause(error.context);
+          return outcomeOfNetworkError(networkErrorCode(error.context)) === "sure-failure"
+            ? { ok: false, reason: "network", detail }
+            : { ok: false, reason: "network", detail, possiblyDelivered: true };
         }
         // E.g. a 2xx whose body is not what its Content-Type says: the function did answer.
         return { ok: false, reason: "unknown", detail: describeCause(error), possiblyDelivered: true };
@@ -79,10 +82,6 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
 /** An error's class and code only: messages from fetch can contain the URL, never the request. */
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;
-  const cause = (error as { cause?: unknown }).cause;
-  const code =
-    cause && typeof cause === "object" && "code" in cause
-      ? String((cause as { code: unknown }).code)
-      : undefined;
+  const code = networkErrorCode((error as { cause?: unknown }).cause);
   return code ? `${error.name}: ${code}` : error.name;
 }

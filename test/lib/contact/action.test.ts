@@ -315,7 +315,7 @@ describe("contact action with the Supabase function (real supabase-js, function 
       "relay",
       502,
     ],
-    ["a network failure", () => HttpResponse.error(), "network", null],
+    ["a 503 answer", () => HttpResponse.json({ error: "unavailable" }, { status: 503 }), "http", 503],
   ];
   it.each(failures)(
     "%s gives the error notice with the values kept, leaves the lead pending (attempts 1, a next attempt), logs no personal data",
@@ -348,6 +348,48 @@ describe("contact action with the Supabase function (real supabase-js, function 
       const line = JSON.stringify(h.log[0]);
       for (const value of Object.values(form)) expect(line).not.toContain(value);
       expect(h.lastResort).toEqual([]);
+    },
+  );
+
+  const unknownOutcomes: Array<[string, () => Response | Promise<Response>, string, number | null]> = [
+    [
+      "a gateway's 504 (it gave up; the function may have run)",
+      () => new HttpResponse("", { status: 504 }),
+      "http",
+      504,
+    ],
+    [
+      "a status the outcome table does not name (501)",
+      () => new HttpResponse("", { status: 501 }),
+      "http",
+      501,
+    ],
+    [
+      "a relay's 504",
+      () => new HttpResponse("", { status: 504, headers: { "x-relay-error": "true" } }),
+      "relay",
+      504,
+    ],
+    ["a connection lost after the request was sent", () => HttpResponse.error(), "network", null],
+  ];
+  it.each(unknownOutcomes)(
+    "%s: possibly delivered, held for a person, never pending (decisions: outcome of a call)",
+    async (_label, reply, reason, functionStatus) => {
+      functionAnswers(reply);
+      const h = await harness();
+      const answer = await h.run(post(form));
+      expect(received).toHaveLength(1);
+      expect(answer.status).toBe(502);
+      expect(answer.data.values).toEqual(form);
+      expect(h.rows()).toEqual([
+        expect.objectContaining({
+          state: "possibly_delivered",
+          attempts: 1,
+          last_reason: reason,
+          last_status: functionStatus,
+          next_attempt_at: null,
+        }),
+      ]);
     },
   );
 
