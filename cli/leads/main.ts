@@ -313,8 +313,15 @@ async function forget(email: string): Promise<number> {
   if (!email.includes("@"))
     throw new CliError(`"${email}" is not an e-mail address: \`npm run leads -- forget person@example.com\``);
   return withStore(async (store) => {
-    const erased = await store.forget(email);
-    out(`Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`);
+    const { erased, copiesGone } = await store.forget(email);
+    // Never "Erased" while a copy is on disk (issue 40): say what is left, and exit 1.
+    out(
+      copiesGone
+        ? `Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`
+        : `Deleted ${plural(erased, "lead")} of ${email.trim()} from the store, but a copy may remain in its write-ahead ` +
+            `log (${store.status().location}-wal): another program is reading the database (a backup, an export). ` +
+            "Run this command again once it has finished.\n",
+    );
     // The previous release's files, imported and renamed (or still waiting): rewritten without it.
     const files = await forgetInLegacyFiles(
       { undelivered: env.CONTACT_UNDELIVERED_FILE, inbox: env.CONTACT_INBOX_FILE },
@@ -322,7 +329,7 @@ async function forget(email: string): Promise<number> {
     );
     for (const { file, lines } of files)
       out(`Erased ${plural(lines, "line")} of ${email.trim()} from ${file} (the previous release's file).\n`);
-    return 0;
+    return copiesGone ? 0 : 1;
   });
 }
 

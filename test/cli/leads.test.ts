@@ -968,6 +968,40 @@ describe("npm run leads -- forget (SQLite)", { timeout: 120_000 }, () => {
   forgetTests(async () => sqliteTarget());
 });
 
+describe(
+  "npm run leads -- forget while another program reads the SQLite store (issue 40)",
+  { timeout: 120_000 },
+  () => {
+    it("never says Erased while the address is still in the write-ahead log: exit 1 and what to do; once the reader ends, Erased and no byte left", async () => {
+      const target = sqliteTarget();
+      await seed(target, [
+        { state: "delivered", request: { email: "long.reader@example.com", message: "Held by a reader." } },
+        { state: "pending", request: { email: "someone.else@example.com", message: "Stays." } },
+      ]);
+      // A backup or an export: a read transaction on an older snapshot, open for the whole run.
+      const reader = new Database(target.file, { readonly: true });
+      reader.exec("begin");
+      expect(reader.prepare("select count(*) from leads").pluck().get()).toBe(2);
+      try {
+        const held = await leads(["forget", "long.reader@example.com"], target);
+        expect(held.code, held.stderr).toBe(1);
+        expect(held.stdout).not.toContain("Erased");
+        expect(held.stdout).toContain(
+          "Deleted 1 lead of long.reader@example.com from the store, but a copy may remain",
+        );
+        expect(held.stdout).toContain("Run this command again once it has finished.");
+      } finally {
+        reader.exec("rollback");
+        reader.close();
+      }
+      const done = await leads(["forget", "long.reader@example.com"], target);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toBe("Erased 0 leads of long.reader@example.com (every state).\n");
+      expect(filesHolding(dirname(target.file), "long.reader@example.com")).toEqual([]);
+    });
+  },
+);
+
 describe("npm run leads while another connection writes the SQLite store", { timeout: 120_000 }, () => {
   let writer: Database.Database | undefined;
   afterEach(() => {

@@ -78,10 +78,24 @@ export function startDispatcher({
     }
     if (Date.now() - lastRetention >= HOUR_MS) {
       lastRetention = Date.now();
-      const erased = await store.eraseDeliveredOlderThan(retentionDays);
-      if (erased > 0) log({ event: "lead_retention_erased", leads: erased, retentionDays });
+      // `copiesGone` false: a reader kept the old pages in SQLite's write-ahead log; the next
+      // checkpoint (at the latest the next hour's) zeroes them. Said, never assumed.
+      const delivered = await store.eraseDeliveredOlderThan(retentionDays);
+      if (delivered.erased > 0)
+        log({
+          event: "lead_retention_erased",
+          leads: delivered.erased,
+          retentionDays,
+          copiesGone: delivered.copiesGone,
+        });
       const spam = await store.eraseSpamOlderThan(spamRetentionDays);
-      if (spam > 0) log({ event: "lead_spam_erased", leads: spam, spamRetentionDays });
+      if (spam.erased > 0)
+        log({
+          event: "lead_spam_erased",
+          leads: spam.erased,
+          spamRetentionDays,
+          copiesGone: spam.copiesGone,
+        });
     }
     const counts = await store.counts();
     if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {

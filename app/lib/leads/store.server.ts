@@ -48,6 +48,9 @@ export type LeadState = (typeof leadStates)[number];
 /** The states in which a lead is still to be delivered (at most one per fingerprint). */
 export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
 
+/** How long an erasure waits for SQLite's write-ahead log to be emptied before it says a copy remains. */
+export const ERASURE_CHECKPOINT_MS = 5_000;
+
 /** An identical request delivered this recently is answered "sent" without a call (decision 026). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -355,6 +358,24 @@ export function createLeadStore({
   });
 
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
+
+  /**
+   * SQLite keeps the pages a statement replaced in its write-ahead log until a checkpoint copies
+   * the log back and truncates it; a program reading an older snapshot (a backup, an export, a
+   * `list`) holds those frames, and the checkpoint then answers "busy". Erasures wait for it,
+   * within `ERASURE_CHECKPOINT_MS`, and say whether the log is empty. PostgreSQL: nothing to do
+   * here (its dead rows go at its next VACUUM: docs/production.md).
+   */
+  const emptyWriteAheadLog = async (): Promise<boolean> => {
+    if (engine !== "sqlite") return true;
+    const until = performance.now() + ERASURE_CHECKPOINT_MS;
+    for (;;) {
+      const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+      if (Number(rows[0]?.busy ?? 1) === 0) return true;
+      if (performance.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
 
   /**
    * The one claim rule: a lead is taken for an attempt by one conditional statement, only when
@@ -752,20 +773,21 @@ export function createLeadStore({
       });
     },
 
-    /** GDPR art. 17: every lead of this address, in any state, erased. Returns how many. */
-    async forget(email: string): Promise<number> {
+    /**
+     * GDPR art. 17: every lead of this address, in any state, erased. Returns how many, and whether
+     * no copy is left on disk (SQLite: false while another program's read keeps the old pages in
+     * the write-ahead log; never say "erased" then).
+     */
+    async forget(email: string): Promise<{ erased: number; copiesGone: boolean }> {
       return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
           .where("email_key", "=", emailKey(email))
           .executeTakeFirst();
-        if (engine === "sqlite") {
-          // Gone from the file too: VACUUM rewrites it without free pages (where copies from before
-          // secure_delete may linger), and the checkpoint empties the write-ahead log.
-          await sql`vacuum`.execute(db);
-          await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-        }
-        return Number(result.numDeletedRows);
+        // Gone from the file too: VACUUM rewrites it without free pages (where copies from before
+        // secure_delete may linger), and the checkpoint empties the write-ahead log.
+        if (engine === "sqlite") await sql`vacuum`.execute(db);
+        return { erased: Number(result.numDeletedRows), copiesGone: await emptyWriteAheadLog() };
       });
     },
 
@@ -774,7 +796,7 @@ export function createLeadStore({
      * erased (the row stays, for counts). Inbox leads are never erased here: the store is their
      * only copy.
      */
-    async eraseDeliveredOlderThan(days: number): Promise<number> {
+    async eraseDeliveredOlderThan(days: number): Promise<{ erased: number; copiesGone: boolean }> {
       return guarded(async () => {
         const at = nowSql();
         const result = await db
@@ -798,7 +820,8 @@ export function createLeadStore({
           .where("delivered_at", "<", plus(at, -days * 86_400_000))
           .where("erased_at", "is", null)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows);
+        const erased = Number(result.numUpdatedRows);
+        return { erased, copiesGone: erased === 0 || (await emptyWriteAheadLog()) };
       });
     },
 
@@ -885,14 +908,15 @@ export function createLeadStore({
     },
 
     /** Spam older than `days` is erased, row and all (decision 042). Returns how many. */
-    async eraseSpamOlderThan(days: number): Promise<number> {
+    async eraseSpamOlderThan(days: number): Promise<{ erased: number; copiesGone: boolean }> {
       return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
           .where("state", "=", "spam")
           .where("received_at", "<", plus(nowSql(), -days * 86_400_000))
           .executeTakeFirst();
-        return Number(result.numDeletedRows);
+        const erased = Number(result.numDeletedRows);
+        return { erased, copiesGone: erased === 0 || (await emptyWriteAheadLog()) };
       });
     },
 

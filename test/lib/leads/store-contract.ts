@@ -439,11 +439,11 @@ export function storeContract(engine: Engine) {
     });
     if (sent.kind !== "claimed") throw new Error(sent.kind);
     await store.admit(request({ email: "grace@example.com" }), { mode: "inbox", allow });
-    expect(await store.forget(" ADA@example.com ")).toBe(2);
+    expect(await store.forget(" ADA@example.com ")).toEqual({ erased: 2, copiesGone: true });
     expect((await store.list(["inbox", "sending"])).map((lead) => lead.request.email)).toEqual([
       "grace@example.com",
     ]);
-    expect(await store.forget("nobody@example.com")).toBe(0);
+    expect(await store.forget("nobody@example.com")).toEqual({ erased: 0, copiesGone: true });
   });
 
   it("retention erases the personal fields of leads confirmed long ago, never an inbox lead", async () => {
@@ -456,13 +456,13 @@ export function storeContract(engine: Engine) {
     const recent = await store.admit(request({ email: "recent@example.com" }), { mode: "function", allow });
     if (recent.kind !== "claimed") throw new Error(recent.kind);
     await store.recordOutcome(recent.claim, { ok: true });
-    expect(await store.eraseDeliveredOlderThan(90)).toBe(1);
+    expect(await store.eraseDeliveredOlderThan(90)).toEqual({ erased: 1, copiesGone: true });
     const erased = await store.get(old.claim.lead.id);
     expect(erased).toMatchObject({ state: "delivered", erasedAt: clock });
     expect(Object.values(erased?.request ?? {}).every((value) => value === "")).toBe(true);
     expect((await store.list(["inbox"]))[0]?.request.email).toBe("inbox@example.com");
     expect((await store.get(recent.claim.lead.id))?.request.email).toBe("recent@example.com");
-    expect(await store.eraseDeliveredOlderThan(90)).toBe(0);
+    expect(await store.eraseDeliveredOlderThan(90)).toEqual({ erased: 0, copiesGone: true });
   });
 
   it("spam is kept, never an attempt: not joined to an open lead, a duplicate only of spam, counted, listed, erased after its days (issue 41)", async () => {
@@ -498,7 +498,7 @@ export function storeContract(engine: Engine) {
     });
     expect(refused.kind).toBe("limited");
     clock += 30 * 86_400_000 - DUPLICATE_WINDOW_MS;
-    expect(await store.eraseSpamOlderThan(30)).toBe(1);
+    expect(await store.eraseSpamOlderThan(30)).toEqual({ erased: 1, copiesGone: true });
     expect((await store.list(["spam"])).map((lead) => lead.id)).toEqual([
       again.kind === "stored" ? again.id : "",
     ]);
