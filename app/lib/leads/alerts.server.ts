@@ -1,11 +1,12 @@
-import type { LeadStore } from "~/lib/leads/store.server";
+import type { AlertSlot, LeadStore } from "~/lib/leads/store.server";
 
 /**
  * Ops hear about leads that need a person without polling: with LEADS_ALERT_WEBHOOK_URL set, one
  * JSON POST (`text`, so a chat webhook shows it) when a lead becomes dead or possibly delivered, and
  * when the oldest pending lead is older than LEADS_ALERT_PENDING_MINUTES. At most one alert per
  * kind per interval across every instance (the store records when each kind was last sent). No
- * personal data: counts and states only. A webhook that fails or hangs never holds a lead.
+ * personal data: counts and states only. A webhook that fails or hangs never holds a lead, and
+ * gives its turn back: the alert is tried again at its next occasion, not an interval later.
  */
 export type AlertKind = "dead" | "possibly-delivered" | "pending-age";
 
@@ -18,7 +19,7 @@ export interface Alerts {
 
 export interface AlertOptions {
   url: string | undefined;
-  store: Pick<LeadStore, "claimAlert">;
+  store: Pick<LeadStore, "claimAlert" | "releaseAlert">;
   intervalMs: number;
   timeoutMs?: number;
   log?: (event: Record<string, unknown>) => void;
@@ -35,8 +36,10 @@ export function createAlerts({
 
   const send = async (kind: AlertKind, text: string, details: Record<string, number | string>) => {
     if (!url) return;
+    let slot: AlertSlot | undefined;
     try {
-      if (!(await store.claimAlert(kind, intervalMs))) return;
+      slot = await store.claimAlert(kind, intervalMs);
+      if (!slot) return;
       const response = await fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -44,9 +47,16 @@ export function createAlerts({
         signal: AbortSignal.timeout(timeoutMs),
       });
       void response.body?.cancel().catch(() => undefined);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
       log({ event: "lead_alert_sent", kind, status: response.status });
     } catch (error) {
-      log({ event: "lead_alert_failed", kind, error: error instanceof Error ? error.name : String(error) });
+      log({
+        event: "lead_alert_failed",
+        kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      // Not delivered: the next occasion (this instance's or another's) may send it again.
+      if (slot) await store.releaseAlert(slot).catch(() => undefined);
     }
   };
 

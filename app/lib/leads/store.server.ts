@@ -81,6 +81,13 @@ export interface Claim {
   token: string;
 }
 
+/** An alert's turn, taken in the store: given back if its webhook fails. */
+export interface AlertSlot {
+  kind: string;
+  at: number;
+  previous: number | null;
+}
+
 export type LimitDecision =
   { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
 
@@ -921,10 +928,11 @@ export function createLeadStore({
     },
 
     /**
-     * At most one alert of a kind per interval, across every instance: true when this caller may
-     * send it (and the time is recorded).
+     * At most one alert of a kind per interval, across every instance: the slot this caller may
+     * send it in (the time is recorded), or undefined. A caller whose webhook then fails gives the
+     * slot back (`releaseAlert`), so a failed POST never silences that alert for the interval.
      */
-    async claimAlert(kind: string, intervalMs: number): Promise<boolean> {
+    async claimAlert(kind: string, intervalMs: number): Promise<AlertSlot | undefined> {
       return guarded(() =>
         writeTransaction(
           database,
@@ -935,15 +943,26 @@ export function createLeadStore({
               .select("sent_at")
               .where("kind", "=", kind)
               .executeTakeFirst();
-            if (last && at - Number(last.sent_at) < intervalMs) return false;
+            const previous = last ? Number(last.sent_at) : null;
+            if (previous !== null && at - previous < intervalMs) return undefined;
             if (last)
               await trx.updateTable("lead_alerts").set({ sent_at: at }).where("kind", "=", kind).execute();
             else await trx.insertInto("lead_alerts").values({ kind, sent_at: at }).execute();
-            return true;
+            return { kind, at, previous };
           },
           `alert:${kind}`,
         ),
       );
+    },
+
+    /** The slot's alert was not delivered: the kind may be sent again at once (unless claimed since). */
+    async releaseAlert({ kind, at, previous }: AlertSlot): Promise<void> {
+      await guarded(async () => {
+        const mine = (eb: ExpressionBuilder<LeadsDatabase, "lead_alerts">) =>
+          eb.and([eb("kind", "=", kind), eb("sent_at", "=", at)]);
+        if (previous === null) await db.deleteFrom("lead_alerts").where(mine).execute();
+        else await db.updateTable("lead_alerts").set({ sent_at: previous }).where(mine).execute();
+      });
     },
 
     /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */

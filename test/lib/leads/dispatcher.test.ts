@@ -258,6 +258,31 @@ describe("dispatcher", () => {
     await running.stop();
   });
 
+  it("a webhook that fails does not silence its alert: the next pass sends it again (issue 40)", async () => {
+    await hook.close();
+    hook = await startHook(500);
+    alerts = createAlerts({ url: hook.url, store, intervalMs: 60_000, log: silent });
+    await failedLead("waiting@example.com", { ok: false, reason: "http", status: 503 });
+    const running = startDispatcher({
+      store,
+      sink: undefined,
+      alerts,
+      intervalMs: 3_600_000,
+      retentionDays: 90,
+      spamRetentionDays: 30,
+      pendingAlertMs: 60_000,
+      log: silent,
+    });
+    clock += 2 * 60_000;
+    await running.runOnce();
+    await alerts.settled();
+    clock += 1_000;
+    await running.runOnce();
+    await alerts.settled();
+    expect(hook.bodies.map((body) => body.kind)).toEqual(["pending-age", "pending-age"]);
+    await running.stop();
+  });
+
   it("a webhook that fails never holds a lead", async () => {
     await hook.close();
     hook = await startHook(500);
