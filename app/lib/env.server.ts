@@ -194,7 +194,8 @@ export const DATA_FILE_VARIABLES = [
 ] as const;
 
 /**
- * NODE_ENV=development: PORT defaults to DEV_PORT. With MOCKS=true as well, the mocked run can
+ * NODE_ENV=development: PORT defaults to DEV_PORT, and each data file to its name under
+ * DEV_DATA_DIR unless the shell names one. With MOCKS=true as well, the mocked run can
  * reach neither the real function nor the production data: SUPABASE_URL and the key are the
  * mock's, and every data file is its default file name under DEV_DATA_DIR, whatever the shell
  * exported (a shell with production variables is exactly how test leads reach production).
@@ -207,6 +208,13 @@ export function developmentSource(
     ...source,
     PORT: source.PORT?.trim() ? source.PORT : String(DEV_PORT),
   };
+  // Never `npm start`'s files by default (issue 40): a dev server beside a production one on the
+  // same checkout would share its SQLite store and run a second dispatcher on it. A file the shell
+  // names is honoured (without MOCKS, every variable is).
+  for (const name of DATA_FILE_VARIABLES) {
+    if (!source[name]?.trim())
+      dev[name] = join(DEV_DATA_DIR, basename(envSchema.shape[name].parse(undefined)));
+  }
   if (!["1", "true", "yes"].includes(source.MOCKS?.trim() ?? "")) return dev;
   dev.SUPABASE_URL = MOCK_SUPABASE_URL;
   dev.SUPABASE_ANON_KEY = "mock-anon-key";

@@ -396,4 +396,15 @@ describe("npm run dev's defaults: one rule, development + MOCKS → the mock and
     }
     expect(developmentSource({ MOCKS: "true" })).toEqual({ MOCKS: "true" });
   });
+
+  it("npm run dev never opens npm start's lead store by default: its files are under .data/dev/ unless the shell names one (issue 40)", () => {
+    const dev = parseEnv({ NODE_ENV: "development" });
+    expect(dev.LEADS_DATABASE_FILE).toBe(".data/dev/leads.sqlite");
+    expect(dev.CONTACT_INBOX_FILE).toBe(".data/dev/contact-requests.jsonl");
+    expect(dev.CONTACT_UNDELIVERED_FILE).toBe(".data/dev/undelivered-contact-requests.jsonl");
+    expect(parseEnv({ NODE_ENV: "production" }).LEADS_DATABASE_FILE).toBe(".data/leads.sqlite");
+    expect(
+      parseEnv({ NODE_ENV: "development", LEADS_DATABASE_FILE: "/srv/dev.sqlite" }).LEADS_DATABASE_FILE,
+    ).toBe("/srv/dev.sqlite");
+  });
 });
