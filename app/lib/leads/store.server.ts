@@ -385,16 +385,38 @@ export function createLeadStore({
   };
 
   /**
-   * The one claim rule: a lead is taken for an attempt by one conditional statement, only when
-   * nobody holds a live lease on it (not being sent, or its lease ran out). On PostgreSQL a
-   * concurrent claim waits for the row and re-checks this condition on the row it then sees, so of
-   * two attempts (a visitor's resend, a dispatcher, `leads retry`) exactly one gets the lead.
+   * The one claim rule: a lead is taken for an attempt by one conditional statement that names the
+   * states it may start from (issue 40: "not held" matched a delivered lead too), and an attempt
+   * whose lease ran out when the claim says so. On PostgreSQL a concurrent claim waits for the row
+   * and re-checks this condition on the row it then sees, so of two attempts (a visitor's resend,
+   * a dispatcher, `leads retry`) exactly one gets the lead, and none takes one that another
+   * session delivered meanwhile.
    */
-  const notHeld = (at: Instant) => (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
-    eb.or([eb("state", "<>", "sending"), eb("lease_until", "is", null), eb("lease_until", "<", at)]);
+  const claimableFrom =
+    (states: readonly LeadState[], at: Instant, { expiredLease }: { expiredLease: boolean }) =>
+    (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+      eb.or([
+        eb(
+          "state",
+          "in",
+          states.filter((state) => state !== "sending"),
+        ),
+        ...(expiredLease
+          ? [
+              eb.and([
+                eb("state", "=", "sending"),
+                eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]),
+              ]),
+            ]
+          : []),
+      ]);
 
-  /** Leases each of these leads to this process for one more attempt, each with its own token. */
-  const lease = async (trx: Kysely<LeadsDatabase>, ids: string[]): Promise<Claim[]> => {
+  /** Leases each of these leads, still in one of `states`, to this process for one more attempt, each with its own token. */
+  const lease = async (
+    trx: Kysely<LeadsDatabase>,
+    ids: string[],
+    states: readonly LeadState[],
+  ): Promise<Claim[]> => {
     const at = nowSql();
     const claims: Claim[] = [];
     for (const id of ids) {
@@ -402,7 +424,7 @@ export function createLeadStore({
         .updateTable("leads")
         .set({ ...leaseStoredFields(at), attempts: sql<number>`attempts + 1` })
         .where("id", "=", id)
-        .where(notHeld(at))
+        .where(claimableFrom(states, at, { expiredLease: false }))
         .returningAll()
         .executeTakeFirst();
       if (row) claims.push(claimOf(row));
@@ -491,7 +513,9 @@ export function createLeadStore({
                   request_id: requestId ?? null,
                 })
                 .where("id", "=", open.id)
-                .where(notHeld(at))
+                // The open states, or an attempt whose holder's lease ran out: never a lead another
+                // session delivered (or is sending) while this one waited for the row.
+                .where(claimableFrom(OPEN_STATES, at, { expiredLease: true }))
                 .returningAll()
                 .executeTakeFirst();
               // A dispatcher or `leads retry` took it between our read and this claim: its attempt
@@ -665,6 +689,7 @@ export function createLeadStore({
           return lease(
             trx,
             due.map((row) => row.id),
+            ["pending"],
           );
         }),
       );
@@ -700,7 +725,7 @@ export function createLeadStore({
             .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
             .executeTakeFirst();
           if (!row) return undefined;
-          return (await lease(trx, [row.id]))[0];
+          return (await lease(trx, [row.id], states))[0];
         }),
       );
     },

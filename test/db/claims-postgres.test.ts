@@ -1,0 +1,69 @@
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { openDatabase } from "~/lib/leads/database.server";
+import { createLeadStore } from "~/lib/leads/store.server";
+
+import { request } from "../lib/leads/store-contract";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
+
+/**
+ * A claim names the states it may take a lead from (issue 40). On PostgreSQL an UPDATE that waits
+ * for a row another session holds re-checks its WHERE on the row that session commits: a claim
+ * written as "not being sent" took a lead that had just been delivered, and the visitor's resend
+ * called the function again. Here another session (a dispatcher recording an outcome, a person's
+ * `leads retry`) holds the row and commits "delivered" while the resend waits for it.
+ */
+describeWithPostgres("claims on PostgreSQL while another session changes the row", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.destroy();
+  });
+
+  it("a visitor's resend that waits for a row another session makes delivered never takes it", async () => {
+    const databaseUrl = await server.createDatabase();
+    const store = createLeadStore({
+      database: openDatabase({ databaseUrl, file: "" }),
+      leaseMs: 15_000,
+      retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 },
+      log: () => undefined,
+    });
+    const other = new pg.Client({ connectionString: databaseUrl });
+    const watcher = new pg.Client({ connectionString: databaseUrl });
+    try {
+      expect((await store.start()).state).toBe("ready");
+      await other.connect();
+      await watcher.connect();
+      const allow = async () => ({ allowed: true as const });
+      const first = await store.admit(request(), { mode: "function", allow });
+      if (first.kind !== "claimed") throw new Error(first.kind);
+      await store.recordOutcome(first.claim, { ok: false, reason: "http", status: 503 });
+      expect((await store.get(first.claim.lead.id))?.state).toBe("pending");
+
+      // The other session's outcome, not yet committed: it holds the row.
+      await other.query("begin");
+      await other.query(
+        "update leads set state = 'delivered', delivered_at = $1, lease_until = null, lease_token = null where id = $2",
+        [Date.now(), first.claim.lead.id],
+      );
+      const resend = store.admit(request(), { mode: "function", allow });
+      // The resend has read the lead as pending and now waits for the row lock.
+      await expect
+        .poll(async () =>
+          Number((await watcher.query("select count(*) from pg_locks where not granted")).rows[0].count),
+        )
+        .toBeGreaterThan(0);
+      await other.query("commit");
+      const admission = await resend;
+      expect(admission.kind, "the resend must not claim a delivered lead").not.toBe("claimed");
+      expect(await store.get(first.claim.lead.id)).toMatchObject({ state: "delivered", attempts: 1 });
+    } finally {
+      await other.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
+      await store.close();
+    }
+  });
+});
