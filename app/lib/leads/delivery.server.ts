@@ -21,6 +21,13 @@ const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown
 const HAND_BACK_PAUSE_MS = 500;
 
 /**
+ * What a call leaves of its lease, at least: its outcome must be known before another process may
+ * take the lead for abandoned (issue 40). A process paused for longer than this (a GC pause, a
+ * frozen VM) is not stopped by any lease: the Idempotency-Key is the fence (decision 044).
+ */
+export const LEASE_SAFETY_MS = 1_000;
+
+/**
  * Retries `releaseUncalled` until the store takes it or the claim's lease is over (then the lease's
  * own expiry decides; the lead is held only if a late `beginCall` reached the store). Never throws.
  */
@@ -54,6 +61,10 @@ export async function attemptDelivery(
   by: AttemptBy,
 ): Promise<Attempt> {
   let begun: boolean;
+  // The lease `beginCall` renews runs from when the database ran it, which is after this moment:
+  // the call's deadline counts from here, so an answer that comes late shortens the call instead of
+  // letting it outlive the lease (issue 40).
+  const askedAt = performance.now();
   try {
     begun = await store.beginCall(claim);
   } catch {
@@ -75,7 +86,13 @@ export async function attemptDelivery(
     return { called: false, sent: notCalled("another attempt took the lead before the call"), state };
   }
   const started = performance.now();
-  const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id });
+  const leftMs = store.leaseMs - LEASE_SAFETY_MS - (started - askedAt);
+  if (leftMs <= 0) {
+    // The store answered so late that the lease would end before any call could: none is made.
+    void handBackUncalled(store, claim);
+    return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
+  }
+  const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id, timeoutMs: leftMs });
   publish("functionCalled", {
     outcome: sent.ok ? "ok" : sent.reason,
     seconds: (performance.now() - started) / 1000,

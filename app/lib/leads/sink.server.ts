@@ -17,6 +17,8 @@ export type SendResult =
 export interface SendOptions {
   /** The lead's id: the same on every attempt, so the function can tell a retry from a new lead. */
   idempotencyKey: string;
+  /** At most this long, if less than the sink's own timeout: what is left of the attempt's lease. */
+  timeoutMs?: number;
 }
 
 /** The Supabase function a valid contact request is delivered to (without it, the lead store is the inbox). */

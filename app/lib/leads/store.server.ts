@@ -433,6 +433,9 @@ export function createLeadStore({
   };
 
   return {
+    /** How long an attempt holds a lead: `beginCall` renews it to this, at the database's time. */
+    leaseMs,
+
     start(): Promise<StoreStatus> {
       starting ??= connect();
       return starting;

@@ -32,13 +32,17 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
 
   return {
     mode: "supabase",
-    async send(request: LeadRequest, { idempotencyKey }: SendOptions): Promise<SendResult> {
+    async send(
+      request: LeadRequest,
+      { idempotencyKey, timeoutMs: leftMs }: SendOptions,
+    ): Promise<SendResult> {
       const controller = new AbortController();
       let timedOut = false;
+      const limitMs = Math.max(0, Math.min(timeoutMs, leftMs ?? timeoutMs));
       const timer = setTimeout(() => {
         timedOut = true;
-        controller.abort(new Error(`send-contact-email timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
+        controller.abort(new Error(`send-contact-email timed out after ${limitMs} ms`));
+      }, limitMs);
       try {
         const { error } = await getClient().functions.invoke(CONTACT_FUNCTION, {
           body: request,

@@ -406,6 +406,17 @@ describe("contact action with the Supabase function (real supabase-js, function 
     ]);
   });
 
+  it("the function's client stops at what is left of the lease when that is shorter than its own timeout (issue 40)", async () => {
+    functionAnswers(async () => {
+      await delay("infinite");
+      return HttpResponse.json({});
+    });
+    // Its own timeout is an hour: only the deadline it is given can end this call within the test.
+    const sent = await supabaseSink(3_600_000).send(form, { idempotencyKey: "lead-1", timeoutMs: 100 });
+    expect(sent).toMatchObject({ ok: false, reason: "timeout", possiblyDelivered: true });
+    expect(received).toHaveLength(1);
+  });
+
   it("gives up on a hanging function after the configured timeout (504) and holds the lead as possibly delivered", async () => {
     functionAnswers(async () => {
       await delay("infinite");

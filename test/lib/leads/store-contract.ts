@@ -554,6 +554,46 @@ export function storeContract(engine: Engine) {
     expect((await store.get(kept.id))?.state).toBe("spam");
   });
 
+  it("a call whose beginCall answered late gets only what is left of its lease, and none when nothing is (issue 40)", async () => {
+    const store = await instance({ leaseMs: 4_000, databaseClock: true });
+    const answeredLate = (lateMs: number): LeadStore => ({
+      ...store,
+      beginCall: async (claim) => {
+        const begun = await store.beginCall(claim);
+        await new Promise((resolve) => setTimeout(resolve, lateMs));
+        return begun;
+      },
+    });
+    const calls: { endsBy: number; leaseUntil: number | null }[] = [];
+    const sink: ContactSink = {
+      mode: "supabase",
+      send: async (_request, { idempotencyKey, timeoutMs }) => {
+        const lead = await store.get(idempotencyKey);
+        calls.push({
+          endsBy: Date.now() + (timeoutMs ?? Number.POSITIVE_INFINITY),
+          leaseUntil: lead?.leaseUntil ?? null,
+        });
+        return { ok: true };
+      },
+    };
+    const first = await store.admit(request(), { mode: "function", allow });
+    if (first.kind !== "claimed") throw new Error(first.kind);
+    const attempt = await attemptDelivery({ store: answeredLate(1_500), sink }, first.claim, "visitor");
+    expect(attempt).toMatchObject({ called: true, state: "delivered" });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.endsBy, "the call ends before its lease does").toBeLessThanOrEqual(
+      calls[0]!.leaseUntil!,
+    );
+
+    const second = await store.admit(request({ email: "late@example.com" }), { mode: "function", allow });
+    if (second.kind !== "claimed") throw new Error(second.kind);
+    const skipped = await attemptDelivery({ store: answeredLate(3_500), sink }, second.claim, "visitor");
+    expect(skipped.called).toBe(false);
+    expect(calls).toHaveLength(1);
+    // Handed back, never held: no call was made.
+    await expect.poll(async () => (await store.get(second.claim.lead.id))?.state).toBe("pending");
+  });
+
   it("one alert of a kind per interval, whichever instance asks", async () => {
     const a = await instance();
     const b = await instance();
