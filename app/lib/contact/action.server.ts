@@ -188,15 +188,17 @@ export function createContactAction({
     // Committed before anything else happens (decision 032): a new lead, this attempt at an open
     // one, or the answer that an identical lead was just delivered or is being sent right now.
     let admission;
+    // The limit's answer, once asked: a store that fails after asking must not charge a second point.
+    let charged: Awaited<ReturnType<typeof limits.consume>> | undefined;
     try {
       admission = await store.admit(validation.data, {
         mode: sink ? "function" : "inbox",
         requestId,
-        allow: () => limits.consume(client),
+        allow: async () => (charged = await limits.consume(client)),
         ...(verdict.spam ? { spam: verdict.signals } : {}),
       });
     } catch (storeError) {
-      const limit = await limits.consume(client);
+      const limit = charged ?? (await limits.consume(client));
       if (!limit.allowed) {
         return answer(
           429,

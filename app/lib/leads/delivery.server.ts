@@ -70,7 +70,7 @@ export async function attemptDelivery(
   } catch {
     // The store may yet commit that the call began (a paused server wakes and runs it): say, as
     // soon as it answers, that it never did, so the lead is not held for a call nobody made.
-    void handBackUncalled(store, claim);
+    store.finishBeforeClose(handBackUncalled(store, claim));
     return { called: false, sent: notCalled("the lead store failed before the call"), state: "unknown" };
   }
   if (!begun) {
@@ -89,7 +89,7 @@ export async function attemptDelivery(
   const leftMs = store.leaseMs - LEASE_SAFETY_MS - (started - askedAt);
   if (leftMs <= 0) {
     // The store answered so late that the lease would end before any call could: none is made.
-    void handBackUncalled(store, claim);
+    store.finishBeforeClose(handBackUncalled(store, claim));
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id, timeoutMs: leftMs });

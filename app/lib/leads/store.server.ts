@@ -288,6 +288,8 @@ export function createLeadStore({
   let reconnect: NodeJS.Timeout | undefined;
   let starting: Promise<StoreStatus> | undefined;
   let closed = false;
+  /** Work that must reach the store before it closes (a claim handed back), awaited by `close`. */
+  const unfinished = new Set<Promise<unknown>>();
 
   const scheduleReconnect = () => {
     if (closed || reconnect) return;
@@ -1011,7 +1013,17 @@ export function createLeadStore({
       );
     },
 
+    /**
+     * Keeps this work (a hand-back of an uncalled claim) from being cut off: `close` waits for it,
+     * so the CLI's end and a SIGTERM never leave a lead leased by a call that was never made.
+     */
+    finishBeforeClose(work: Promise<unknown>): void {
+      const settled = work.catch(() => undefined).finally(() => unfinished.delete(settled));
+      unfinished.add(settled);
+    },
+
     async close(): Promise<void> {
+      await Promise.all([...unfinished]);
       closed = true;
       if (reconnect) clearTimeout(reconnect);
       await database.close();

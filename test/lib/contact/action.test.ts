@@ -27,6 +27,7 @@ import {
   createLeadStore,
   DUPLICATE_WINDOW_MS,
   type LeadStore,
+  StoreUnavailableError,
 } from "~/lib/leads/store.server";
 
 import { type LeadRow, readLeads } from "../../support/leads";
@@ -141,6 +142,8 @@ interface HarnessOptions {
   retry?: RetryPolicy;
   /** "closed": the store was closed before the request; "unavailable": it never opened. */
   store?: "ready" | "closed" | "unavailable";
+  /** The store asks the limit, then fails (a statement after it timed out). */
+  failAfterLimit?: boolean;
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -177,6 +180,10 @@ async function harness(options: HarnessOptions = {}) {
   const observed: LeadStore = {
     ...store,
     admit: async (...args) => {
+      if (options.failAfterLimit) {
+        await args[1].allow();
+        throw new StoreUnavailableError("statement timeout");
+      }
       const admission = await store.admit(...args);
       admissions.push(admission.kind);
       return admission;
@@ -923,6 +930,14 @@ describe("contact action: abuse protection", () => {
     // Another client is untouched (a refused client never spends the ceiling's points).
     expect((await h.run(post(another()))).status).toBe(200);
     expect(received).toHaveLength(1);
+  });
+
+  it("a store that fails after asking the limit charges one point, not two (issue 40)", async () => {
+    const h = await harness({ limits: { perClient: 2, globalPerMinute: 60 }, failAfterLimit: true });
+    const client = "203.0.113.7";
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await h.run(post(another()), client)).status);
+    expect(statuses).toEqual([502, 502, 429]);
   });
 
   it("invalid submissions consume no limit either (61 of them against a ceiling of 60, then a valid one)", async () => {

@@ -357,6 +357,37 @@ export function storeContract(engine: Engine) {
     expect(calls).toEqual([admission.claim.lead.id]);
   });
 
+  it("closing the store (the CLI's end, a SIGTERM) waits for an uncalled claim's hand-back: the lead is never left leased (issue 40)", async () => {
+    const store = await instance();
+    const admission = await store.admit(request(), { mode: "function", allow });
+    if (admission.kind !== "claimed") throw new Error(admission.kind);
+    const sink: ContactSink = { mode: "supabase", send: async () => ({ ok: true }) };
+    const lostAnswer: LeadStore = {
+      ...store,
+      beginCall: async (claim) => {
+        await store.beginCall(claim);
+        throw new StoreUnavailableError("query timeout");
+      },
+    };
+    expect((await attemptDelivery({ store: lostAnswer, sink }, admission.claim, "cli")).called).toBe(false);
+    // At once, as the CLI does when its command ends.
+    opened.splice(
+      opened.findIndex((entry) => entry.store === store),
+      1,
+    );
+    await store.close();
+    const database = openDatabase(config);
+    const reopened = createLeadStore({
+      database,
+      leaseMs: 15_000,
+      retry,
+      log: () => undefined,
+    });
+    opened.push({ store: reopened, database });
+    expect((await reopened.start()).state).toBe("ready");
+    expect(await reopened.get(admission.claim.lead.id)).toMatchObject({ state: "pending", leaseUntil: null });
+  });
+
   it("a possibly delivered lead resent by a visitor whose attempt never called goes back to being held, never to pending (history test, seed 9001)", async () => {
     const store = await instance({ leaseMs: 1_000 });
     const first = await store.admit(request(), { mode: "function", allow });
