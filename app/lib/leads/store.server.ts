@@ -1040,9 +1040,12 @@ export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
   // Node's socket and file errors, PostgreSQL's connection, shutdown and resource classes (08, 57P,
-  // 53), the statement timeout (57014), SQLite's I/O, full, busy, locked, read-only, damaged, and
-  // the SQLite worker gone.
+  // 53; a server that stops answering surfaces as 08006, the client's own query deadline), SQLite's
+  // I/O, full, read-only, damaged, and the SQLite worker gone. Not an outage (issue 40): one
+  // statement that was slow on a live database (PostgreSQL's statement timeout 57014, SQLite busy
+  // or locked past its 2 s wait, as behind a `forget`'s VACUUM): that request fails, the next ones
+  // are tried, instead of every post being refused for the reconnect interval.
   if (/^E[A-Z]+$/.test(code)) return true;
-  if (/^08|^57P|^53|^57014$/.test(code)) return true;
-  return /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code);
+  if (/^08|^57P|^53/.test(code)) return true;
+  return /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code);
 }

@@ -65,11 +65,14 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     "08006",
     "57P01",
     "53300",
-    "57014",
-    "SQLITE_BUSY",
     "SQLITE_IOERR_WRITE",
     "SQLITE_FULL",
   ])("%s: unavailable", (code) => expect(isConnectionError(coded(code))).toBe(true));
+
+  it.each(["57014", "SQLITE_BUSY", "SQLITE_LOCKED"])(
+    "%s: one slow statement on a live database, not an outage (issue 40)",
+    (code) => expect(isConnectionError(coded(code))).toBe(false),
+  );
 
   it.each(["42P01", "23505", "22021", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_ERROR", "ERR_ASSERTION"])(
     "%s: a query that is wrong, not an outage",
