@@ -15,6 +15,7 @@ import {
   type OpenDatabase,
   writeTransaction,
 } from "~/lib/leads/database.server";
+import { fromStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
 import { migrateToLatest } from "~/lib/leads/migrations.server";
 
 /**
@@ -35,18 +36,7 @@ import { migrateToLatest } from "~/lib/leads/migrations.server";
  *   it an attempt like any other (or an inbox lead without a function); erased after its own days.
  */
 
-export const leadStates = [
-  "sending",
-  "pending",
-  "possibly_delivered",
-  "dead",
-  "delivered",
-  "inbox",
-  "spam",
-] as const;
-export type LeadState = (typeof leadStates)[number];
-/** The states in which a lead is still to be delivered (at most one per fingerprint). */
-export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
+export { leadStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
 
 /** How long an erasure waits for SQLite's write-ahead log to be emptied before it says a copy remains. */
 export const ERASURE_CHECKPOINT_MS = 5_000;
@@ -520,7 +510,7 @@ export function createLeadStore({
                 .where("id", "=", open.id)
                 // The open states, or an attempt whose holder's lease ran out: never a lead another
                 // session delivered (or is sending) while this one waited for the row.
-                .where(claimableFrom(OPEN_STATES, at, { expiredLease: true }))
+                .where(claimableFrom(fromStates("resend"), at, { expiredLease: true }))
                 .returningAll()
                 .executeTakeFirst();
               // A dispatcher or `leads retry` took it between our read and this claim: its attempt
@@ -685,7 +675,7 @@ export function createLeadStore({
           const due = await trx
             .selectFrom("leads")
             .select("id")
-            .where("state", "=", "pending")
+            .where("state", "in", fromStates("dispatch"))
             .where("next_attempt_at", "<=", nowSql())
             .orderBy("next_attempt_at")
             .limit(limit)
@@ -694,7 +684,7 @@ export function createLeadStore({
           return lease(
             trx,
             due.map((row) => row.id),
-            ["pending"],
+            fromStates("dispatch"),
           );
         }),
       );
@@ -720,6 +710,11 @@ export function createLeadStore({
      * lead that waits its turn, so it cannot run out before the call.
      */
     async claimIfIn(id: string, states: readonly LeadState[]): Promise<Claim | undefined> {
+      const allowed = fromStates("retry");
+      if (!states.every((state) => allowed.includes(state)))
+        throw new Error(
+          `a person's retry takes leads from ${allowed.join(", ")} only, not ${states.join(", ")}`,
+        );
       return guarded(() =>
         writeTransaction(database, async (trx) => {
           const row = await trx
@@ -853,7 +848,7 @@ export function createLeadStore({
             request_id: null,
             erased_at: at,
           })
-          .where("state", "=", "delivered")
+          .where("state", "in", fromStates("retention"))
           .where("delivered_at", "<", plus(at, -days * 86_400_000))
           .where("erased_at", "is", null)
           .executeTakeFirst();
@@ -910,7 +905,7 @@ export function createLeadStore({
                 .updateTable("leads")
                 .set({ state: "inbox" })
                 .where("id", "=", id)
-                .where("state", "=", "spam")
+                .where("state", "in", fromStates("releaseSpam"))
                 .executeTakeFirst();
               return Number(result.numUpdatedRows) === 1 ? { kind: "inbox" } : { kind: "not-spam" };
             }
@@ -926,7 +921,7 @@ export function createLeadStore({
                   .updateTable("leads")
                   .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
                   .where("id", "=", id)
-                  .where("state", "=", "spam")
+                  .where("state", "in", fromStates("releaseSpam"))
                   .returningAll()
                   .executeTakeFirst();
             if (row) return { kind: "claimed", claim: claimOf(row) };
@@ -949,7 +944,7 @@ export function createLeadStore({
       return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
-          .where("state", "=", "spam")
+          .where("state", "in", fromStates("eraseSpam"))
           .where("received_at", "<", plus(nowSql(), -days * 86_400_000))
           .executeTakeFirst();
         const erased = Number(result.numDeletedRows);

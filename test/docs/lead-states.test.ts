@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { describe, expect, it } from "vitest";
+
+import { leadStates, stateDiagram, TRANSITIONS } from "~/lib/leads/lead-states";
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), "utf8");
+
+/** The lead's state machine is one table in code; the production guide's diagram is made from it (issue 40). */
+describe("the lead state machine", () => {
+  it("the diagram in docs/production.md is the table's", () => {
+    const docs = read("docs/production.md");
+    const block = /<!-- lead-states:start -->\s*```mermaid\n([\s\S]*?)\n```\s*<!-- lead-states:end -->/.exec(
+      docs,
+    )?.[1];
+    expect(block, "docs/production.md has the lead-states block").toBeDefined();
+    expect(block).toBe(stateDiagram());
+  });
+
+  it("every transition is one of the store's statements, and every state is reached and left", () => {
+    const store = read("app/lib/leads/store.server.ts");
+    for (const [name, transition] of Object.entries(TRANSITIONS))
+      expect(store, `${name}: ${transition.statement}`).toMatch(
+        new RegExp(`\\n    (async )?${transition.statement}\\(`),
+      );
+    const targets = new Set(
+      Object.values(TRANSITIONS).flatMap((transition) => transition.to as readonly string[]),
+    );
+    const sources = new Set(
+      Object.values(TRANSITIONS).flatMap((transition) => transition.from as readonly string[]),
+    );
+    for (const state of leadStates) {
+      expect(targets.has(state), `${state} is reached`).toBe(true);
+      expect(sources.has(state), `${state} is left`).toBe(true);
+    }
+  });
+});
