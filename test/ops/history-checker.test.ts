@@ -5,6 +5,7 @@ import {
   type Call,
   check,
   emptyHistory,
+  hollowRun,
   type FinalLead,
   formatViolations,
   type History,
@@ -81,6 +82,30 @@ const history = (fields: Partial<History> = {}): History => ({
 });
 
 const rules = (input: History): Rule[] => check(input).map((violation) => violation.rule);
+
+describe("a run that tested nothing", () => {
+  it("an empty history, or one without a sent visitor, a confirmed call, a final state or a fault, is hollow", () => {
+    expect(hollowRun(emptyHistory(1, "postgres", T))).toEqual([
+      "no visitor was told sent",
+      "no call was confirmed",
+      "the final state was never read",
+      "no instance was killed or stopped",
+      "no database fault was injected",
+    ]);
+    const full = history({
+      calls: [call()],
+      visitors: [visitor()],
+      events: [
+        { at: T, what: "SIGKILL pg-a.1" },
+        { at: T, what: "database: postgres stopped" },
+      ],
+    });
+    expect(hollowRun(full)).toEqual([]);
+    expect(hollowRun({ ...full, engine: "sqlite", events: [{ at: T, what: "SIGTERM sqlite.1" }] })).toEqual(
+      [],
+    );
+  });
+});
 
 describe("the history checker", () => {
   it("finds nothing in a history that keeps every rule", () => {

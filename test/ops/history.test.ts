@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { leadStoreEnv } from "../support/app-server";
 import { signalTree } from "../support/npm";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
-import { formatViolations } from "../support/history/checker";
+import { formatViolations, hollowRun } from "../support/history/checker";
 import { chooseSeed } from "../support/history/random";
 import { readLeads } from "../support/leads";
 import {
@@ -105,6 +105,8 @@ function report(run: HistoryRun) {
       run.quiet.settledAfterMs === null ? "never" : `after ${(run.quiet.settledAfterMs / 1000).toFixed(1)} s`
     } of quiet`,
   );
+  // A run that proves nothing fails too: its rules held over nothing.
+  expect(hollowRun(run.history), `seed ${seed}: the run tested nothing (${run.dir})`).toEqual([]);
   expect(
     run.violations.length,
     `${formatViolations(run.history, run.violations, replay, 4)}\n\nEvery violation: ${join(run.dir, "violations.txt")}; the record (history.json, output.log): ${run.dir}`,

@@ -322,6 +322,28 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
   return [...kept, ...extra];
 }
 
+// --- a run that tested something -----------------------------------------------------------------
+
+/**
+ * Why a history proves nothing, if it does not (issue 40: a store that never became ready made no
+ * call, broke no rule, and passed): no visitor told "sent", no confirmed call, no final state read,
+ * no instance killed or stopped, and on PostgreSQL no database fault. Empty: the run tested what
+ * the checker's rules are about.
+ */
+export function hollowRun(history: History): string[] {
+  const reasons: string[] = [];
+  if (!history.visitors.some((request) => request.outcome === "sent"))
+    reasons.push("no visitor was told sent");
+  if (!history.calls.some((call) => call.plan === "ok" && call.answered))
+    reasons.push("no call was confirmed");
+  if (!history.final || history.final.leads.length === 0) reasons.push("the final state was never read");
+  if (!history.events.some((event) => /^SIG(KILL|TERM)/.test(event.what)))
+    reasons.push("no instance was killed or stopped");
+  if (history.engine === "postgres" && !history.events.some((event) => event.what.startsWith("database:")))
+    reasons.push("no database fault was injected");
+  return reasons;
+}
+
 // --- the rules -------------------------------------------------------------------------------------
 
 export function check(history: History): Violation[] {
