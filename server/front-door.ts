@@ -9,7 +9,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 
 import { isContactSentUrl } from "~/lib/contact/answer";
 import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "~/lib/document/http.server";
-import { publish } from "~/lib/events.server";
+import { documentServed } from "~/lib/document/events.server";
 import { healthReport } from "~/lib/health.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 import { defaultHeaders } from "~/lib/security/headers.server";
@@ -185,7 +185,7 @@ export function frontDoor({
     const page = prerenderedPageFor(target);
     if (page !== null) {
       answer(request, response, byPage[page], isHttps(request));
-      publish("documentServed", { status: response.statusCode, source: "prerendered" });
+      documentServed.publish({ status: response.statusCode, source: "prerendered" });
       return true;
     }
     const query = target.indexOf("?");

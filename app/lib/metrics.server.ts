@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
-import { contactResults, subscribe } from "~/lib/events.server";
+import { contactResults, contactSubmitted } from "~/lib/contact/events.server";
+import { documentServed } from "~/lib/document/events.server";
+import { functionCalled, leadAttempted } from "~/lib/leads/events.server";
 import type { LeadCounts } from "~/lib/leads/store.server";
 
 /**
@@ -105,12 +107,10 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
     registers: [registry],
   });
 
-  subscribe("contactSubmitted", ({ result }) => contactSubmissions.inc({ result }));
-  subscribe("leadAttempted", ({ by, outcome }) => leadAttempts.inc({ by, outcome }));
-  subscribe("functionCalled", ({ outcome, seconds }) => functionDuration.observe({ outcome }, seconds));
-  subscribe("documentServed", ({ status, source }) =>
-    documentsServed.inc({ status: String(status), source }),
-  );
+  contactSubmitted.subscribe(({ result }) => contactSubmissions.inc({ result }));
+  leadAttempted.subscribe(({ by, outcome }) => leadAttempts.inc({ by, outcome }));
+  functionCalled.subscribe(({ outcome, seconds }) => functionDuration.observe({ outcome }, seconds));
+  documentServed.subscribe(({ status, source }) => documentsServed.inc({ status: String(status), source }));
 
   return { text: () => registry.metrics(), contentType: registry.contentType };
 }

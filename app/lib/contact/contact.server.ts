@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 
 import { env } from "~/lib/env.server";
-import { publish } from "~/lib/events.server";
 import { createContactAction } from "~/lib/contact/action.server";
+import { contactSubmitted } from "~/lib/contact/events.server";
 import { logContactOutcome } from "~/lib/contact/log.server";
 import type { LeadServices } from "~/lib/leads/services.server";
 import { clientAddress, clientLimitKey, normalizeAddress } from "~/lib/security/proxy.server";
@@ -22,7 +22,7 @@ function actionFor(leads: LeadServices) {
       leads,
       log: (outcome) => {
         logContactOutcome(outcome);
-        publish("contactSubmitted", { result: outcome.result });
+        contactSubmitted.publish({ result: outcome.result });
       },
     });
     actions.set(leads, action);

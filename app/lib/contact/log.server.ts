@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import type { ContactResult } from "~/lib/events.server";
+import type { ContactResult } from "~/lib/contact/events.server";
 
 /** One submission as ops read it (the `contact_submission` log line). No personal data, no message. */
 export interface ContactOutcome {

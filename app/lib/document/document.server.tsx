@@ -5,7 +5,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 
-import { publish } from "~/lib/events.server";
+import { documentServed } from "~/lib/document/events.server";
 import { documentPolicy } from "~/lib/security/headers.server";
 
 import {
@@ -123,6 +123,6 @@ export async function documentResponse(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const response = new Response(finished.html, { status: rendered.status, headers: responseHeaders });
   // The build's own request for a page it writes as a file is not a document sent to anyone.
-  if (!loadContext.prerender) publish("documentServed", { status: response.status, source: "rendered" });
+  if (!loadContext.prerender) documentServed.publish({ status: response.status, source: "rendered" });
   return response;
 }

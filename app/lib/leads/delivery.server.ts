@@ -1,4 +1,4 @@
-import { publish } from "~/lib/events.server";
+import { functionCalled, leadAttempted } from "~/lib/leads/events.server";
 import type { ContactSink, SendResult } from "~/lib/leads/sink.server";
 import type { Alerts } from "~/lib/leads/alerts.server";
 import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
@@ -93,7 +93,7 @@ export async function attemptDelivery(
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id, timeoutMs: leftMs });
-  publish("functionCalled", {
+  functionCalled.publish({
     outcome: sent.ok ? "ok" : sent.reason,
     seconds: (performance.now() - started) / 1000,
   });
@@ -111,7 +111,7 @@ export async function attemptDelivery(
       }),
     );
   }
-  publish("leadAttempted", { by, outcome: state });
+  leadAttempted.publish({ by, outcome: state });
   const line = {
     event: "lead_attempt",
     leadId: claim.lead.id,

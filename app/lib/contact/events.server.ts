@@ -1,0 +1,23 @@
+import { appEvent } from "~/lib/events.server";
+
+/** The outcome of one contact submission, as ops read it (the `result` of its log line). */
+export const contactResults = [
+  "sent",
+  /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
+  "duplicate",
+  /** It looked like spam (decision 042): kept in the store as spam, never sent, answered as sent. */
+  "spam",
+  "invalid",
+  "rate-limited",
+  "too-large",
+  "unsupported-type",
+  "malformed",
+  "method-not-allowed",
+  "send-failed",
+  "timeout",
+] as const;
+
+export type ContactResult = (typeof contactResults)[number];
+
+/** One contact submission answered. */
+export const contactSubmitted = appEvent<{ result: ContactResult }>("contact-submitted");

@@ -1,0 +1,15 @@
+import { appEvent } from "~/lib/events.server";
+import type { SendFailure } from "~/lib/leads/sink.server";
+
+/** One call of the function: `ok`, or why it failed, and how long it took. */
+export const functionCalled = appEvent<{ outcome: "ok" | SendFailure; seconds: number }>(
+  "contact-function-called",
+);
+
+/**
+ * One attempt to deliver a lead: who made it (the visitor's request, the dispatcher, or a
+ * person's `npm run leads`), and the lead's state after it (`unknown`: the store could not record it).
+ */
+export const leadAttempted = appEvent<{ by: "visitor" | "dispatcher" | "cli"; outcome: string }>(
+  "lead-attempted",
+);
