@@ -125,7 +125,7 @@ describe("a lead store that does not answer (its write lock held by another proc
     release = undefined;
   });
 
-  it("the visitor is told it was not sent, the lead logged, no call; the store comes back by itself and the second try is delivered once", async () => {
+  it("the visitor is told it was not sent, the lead logged, no call; the store is not taken for down, and the second try is delivered once", async () => {
     fake = await startFakeFunction();
     const store = leadStoreEnv();
     const file = store.LEADS_DATABASE_FILE!;
@@ -146,7 +146,9 @@ describe("a lead store that does not answer (its write lock held by another proc
     expect(failed.status).toBe(502);
     expect(failed.html).toContain("Error Sending Message");
     expect(fake.requests).toHaveLength(0);
-    expect(await storeState(server)).toBe("unavailable");
+    // One statement that waited past the lock is not an outage (issue 40): the store stays ready,
+    // so the next post is tried at once rather than refused for the reconnect interval.
+    expect(await storeState(server)).toBe("ready");
     await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
     expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
       requestId: failed.requestId,
@@ -158,18 +160,17 @@ describe("a lead store that does not answer (its write lock held by another proc
     });
     expect(readLeads(file)).toEqual([]);
 
-    // The other process lets go: the store reconnects without a restart, and the visitor's second
-    // try is kept and delivered, once, under the lead's own key.
+    // The other process lets go: the visitor's second try is kept and delivered, once, under the
+    // lead's own key.
     release();
     release = undefined;
-    await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
     const kept = await post(server, form(message));
     expect(kept.status).toBe(303);
     const leads = readLeads(file);
     expect(leads).toMatchObject([{ state: "delivered", attempts: 1, message }]);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
-    expect(server.output()).toContain('"event":"lead_store_reconnected"');
+    expect(server.output()).not.toContain('"event":"lead_store_unavailable"');
     expectNoPersonalDataOutsideLastResort(server);
   });
 
