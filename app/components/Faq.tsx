@@ -231,7 +231,7 @@ export function Faq() {
           )}
         </div>
         <p className="text-ink-600">
-          {faqText.moreQuestions}{" "}
+          {`${faqText.moreQuestions} `}
           <a href={`mailto:${site.email}`} className="link text-ink-950">
             {faqText.emailUs}
           </a>

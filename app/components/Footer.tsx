@@ -15,11 +15,17 @@ import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { BrandMark } from "./BrandMark";
 import { Icon } from "./Icon";
+import type { SectionsOn } from "./MobileMenu";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
 const linkClass = "text-ink-300 transition-colors hover:text-white";
 
-export function Footer() {
+/**
+ * `sectionsOn` is where the sections its links lead to are, as for the header: this page (""), or
+ * "/" on a page that is not the home page (/privacy). `current` is the path of the page showing
+ * it: its own link says so (`aria-current`).
+ */
+export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; current?: string }) {
   return (
     <footer
       className="on-ink bg-ink-950 text-white"
@@ -43,7 +49,10 @@ export function Footer() {
           <ul className="mt-4 space-y-3">
             {footerLinks.map((link) => (
               <li key={link.href}>
-                <a href={link.href} className={linkClass}>
+                <a
+                  href={link.href.startsWith("#") ? `${sectionsOn}${link.href}` : link.href}
+                  className={linkClass}
+                >
                   {link.label}
                 </a>
               </li>
@@ -89,7 +98,11 @@ export function Footer() {
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
             {legalLinks.map((link) => (
               <li key={link.label}>
-                <a href={link.href} className={linkClass}>
+                <a
+                  href={link.href}
+                  aria-current={link.href === current ? "page" : undefined}
+                  className={linkClass}
+                >
                   {link.label}
                 </a>
               </li>

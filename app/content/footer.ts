@@ -23,9 +23,12 @@ export const footerSocialLinks: (ExternalLink & { icon: "camera" | "video" })[] 
 
 export const footerContactHeading = "Contact";
 
-/** Placeholders until the documents exist (spec: they point nowhere). */
+/**
+ * The privacy page is the site's own (decisions.md: the form collects personal data); the other
+ * two stay placeholders until the agency has their texts (spec: they point nowhere).
+ */
 export const legalLinks: NavLink[] = [
-  { label: "Privacy Policy", href: "#" },
+  { label: "Privacy Policy", href: "/privacy" },
   { label: "Terms of Service", href: "#" },
   { label: "AI Ethics", href: "#" },
 ];

@@ -1,5 +1,17 @@
 import type { Env } from "~/lib/env.server";
 
+/** Who the privacy page names as the controller (app/lib/privacy.server.ts), with a value that works. */
+const CONTROLLER_EXAMPLES = {
+  PRIVACY_CONTROLLER_NAME: 'PRIVACY_CONTROLLER_NAME="Example Agency LLC"',
+  PRIVACY_CONTROLLER_ADDRESS: 'PRIVACY_CONTROLLER_ADDRESS="100 Example Street, Cincinnati, OH 45202, USA"',
+  PRIVACY_CONTACT_EMAIL: "PRIVACY_CONTACT_EMAIL=privacy@example.com",
+} as const;
+const CONTROLLER_VARIABLES = Object.keys(CONTROLLER_EXAMPLES) as (keyof typeof CONTROLLER_EXAMPLES)[];
+
+/** "A", "A and B", "A, B and C". */
+const list = (names: string[]) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+
 /**
  * Configurations `npm start` accepts but that are almost certainly not what ops meant (issue 24):
  * one line each, printed once at start (server/production.ts), never a refusal. A new warning is
@@ -18,6 +30,13 @@ export function configWarnings(env: Env): string[] {
   if (!env.DATABASE_URL) {
     warnings.push(
       `DATABASE_URL is unset: every lead is kept only in ${env.LEADS_DATABASE_FILE} on this machine's disk, lost with it (an ephemeral container disk, a replaced instance) and not shared with other instances. Keep that file on a persistent volume with one instance, or set the shared PostgreSQL database, for example DATABASE_URL=postgres://site:password@db.example.com:5432/site.`,
+    );
+  }
+  const unset = CONTROLLER_VARIABLES.filter((name) => !env[name]);
+  if (unset.length > 0) {
+    // GDPR art. 13: whoever collects personal data says who they are and how to reach them (decision 043).
+    warnings.push(
+      `${list(unset)} ${unset.length === 1 ? "is" : "are"} unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set ${unset.length === 1 ? "it" : "them"}, for example ${list(unset.map((name) => CONTROLLER_EXAMPLES[name]))}.`,
     );
   }
   if (env.MOCKS) {

@@ -52,6 +52,19 @@ export function homeMeta(siteUrl: string): MetaDescriptor[] {
   ];
 }
 
+/** Another page of the site: its own title (ending with the brand) and description, and its canonical URL. */
+export function pageMeta(
+  siteUrl: string,
+  page: { title: string; description: string; path: `/${string}` },
+): MetaDescriptor[] {
+  return [
+    { title: page.title },
+    { name: "description", content: page.description },
+    { name: "theme-color", content: seo.themeColor },
+    { tagName: "link", rel: "canonical", href: absoluteUrl(siteUrl, page.path) },
+  ];
+}
+
 export function robotsTxt(siteUrl: string): string {
   return [
     "User-agent: *",
@@ -69,12 +82,20 @@ const escapeXml = (value: string) =>
     (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] ?? c,
   );
 
-/** The one page there is. */
+/** The site's pages: the home page, and the privacy page (decision 043). */
+export const SITEMAP_PAGES = [
+  { path: "/", changefreq: "monthly", priority: "1.0" },
+  { path: "/privacy", changefreq: "yearly", priority: "0.3" },
+] as const;
+
 export function sitemapXml(siteUrl: string): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    `  <url><loc>${escapeXml(absoluteUrl(siteUrl, "/"))}</loc><changefreq>monthly</changefreq><priority>1.0</priority></url>`,
+    ...SITEMAP_PAGES.map(
+      (page) =>
+        `  <url><loc>${escapeXml(absoluteUrl(siteUrl, page.path))}</loc><changefreq>${page.changefreq}</changefreq><priority>${page.priority}</priority></url>`,
+    ),
     "</urlset>",
     "",
   ].join("\n");

@@ -366,6 +366,16 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
     );
 
     it(
+      `${name}: privacy page`,
+      async () => {
+        const page = await open(options, "/privacy");
+        await scrollThrough(page);
+        await expectAccessible(page, `${name}, privacy`);
+      },
+      AXE_TIMEOUT,
+    );
+
+    it(
       `${name}: 404 page`,
       async () => {
         const page = await open(options, "/definitely/not/here");

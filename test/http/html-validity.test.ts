@@ -98,8 +98,9 @@ describe.skipIf(!javaFound && !browserRequired())(
       return { status: res.status, html: await res.text() };
     }
 
-    it("finds no error in the page, the 404, the 400 and every answer of a form POST without JavaScript", async () => {
+    it("finds no error in the page, the privacy page, the 404, the 400 and every answer of a form POST without JavaScript", async () => {
       const home = await fetch(`${app.server.url}/`);
+      const privacy = await fetch(`${app.server.url}/privacy`);
       const notFound = await fetch(`${app.server.url}/no/such/page`);
       const badRequest = await fetch(`${app.server.url}/%`);
       app.fake.setMode({ kind: "success" });
@@ -113,16 +114,18 @@ describe.skipIf(!javaFound && !browserRequired())(
       const rateLimited = await post({ ...form, message: `${form.message} (3)` }, "203.0.113.1");
       expect([
         home.status,
+        privacy.status,
         notFound.status,
         badRequest.status,
         sent.status,
         invalid.status,
         functionError.status,
         rateLimited.status,
-      ]).toEqual([200, 404, 400, 200, 400, 502, 429]);
+      ]).toEqual([200, 200, 404, 400, 200, 400, 502, 429]);
 
       const errors = vnuErrors({
         home: await home.text(),
+        privacy: await privacy.text(),
         "not-found": await notFound.text(),
         "bad-request": await badRequest.text(),
         "post-sent": sent.html,
@@ -132,6 +135,7 @@ describe.skipIf(!javaFound && !browserRequired())(
       });
       expect(errors).toEqual({
         home: [],
+        privacy: [],
         "not-found": [],
         "bad-request": [],
         "post-sent": [],

@@ -268,15 +268,21 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     for (const claim of Object.values(claims)) expect(lower, claim).toContain(claim.toLowerCase());
   });
 
-  it("gives the footer its five section links, two socials and the three placeholder legal links", () => {
+  it("gives the footer its five section links, two socials, the privacy page and the two placeholder legal links", () => {
     const footer = pageFooter(doc)!;
     const hrefs = Array.from(footer.querySelectorAll("a")).map((a) => a.getAttribute("href"));
     for (const target of ["#services", "#about", "#community", "#testimonials", "#contact"]) {
       expect(hrefs).toContain(target);
     }
-    for (const label of ["Privacy Policy", "Terms of Service", "AI Ethics"]) {
+    // decisions.md: the privacy page is the site's own; the other two wait for the agency's texts.
+    for (const [label, href] of [
+      ["Privacy Policy", "/privacy"],
+      ["Terms of Service", "#"],
+      ["AI Ethics", "#"],
+    ]) {
       const link = Array.from(footer.querySelectorAll("a")).find((a) => squash(a.textContent) === label);
-      expect(link?.getAttribute("href")).toBe("#");
+      expect(link?.getAttribute("href"), label).toBe(href);
+      expect(link?.hasAttribute("aria-current"), label).toBe(false);
     }
   });
 

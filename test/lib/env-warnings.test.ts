@@ -5,18 +5,26 @@ import { configWarnings, isLoopback } from "~/lib/env-warnings.server";
 
 /** What `npm start` accepts but warns about, one line each (issue 24; spawned in test/server/start.test.ts). */
 
+/** Who the privacy page names as the controller (decision 043): all three set. */
+const CONTROLLER = {
+  PRIVACY_CONTROLLER_NAME: "Example Agency LLC",
+  PRIVACY_CONTROLLER_ADDRESS: "100 Example Street, Cincinnati, OH 45202, USA",
+  PRIVACY_CONTACT_EMAIL: "privacy@example.com",
+};
+
 const production = (source: Record<string, string | undefined>) =>
   configWarnings(
     parseEnv({
       NODE_ENV: "production",
       SITE_URL: "https://www.example.com",
       DATABASE_URL: "postgres://site@db.example.com:5432/site",
+      ...CONTROLLER,
       ...source,
     }),
   );
 
 describe("configWarnings", () => {
-  it("a public SITE_URL, a shared lead store and no MOCKS: nothing to say", () => {
+  it("a public SITE_URL, a shared lead store, a controller named and no MOCKS: nothing to say", () => {
     expect(production({})).toEqual([]);
   });
 
@@ -36,11 +44,34 @@ describe("configWarnings", () => {
     );
   });
 
-  it("SITE_URL and DATABASE_URL unset in production: the defaults are localhost and this disk, so it warns twice", () => {
+  it("SITE_URL, DATABASE_URL and the controller unset in production: the defaults are localhost, this disk and nobody, so it warns three times", () => {
     expect(configWarnings(parseEnv({ NODE_ENV: "production" }))).toEqual([
       expect.stringMatching(/^SITE_URL is http:\/\/localhost:3000, an address of this machine/),
       expect.stringMatching(
         /^DATABASE_URL is unset: every lead is kept only in \.data\/leads\.sqlite on this machine's disk/,
+      ),
+      expect.stringMatching(
+        /^PRIVACY_CONTROLLER_NAME, PRIVACY_CONTROLLER_ADDRESS and PRIVACY_CONTACT_EMAIL are unset: \/privacy tells visitors/,
+      ),
+    ]);
+  });
+
+  it("the controller's name, address or privacy e-mail unset: one line naming those unset, each with a value that works", () => {
+    expect(
+      production({
+        PRIVACY_CONTROLLER_NAME: undefined,
+        PRIVACY_CONTROLLER_ADDRESS: undefined,
+        PRIVACY_CONTACT_EMAIL: undefined,
+      }),
+    ).toEqual([
+      'PRIVACY_CONTROLLER_NAME, PRIVACY_CONTROLLER_ADDRESS and PRIVACY_CONTACT_EMAIL are unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set them, for example PRIVACY_CONTROLLER_NAME="Example Agency LLC", PRIVACY_CONTROLLER_ADDRESS="100 Example Street, Cincinnati, OH 45202, USA" and PRIVACY_CONTACT_EMAIL=privacy@example.com.',
+    ]);
+    expect(production({ PRIVACY_CONTACT_EMAIL: "" })).toEqual([
+      "PRIVACY_CONTACT_EMAIL is unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set it, for example PRIVACY_CONTACT_EMAIL=privacy@example.com.",
+    ]);
+    expect(production({ PRIVACY_CONTROLLER_NAME: " ", PRIVACY_CONTROLLER_ADDRESS: undefined })).toEqual([
+      expect.stringMatching(
+        /^PRIVACY_CONTROLLER_NAME and PRIVACY_CONTROLLER_ADDRESS are unset: .* for example PRIVACY_CONTROLLER_NAME="Example Agency LLC" and PRIVACY_CONTROLLER_ADDRESS="[^"]+"\.$/,
       ),
     ]);
   });

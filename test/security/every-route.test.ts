@@ -99,9 +99,10 @@ describe("every route in the build answers with the baseline headers, one policy
     await server?.stop();
   });
 
-  it("reads the routes from the build (the index, the 404 splat and the resource routes at least)", () => {
+  it("reads the routes from the build (the index, the privacy page, the 404 splat and the resource routes at least)", () => {
     const ids = Object.keys(routes);
-    for (const id of ["root", "routes/_index", "routes/$", "routes/robots[.]txt"]) expect(ids).toContain(id);
+    for (const id of ["root", "routes/_index", "routes/privacy", "routes/$", "routes/robots[.]txt"])
+      expect(ids).toContain(id);
   });
 
   it("GET and HEAD of each route's URL, and its single-fetch data", async () => {

@@ -200,14 +200,24 @@ describe("search engines and sharing", () => {
     expect(body).toContain(`Sitemap: ${SITE_URL}/sitemap.xml`);
   });
 
-  it("serves sitemap.xml listing the home page at SITE_URL", async () => {
+  it("serves sitemap.xml listing the home page and the privacy page at SITE_URL", async () => {
     const res = await fetch(`${server.url}/sitemap.xml`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/xml");
     const body = await res.text();
     expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect([...body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual([`${SITE_URL}/`]);
+    expect([...body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual([
+      `${SITE_URL}/`,
+      `${SITE_URL}/privacy`,
+    ]);
+  });
+
+  it("gives the privacy page its canonical URL at SITE_URL and a title ending with the brand", async () => {
+    const page = await (await fetch(`${server.url}/privacy`)).text();
+    expect(linkHrefs(page, "canonical")).toEqual([`${SITE_URL}/privacy`]);
+    expect(/<title>([^<]*)<\/title>/.exec(page)?.[1]).toBe(`Privacy Policy | ${site.brandName}`);
+    expect(metaContent(page, "name", "robots")).toBeUndefined();
   });
 
   it("marks the 404 page noindex, without a canonical URL", async () => {

@@ -39,6 +39,13 @@ import { root } from "../support/server-process.mjs";
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
+/** The controller /privacy names (decision 043): set, so that only the warnings under test are said. */
+const CONTROLLER = {
+  PRIVACY_CONTROLLER_NAME: "Example Agency LLC",
+  PRIVACY_CONTROLLER_ADDRESS: "100 Example Street, Cincinnati, OH 45202, USA",
+  PRIVACY_CONTACT_EMAIL: "privacy@example.com",
+};
+
 function npmStart(env: Record<string, string | undefined>): NpmRun {
   return runNpm(["start"], {
     env: {
@@ -48,6 +55,7 @@ function npmStart(env: Record<string, string | undefined>): NpmRun {
       SUPABASE_ANON_KEY: undefined,
       METRICS_TOKEN: undefined,
       DATABASE_URL: undefined,
+      ...CONTROLLER,
       ...leadStoreEnv(tmp("start-leads-")),
       ...env,
     },
@@ -172,6 +180,25 @@ describe("npm start warns, one line each, about what it accepts but ops cannot h
     });
     await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
     expect(run.output()).not.toContain("warning");
+  });
+
+  it("the controller's name, address and privacy e-mail unset: one line naming them", async () => {
+    const port = await freePort();
+    run = npmStart({
+      PORT: String(port),
+      SITE_URL: "https://www.example.com",
+      MOCKS: undefined,
+      DATABASE_URL: SHARED_STORE,
+      PRIVACY_CONTROLLER_NAME: undefined,
+      PRIVACY_CONTROLLER_ADDRESS: undefined,
+      PRIVACY_CONTACT_EMAIL: undefined,
+    });
+    await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
+    expect(warningsOf(run.ownLines())).toEqual([
+      expect.stringMatching(
+        /^npm start: warning: PRIVACY_CONTROLLER_NAME, PRIVACY_CONTROLLER_ADDRESS and PRIVACY_CONTACT_EMAIL are unset: \/privacy tells visitors/,
+      ),
+    ]);
   });
 
   it("no DATABASE_URL: one line saying the leads are only on this machine's disk", async () => {

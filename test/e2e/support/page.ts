@@ -204,8 +204,9 @@ export async function waitForFaqAccordion(page: Page, firstQuestion: string): Pr
 /**
  * Scrolls through the whole page (so everything that waits for the viewport runs: testimonials'
  * skeleton, the lazy accordion), waits for the skeleton second to pass, and returns to the top.
+ * `firstFaqQuestion` undefined: a page without the FAQ (/privacy).
  */
-export async function scrollThrough(page: Page, firstFaqQuestion: string): Promise<void> {
+export async function scrollThrough(page: Page, firstFaqQuestion?: string): Promise<void> {
   await page.evaluate(async () => {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.round(window.innerHeight * 0.8)) {
@@ -214,7 +215,7 @@ export async function scrollThrough(page: Page, firstFaqQuestion: string): Promi
     }
     await pause(1400);
   });
-  await waitForFaqAccordion(page, firstFaqQuestion);
+  if (firstFaqQuestion !== undefined) await waitForFaqAccordion(page, firstFaqQuestion);
   await wakeTooltips(page);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
 }
