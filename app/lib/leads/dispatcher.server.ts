@@ -80,22 +80,22 @@ export function startDispatcher({
       lastRetention = Date.now();
       // `copiesGone` false: a reader kept the old pages in SQLite's write-ahead log; the next
       // checkpoint (at the latest the next hour's) zeroes them. Said, never assumed.
-      const delivered = await store.eraseDeliveredOlderThan(retentionDays);
-      if (delivered.erased > 0)
-        log({
+      const erasures = [
+        {
           event: "lead_retention_erased",
-          leads: delivered.erased,
-          retentionDays,
-          copiesGone: delivered.copiesGone,
-        });
-      const spam = await store.eraseSpamOlderThan(spamRetentionDays);
-      if (spam.erased > 0)
-        log({
+          days: { retentionDays },
+          run: () => store.eraseDeliveredOlderThan(retentionDays),
+        },
+        {
           event: "lead_spam_erased",
-          leads: spam.erased,
-          spamRetentionDays,
-          copiesGone: spam.copiesGone,
-        });
+          days: { spamRetentionDays },
+          run: () => store.eraseSpamOlderThan(spamRetentionDays),
+        },
+      ];
+      for (const { event, days, run } of erasures) {
+        const { erased, copiesGone } = await run();
+        if (erased > 0) log({ event, leads: erased, ...days, copiesGone });
+      }
     }
     const counts = await store.counts();
     if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {

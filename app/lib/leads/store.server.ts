@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from "kysely";
+import { type ExpressionBuilder, type InsertObject, type Kysely, type RawBuilder, sql } from "kysely";
 
 import type { LeadRequest } from "~/lib/leads/request";
 import type { SendResult } from "~/lib/leads/sink.server";
@@ -332,7 +332,7 @@ export function createLeadStore({
   };
 
   const leaseFields = (at: Instant) => ({
-    state: "sending",
+    state: "sending" as const,
     lease_until: plus(at, leaseMs),
     lease_token: randomUUID(),
     call_started_at: null,
@@ -461,15 +461,13 @@ export function createLeadStore({
           database,
           async (trx): Promise<Admission> => {
             const at = nowSql();
-            const raced = await earlier(trx, fingerprint, at, held);
-            if (raced) return raced;
-            if (!limitFirst) {
-              const limit = await allow();
-              if (!limit.allowed) return { kind: "limited", limit };
-            }
-            if (held) {
-              // Never an attempt at an open lead, never a call: kept for a person to look at.
-              const row = await trx
+            /** A new row for this request, in the state (and with the fields) given. */
+            const insertNew = ({
+              state,
+              attempts,
+              ...fields
+            }: Partial<InsertObject<LeadsDatabase, "leads">> & { state: LeadState; attempts: number }) =>
+              trx
                 .insertInto("leads")
                 .values({
                   id: randomUUID(),
@@ -478,12 +476,21 @@ export function createLeadStore({
                   ...requestColumns(request),
                   request_id: requestId ?? null,
                   source: "form",
-                  state: "spam",
-                  attempts: 0,
-                  spam_signals: spam.join(","),
+                  ...fields,
+                  state,
+                  attempts,
                 })
-                .returning("id")
+                .returningAll()
                 .executeTakeFirstOrThrow();
+            const raced = await earlier(trx, fingerprint, at, held);
+            if (raced) return raced;
+            if (!limitFirst) {
+              const limit = await allow();
+              if (!limit.allowed) return { kind: "limited", limit };
+            }
+            // Spam is never an attempt at an open lead, never a call: kept for a person to look at.
+            if (held) {
+              const row = await insertNew({ state: "spam", attempts: 0, spam_signals: spam.join(",") });
               return { kind: "stored", id: row.id };
             }
             const open = await trx
@@ -520,19 +527,9 @@ export function createLeadStore({
                 ? { kind: "stored", id: row.id }
                 : { kind: "claimed", claim: claimOf(row) };
             }
-            const row = await trx
-              .insertInto("leads")
-              .values({
-                id: randomUUID(),
-                fingerprint,
-                received_at: at,
-                ...requestColumns(request),
-                request_id: requestId ?? null,
-                source: "form",
-                ...(mode === "inbox" ? { state: "inbox", attempts: 0 } : { ...leaseFields(at), attempts: 1 }),
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
+            const row = await insertNew(
+              mode === "inbox" ? { state: "inbox", attempts: 0 } : { ...leaseFields(at), attempts: 1 },
+            );
             return mode === "inbox"
               ? { kind: "stored", id: row.id }
               : { kind: "claimed", claim: claimOf(row) };
