@@ -81,14 +81,21 @@ describeBrowser("every lead exactly once, in the browser", () => {
     await fillContact(page, uniqueContact());
     const answeredBefore = answeredSubmissions(stack.app.output());
     const posts = countPosts(page);
-    // The second submit aborts the first navigation: wait for the page the visitor is left on,
-    // then for the server to have answered every POST the browser sent, then count the calls.
+    // A POST that got its answer reached the server; one the second click aborted may never have
+    // (counting those as sent failed by chance under load). The one call is made by the time the
+    // visitor lands on the success page: an aborted POST that arrives later meets the delivered
+    // lead and is a duplicate, never a call.
+    const answeredPosts = { count: 0 };
+    page.on("requestfinished", (request) => {
+      if (request.method() === "POST") answeredPosts.count += 1;
+    });
     await submitAndSettle(page, () => submitButton(page).dblclick(), /\?contact=sent/);
     expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
-    expect(posts.count).toBeGreaterThanOrEqual(1);
+    expect(answeredPosts.count).toBeGreaterThanOrEqual(1);
     await expect
       .poll(() => answeredSubmissions(stack.app.output()) - answeredBefore, { timeout: 15_000 })
-      .toBe(posts.count);
+      .toBeGreaterThanOrEqual(answeredPosts.count);
+    expect(answeredSubmissions(stack.app.output()) - answeredBefore).toBeLessThanOrEqual(posts.count);
     expect(stack.fake.requests).toHaveLength(1);
   });
 
