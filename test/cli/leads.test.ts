@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
   existsSync,
@@ -28,8 +27,8 @@ import {
 } from "~/lib/leads/store.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";
-import { root } from "../support/build-output";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { type LeadsRun, runLeadsCli } from "../support/npm";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
@@ -37,12 +36,6 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
  * lead store seeded through the store's own API (an SQLite file of the test's own, or a database
  * on a throwaway PostgreSQL server), against the fake function on 127.0.0.1.
  */
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Where the leads are: an SQLite file (LEADS_DATABASE_FILE) or a PostgreSQL database (DATABASE_URL). */
 type Target = { file: string } | { databaseUrl: string };
@@ -83,7 +76,11 @@ function legacyFilesIn(target: Target): { CONTACT_INBOX_FILE: string; CONTACT_UN
 }
 
 /** `npm run --silent leads -- …args` (clean stdout, as for CSV), with the store of `target`. */
-function leads(args: string[], target: Target, env: Record<string, string | undefined> = {}): Promise<Run> {
+function leads(
+  args: string[],
+  target: Target,
+  env: Record<string, string | undefined> = {},
+): Promise<LeadsRun> {
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
     // Never a real backend nor a terminal width from the developer's shell: each test names its own.
@@ -96,19 +93,7 @@ function leads(args: string[], target: Target, env: Record<string, string | unde
     ...targetEnv(target),
     ...env,
   };
-  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "leads", "--", ...args], {
-      cwd: root,
-      env: childEnv as NodeJS.ProcessEnv,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runLeadsCli(args, childEnv);
 }
 
 const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
@@ -323,7 +308,7 @@ describe("npm run leads -- list", { timeout: 120_000 }, () => {
         },
       },
     ]);
-    const runs = new Map<number, Run>();
+    const runs = new Map<number, LeadsRun>();
     for (const columns of [200, 120, 100, 80])
       runs.set(columns, await leads(["list"], target, { COLUMNS: String(columns) }));
     for (const [columns, run] of runs) {
@@ -1065,8 +1050,8 @@ describe("npm run leads while another connection writes the SQLite store", { tim
       writer = other.db;
       // A short write transaction every few milliseconds, for as long as the CLI runs.
       const timer = setInterval(() => other.add("Concurrent Lead"), 5);
-      let retry: Run;
-      let forget: Run;
+      let retry: LeadsRun;
+      let forget: LeadsRun;
       try {
         [retry, forget] = await Promise.all([
           leads(["retry"], target, { SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "leads-cli-key" }),
@@ -1160,7 +1145,7 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
         () => undefined,
       );
     }, 100);
-    let run: Run;
+    let run: LeadsRun;
     try {
       run = await leads(["retry"], target, {
         SUPABASE_URL: fake.url,

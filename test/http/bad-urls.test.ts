@@ -1,9 +1,9 @@
-import { Window } from "happy-dom";
 import { describe, expect, it } from "vitest";
 
 import { site } from "~/content/site";
 
 import { useAppWithFunction } from "../support/app-server";
+import { parseHtml as parse } from "../support/html";
 import { wire } from "../support/wire";
 
 /**
@@ -12,16 +12,6 @@ import { wire } from "../support/wire";
  * status and path in one JSON line, with no stack trace.
  */
 
-function parse(html: string) {
-  const window = new Window({
-    settings: {
-      disableJavaScriptEvaluation: true,
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-    },
-  });
-  return new window.DOMParser().parseFromString(html, "text/html");
-}
 const squash = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
 /** The headers that describe a document, with its script hashes (its own scripts' text) taken out. */

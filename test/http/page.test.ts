@@ -1,4 +1,3 @@
-import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { claims } from "~/content/claims";
@@ -10,19 +9,7 @@ import { testimonials } from "~/content/testimonials";
 import { initials } from "~/lib/initials";
 
 import { type AppServer, startAppServer } from "../support/app-server";
-
-type Doc = ReturnType<InstanceType<typeof Window>["document"]["implementation"]["createHTMLDocument"]>;
-
-function parse(html: string): Doc {
-  const window = new Window({
-    settings: {
-      disableJavaScriptEvaluation: true,
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-    },
-  });
-  return new window.DOMParser().parseFromString(html, "text/html") as unknown as Doc;
-}
+import { type Doc, parseHtml as parse } from "../support/html";
 
 /** The page footer (testimonial cards have their own `<footer>` inside `<article>`). */
 const pageFooter = (doc: Doc) =>

@@ -1,4 +1,3 @@
-import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { contactFormText } from "~/content/contact-form";
@@ -7,6 +6,7 @@ import { contactSchema } from "~/lib/contact/schema";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 
 import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
+import { type Doc, parseHtml as parse } from "../support/html";
 
 /**
  * /privacy (issue 41, decision 043) as the production server sends it: through the document
@@ -14,19 +14,6 @@ import { type AppServer, startAppServer, useAppWithFunction } from "../support/a
  * stating what this server's configuration decides: a server started with other values says
  * other things.
  */
-
-type Doc = ReturnType<InstanceType<typeof Window>["document"]["implementation"]["createHTMLDocument"]>;
-
-function parse(html: string): Doc {
-  const window = new Window({
-    settings: {
-      disableJavaScriptEvaluation: true,
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-    },
-  });
-  return new window.DOMParser().parseFromString(html, "text/html") as unknown as Doc;
-}
 
 const squash = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 

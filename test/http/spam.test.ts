@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
-
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { honeypotField, typingTimeField } from "~/content/contact-form";
 import { answerAsDataField } from "~/lib/contact/answer";
 
-import { root } from "../support/build-output";
 import { type AppServer, leadStoreEnv, useAppWithFunction } from "../support/app-server";
 import { readLeads } from "../support/leads";
+import { runLeadsCli } from "../support/npm";
 
 /**
  * Spam held, never sent, never lost (issue 41, decision 042), as a visitor, a bot and ops meet it:
@@ -47,28 +45,9 @@ function postAsEnhanced(server: AppServer, fields: Record<string, string>) {
   return fetch(`${server.url}/?index`, { method: "POST", body });
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `npm run --silent leads -- …args` as a shell user runs it, on the server's store. */
-function leads(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, COLUMNS: "200", ...env };
-    delete childEnv.SUPABASE_URL;
-    delete childEnv.SUPABASE_ANON_KEY;
-    Object.assign(childEnv, env);
-    const child = spawn("npm", ["run", "--silent", "leads", "--", ...args], { cwd: root, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const leads = (args: string[], env: Record<string, string>) =>
+  runLeadsCli(args, { COLUMNS: "200", SUPABASE_URL: undefined, SUPABASE_ANON_KEY: undefined, ...env });
 
 describe("spam held, never sent, never lost (issue 41)", () => {
   const store = leadStoreEnv();

@@ -227,3 +227,31 @@ export function listeningAddresses(port: number): string[] {
       .map((fields) => fields[1]!.split(":")[0]!);
   });
 }
+
+export interface LeadsRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run --silent leads -- …args` as a shell user runs it (stdout clean, as for CSV), with this
+ * process's environment changed by `env` (an undefined value removes the variable). Resolves when
+ * the streams are closed, so nothing it printed is missed.
+ */
+export function runLeadsCli(args: string[], env: Record<string, string | undefined> = {}): Promise<LeadsRun> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "leads", "--", ...args], {
+      cwd: root,
+      env: childEnv as NodeJS.ProcessEnv,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
