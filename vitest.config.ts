@@ -19,10 +19,9 @@ export default defineConfig({
     // cores, where a test that starts `npm start` took 37 s once (a 30 s limit failed it).
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // Files one at a time until the chance failures that four side by side still show are fixed
-    // (decision 040: four at once took 622-655 s in CI rehearsals, and two of five failed by chance).
-    // Every file already has its own ports (scripts/ports.mjs), folders, databases and displays.
-    fileParallelism: false,
+    // Four files at a time (decision 040): every file has its own ports (scripts/ports.mjs),
+    // folders, databases and displays; the two cores, not the waits, then bound the run.
+    fileParallelism: true,
     maxWorkers: 4,
     // Every browser sees the same fonts on every machine (decision 039); a test may choose another set.
     env: { FONTCONFIG_FILE: LIBERATION.file },

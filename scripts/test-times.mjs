@@ -3,9 +3,10 @@
 // default one) and the pure functions it prints with, which the unit suite tests.
 //
 // Files run side by side, so three figures per tier: its span (from its first file's start to its
-// last file's end, wall clock), the sum of its files' own wall times, and their CPU time (the file's
-// worker and every process it reaped: test/support/cpu-setup.ts). On two busy cores the CPU time is
-// what a file costs the run.
+// last file's end, wall clock), the sum of its files' own wall times, and their CPU time (every
+// process the file started, counted in a cgroup per file: test/support/cpu-setup.ts). On two busy
+// cores the CPU time is what a file costs the run.
+import { removeRunCgroups } from "./test-cgroups.mjs";
 
 /** The tier of a test file (a path relative to the checkout): unit, browser, processes or http. */
 export function tierOf(file, unitFiles) {
@@ -56,11 +57,14 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const cpu = (value) => `${value.toFixed(1)} s`;
 
 /** The lines printed at the end of a run. */
-export function formatTimes({ tiers, slowest }) {
+export function formatTimes({ tiers, slowest }, { cpuFloor = false } = {}) {
   if (tiers.length === 0) return ["Times: no test file ran."];
   const width = Math.max(...slowest.map((entry) => entry.file.length), 0);
+  const cpuMeaning = cpuFloor
+    ? "CPU: a floor, the worker's and the processes it reaped (no cgroup v2 to count its browsers' here)"
+    : "CPU: every process the file started, browsers included";
   return [
-    "Times by tier (span: first start to last end; sum: the files one after another; CPU: theirs and their processes'):",
+    `Times by tier (span: first start to last end; sum: the files one after another; ${cpuMeaning}):`,
     ...tiers.map(
       (tier) =>
         `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}  CPU ${cpu(tier.cpu).padStart(8)}`,
@@ -94,7 +98,10 @@ export class TimesReporter {
   onTestModuleEnd(testModule) {
     const start = this.starts.get(testModule.moduleId);
     if (start === undefined) return;
-    const { cpuSeconds } = /** @type {{ cpuSeconds?: number }} */ (testModule.meta());
+    const { cpuSeconds, cpuCounted } = /** @type {{ cpuSeconds?: number, cpuCounted?: string }} */ (
+      testModule.meta()
+    );
+    if (cpuCounted === "reaped") this.cpuFloor = true;
     this.records.push({
       file: this.relative(testModule.moduleId),
       start,
@@ -103,7 +110,14 @@ export class TimesReporter {
     });
   }
 
+  onInit() {
+    removeRunCgroups(process.pid);
+    // The workers are gone only once vitest has closed its pool: remove this run's cgroups then.
+    process.once("exit", () => removeRunCgroups(process.pid));
+  }
+
   onTestRunEnd() {
-    console.log(`\n${formatTimes(summarizeTimes(this.records, this.unitFiles)).join("\n")}\n`);
+    const times = summarizeTimes(this.records, this.unitFiles);
+    console.log(`\n${formatTimes(times, { cpuFloor: this.cpuFloor === true }).join("\n")}\n`);
   }
 }

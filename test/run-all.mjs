@@ -10,6 +10,9 @@
 // Extra arguments go to vitest (`npm test -- test/e2e`). SKIP_BUILD=1 reuses an existing build.
 // REMIX_BUILD_DIR chooses the build folder (remix.config.js and test/support/app-server.ts read it).
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { browserRequired, findChromium } from "../scripts/chromium.mjs";
@@ -93,9 +96,15 @@ if (env.SKIP_BUILD !== "1") {
   }
 }
 
+// One V8 code cache for every Node process of this run (Node's NODE_COMPILE_CACHE): the suite starts
+// a few hundred (servers, CLIs, test workers), each compiling the same modules; with the cache only
+// the first one does (issue 39: CPU is what bounds the run on two cores). A new folder per run, so
+// no run depends on what an earlier one left.
+const compileCache = mkdtempSync(join(tmpdir(), "npm-test-compile-cache-"));
 const testStatus = run(
   process.execPath,
   [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)],
-  env,
+  { ...env, NODE_COMPILE_CACHE: compileCache },
 );
+rmSync(compileCache, { recursive: true, force: true });
 process.exit(testStatus !== 0 ? testStatus : browserFailure ? 1 : 0);

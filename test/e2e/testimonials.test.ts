@@ -44,6 +44,12 @@ describeBrowser("testimonials and layout stability", () => {
       const page = await context.newPage();
       await page.goto("/");
       await waitForHydration(page);
+      // The section's first intersection report comes a frame or more after hydration (later on a
+      // busy machine: a chance failure with files side by side, issue 39). A visitor who scrolls
+      // before it has seen the cards at once, by design; this test is about one who scrolls after.
+      await page.waitForFunction(
+        () => document.querySelectorAll("#testimonials [data-skeleton]").length === 6,
+      );
 
       // Read inside the page, frame by frame: what is painted on top at the centre of each card in
       // view (its skeleton, or the card itself) in the first two frames after the scroll, and in the

@@ -49,6 +49,12 @@ describe("npm test's times", () => {
     expect(lines.at(-1)).toMatch(/test\/http\/f2\.test\.ts +3\.0 s +0\.0 s$/);
   });
 
+  it("says whether the CPU column counts every process a file started or only a floor", () => {
+    const summary = summarizeTimes([{ file: "test/e2e/a.test.ts", start: 0, end: 1000, cpu: 2 }], unit);
+    expect(formatTimes(summary)[0]).toContain("CPU: every process the file started, browsers included");
+    expect(formatTimes(summary, { cpuFloor: true })[0]).toContain("CPU: a floor");
+  });
+
   it("says so when no file ran, rather than printing an empty table", () => {
     expect(formatTimes(summarizeTimes([], unit))).toEqual(["Times: no test file ran."]);
   });
