@@ -2,7 +2,6 @@ import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
 
-import { LongestFirstSequencer } from "./scripts/test-sequencer.mjs";
 import { TimesReporter } from "./scripts/test-times.mjs";
 import { LIBERATION } from "./test/fonts/font-sets";
 import { unitTestFiles } from "./test/unit-files";
@@ -24,8 +23,6 @@ export default defineConfig({
     // folders, databases and displays; the two cores, not the waits, then bound the run.
     fileParallelism: true,
     maxWorkers: 4,
-    // The longest files first, so none of them makes a tail at the end of the run.
-    sequence: { sequencer: LongestFirstSequencer },
     // Every browser sees the same fonts on every machine (decision 039); a test may choose another set.
     env: { FONTCONFIG_FILE: LIBERATION.file },
     // The CPU time each file cost, for the times printed at the end.
