@@ -19,6 +19,9 @@ export default defineConfig({
     // cores, where a test that starts `npm start` took 37 s once (a 30 s limit failed it).
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // `expect.poll` waits for an event; its default 1 s deadline measured the machine instead (with
+    // files side by side, the parts "rendered once the browser is idle" took longer: issue 39).
+    expect: { poll: { timeout: 15_000 } },
     // Four files at a time (decision 040): every file has its own ports (scripts/ports.mjs),
     // folders, databases and displays; the two cores, not the waits, then bound the run.
     fileParallelism: true,
