@@ -43,7 +43,7 @@ done
 
 commit="$(git -C "$work/checkout" rev-parse --short HEAD)"
 log="$work/ci.log"
-echo "Rehearsing CI on $commit in $work ($(nproc) cores, $(PATH="$path" node --version) first on the PATH)."
+echo "Rehearsing CI on $commit in $work ($(nproc) cores; the system's Node $(PATH="$path" node --version) first on the PATH, as on a fresh machine, until .ci/run installs the one .nvmrc names)."
 echo "Log: $log"
 start=$SECONDS
 status=0
@@ -61,7 +61,10 @@ elapsed=$((SECONDS - start))
 
 # vitest's summary lines of `npm test` (the first "Tests" line; the Node 22 smoke has its own).
 counts="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | head -2 | tr -s ' ' | paste -sd ';' -)"
-echo "Commit $commit: .ci/run exited $status after ${elapsed} s on $(nproc) cores. npm test: ${counts:-no summary}"
+# The Node .ci/run put first on the PATH and ran every step on (its "==> Node" step prints it): the
+# system Node above is only where a fresh machine starts.
+ran_on="$(grep -m1 -oE '^node v[0-9.]+' "$log" || echo 'node: not printed')"
+echo "Commit $commit: .ci/run exited $status after ${elapsed} s on $(nproc) cores, on ${ran_on} (.nvmrc: $(tr -d '[:space:]' < "$work/checkout/.nvmrc")). npm test: ${counts:-no summary}"
 if [ "$status" -ne 0 ] || [ "$keep" = true ]; then
   echo "Kept: $work"
 else
