@@ -6,6 +6,9 @@
 // last file's end, wall clock), the sum of its files' own wall times, and their CPU time (every
 // process the file started, counted in a cgroup per file: test/support/cpu-setup.ts). On two busy
 // cores the CPU time is what a file costs the run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
 import { removeRunCgroups } from "./test-cgroups.mjs";
 
 /** The tier of a test file (a path relative to the checkout): unit, browser, processes or http. */
@@ -119,5 +122,18 @@ export class TimesReporter {
   onTestRunEnd() {
     const times = summarizeTimes(this.records, this.unitFiles);
     console.log(`\n${formatTimes(times, { cpuFloor: this.cpuFloor === true }).join("\n")}\n`);
+    // Every file, costliest CPU first, for the one who looks for what to make cheaper next.
+    const file = path.join(this.root, "test-results", "times.json");
+    mkdirSync(path.dirname(file), { recursive: true });
+    const files = this.records
+      .map(({ file, start, end, cpu }) => ({
+        file,
+        tier: tierOf(file, this.unitFiles),
+        wallMs: Math.round(end - start),
+        cpu,
+      }))
+      .sort((a, b) => b.cpu - a.cpu || a.file.localeCompare(b.file));
+    writeFileSync(file, `${JSON.stringify({ cpuFloor: this.cpuFloor === true, files }, null, 1)}\n`);
+    console.log(`Every file's time and CPU: ${path.relative(process.cwd(), file)}`);
   }
 }

@@ -44,37 +44,62 @@ interface Measured {
   required: number;
 }
 
-const HIDDEN_TEXT: Record<string, string> = {
-  color: "transparent",
-  "-webkit-text-fill-color": "transparent",
-  "text-shadow": "none",
-};
+/**
+ * Two style sheets the measurement adds to the page (constructed, so the page's policy on inline
+ * styles does not apply): one holds transitions still while measuring, the other, switched on and
+ * off, makes every text transparent. A sheet is one style change for the whole page, where an
+ * inline style on each element was a thousand (issue 39: the audits' costliest step).
+ */
+async function installTextHider(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const still = new CSSStyleSheet();
+    still.replaceSync("* { transition: none !important; }");
+    const hidden = new CSSStyleSheet();
+    // An SVG text is painted with its fill, not its colour (the services flow diagram).
+    hidden.replaceSync(
+      "* { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; }" +
+        " svg text, svg tspan { fill: transparent !important; }",
+    );
+    hidden.disabled = true;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, still, hidden];
+    (window as unknown as { textHider: unknown }).textHider = { still, hidden };
+  });
+}
 
-/** Hides (or shows again) every text on the page; transitions are off while measuring. */
-async function setTextHidden(page: Page, hidden: boolean | "done"): Promise<void> {
-  await page.evaluate(
-    ({ hidden, properties }) => {
-      for (const node of Array.from(document.querySelectorAll<HTMLElement | SVGElement>("body *"))) {
-        if (hidden === "done") node.style.removeProperty("transition");
-        else node.style.setProperty("transition", "none", "important");
-        // An SVG text is painted with its fill, not its colour (the services flow diagram).
-        const painted =
-          node instanceof SVGTextContentElement ? { ...properties, fill: "transparent" } : properties;
-        for (const [name, value] of Object.entries(painted)) {
-          if (hidden === true) node.style.setProperty(name, value, "important");
-          else node.style.removeProperty(name);
-        }
-      }
-    },
-    { hidden, properties: HIDDEN_TEXT },
-  );
+type TextHider = { still: CSSStyleSheet; hidden: CSSStyleSheet };
+
+async function setTextHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    (window as unknown as { textHider: TextHider }).textHider.hidden.disabled = !hidden;
+  }, hidden);
+}
+
+async function removeTextHider(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const { still, hidden } = (window as unknown as { textHider: TextHider }).textHider;
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter(
+      (sheet) => sheet !== still && sheet !== hidden,
+    );
+  });
+}
+
+/** A text to measure, where it is on screen now. */
+interface OnScreen {
+  index: number;
+  color: string;
+  large: boolean;
+  clip: { x: number; y: number; width: number; height: number };
 }
 
 /**
  * The contrast of texts whose background axe could not compute (a gradient, an image, another
- * element behind), measured from the pixels: two screenshots of the text's box, as shown and with
- * every text on the page made transparent. Where they differ, glyphs are drawn; the text's colour
- * is compared with what lies behind each of those pixels, and the worst one counts.
+ * element behind), measured from the pixels: two screenshots of the viewport, as shown and with
+ * every text on the page made transparent. Where they differ, glyphs are drawn; each text's colour
+ * is compared with what lies behind each of its pixels, and the worst one counts.
+ *
+ * The first text not yet measured is scrolled to the middle of the viewport; every other one that
+ * is then wholly on screen and on top (nothing over any part of it) is measured from the same two
+ * screenshots.
  */
 async function measureContrast(
   page: Page,
@@ -88,46 +113,82 @@ async function measureContrast(
     Array.from(document.querySelectorAll(":hover")).some((el) => getComputedStyle(el).position === "fixed"),
   );
   if (!pointerOnFixed) await page.mouse.move(1, 1);
-  await setTextHidden(page, false);
-  for (const selector of selectors) {
-    const text = await page.evaluate((sel) => {
-      const element = document.querySelector(sel);
-      if (!element) throw new Error(`no element ${sel}`);
-      element.scrollIntoView({ block: "center", behavior: "instant" });
-      const style = getComputedStyle(element);
-      const size = parseFloat(style.fontSize);
-      const rect = element.getBoundingClientRect();
-      const x = Math.max(0, rect.x);
-      const y = Math.max(0, rect.y);
-      return {
-        color: element instanceof SVGTextContentElement ? style.fill : style.color,
-        large: size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700),
-        clip: {
-          x,
-          y,
-          width: Math.min(rect.right, window.innerWidth) - x,
-          height: Math.min(rect.bottom, window.innerHeight) - y,
-        },
-      };
-    }, selector);
-    // Under something else where it is (a toast over the header's call to action): no one reads it
-    // there, and its pixels would be the other element's glyphs.
-    const underAnother = await page.evaluate((sel) => {
-      const element = document.querySelector(sel)!;
-      const rect = element.getBoundingClientRect();
-      const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-      return top !== null && !element.contains(top) && !top.contains(element);
-    }, selector);
-    if (underAnother) {
-      results.push({ ratio: Infinity, required: 0 });
-      continue;
+  await installTextHider(page);
+  const pending = new Set(selectors.map((_, index) => index));
+  while (pending.size > 0) {
+    const first = Math.min(...pending);
+    const view = await page.evaluate(
+      ({ selectors, first, pending }) => {
+        const elementOf = (sel: string) => {
+          const element = document.querySelector(sel);
+          if (!element) throw new Error(`no element ${sel}`);
+          return element;
+        };
+        elementOf(selectors[first]!).scrollIntoView({ block: "center", behavior: "instant" });
+        const onTopAt = (element: Element, x: number, y: number) => {
+          const top = document.elementFromPoint(x, y);
+          return top !== null && (element.contains(top) || top.contains(element));
+        };
+        const shown: OnScreen[] = [];
+        // Under something else where it is (a toast over the header's call to action): no one
+        // reads it there, and its pixels would be the other element's glyphs.
+        const underAnother: number[] = [];
+        for (const index of pending) {
+          const element = elementOf(selectors[index]!);
+          const rect = element.getBoundingClientRect();
+          const style = getComputedStyle(element);
+          const size = parseFloat(style.fontSize);
+          const x = Math.max(0, rect.x);
+          const y = Math.max(0, rect.y);
+          const text = {
+            index,
+            color: element instanceof SVGTextContentElement ? style.fill : style.color,
+            large: size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700),
+            clip: {
+              x,
+              y,
+              width: Math.min(rect.right, window.innerWidth) - x,
+              height: Math.min(rect.bottom, window.innerHeight) - y,
+            },
+          };
+          if (index === first) {
+            if (!onTopAt(element, rect.x + rect.width / 2, rect.y + rect.height / 2))
+              underAnother.push(index);
+            else shown.push(text);
+            continue;
+          }
+          const inset = 1;
+          const whole =
+            rect.width > 2 * inset &&
+            rect.height > 2 * inset &&
+            rect.left >= 0 &&
+            rect.top >= 0 &&
+            rect.right <= window.innerWidth &&
+            rect.bottom <= window.innerHeight;
+          const points: [number, number][] = [
+            [rect.x + rect.width / 2, rect.y + rect.height / 2],
+            [rect.left + inset, rect.top + inset],
+            [rect.right - inset, rect.top + inset],
+            [rect.left + inset, rect.bottom - inset],
+            [rect.right - inset, rect.bottom - inset],
+          ];
+          if (whole && points.every(([px, py]) => onTopAt(element, px, py))) shown.push(text);
+        }
+        return { shown, underAnother };
+      },
+      { selectors, first, pending: [...pending] },
+    );
+    for (const index of view.underAnother) {
+      results[index] = { ratio: Infinity, required: 0 };
+      pending.delete(index);
     }
-    const shown = await page.screenshot({ clip: text.clip });
+    if (view.shown.length === 0) continue;
+    const shown = await page.screenshot();
     await setTextHidden(page, true);
-    const behind = await page.screenshot({ clip: text.clip });
+    const behind = await page.screenshot();
     await setTextHidden(page, false);
-    const ratio = await page.evaluate(
-      async ({ shown, behind, color }) => {
+    const ratios = await page.evaluate(
+      async ({ shown, behind, texts }) => {
         // Images, not fetch(): the page's policy allows data: images, not data: connections.
         const pixelsOf = async (data: string) => {
           const image = new Image();
@@ -136,48 +197,62 @@ async function measureContrast(
           const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight);
           const context = canvas.getContext("2d")!;
           context.drawImage(image, 0, 0);
-          return context.getImageData(0, 0, canvas.width, canvas.height).data;
+          return { context, scale: image.naturalWidth / window.innerWidth };
         };
-        const [glyphs, background] = [await pixelsOf(shown), await pixelsOf(behind)];
-        const [r, g, b, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number) as number[];
+        const [glyphImage, backgroundImage] = [await pixelsOf(shown), await pixelsOf(behind)];
         const channel = (value: number) => {
           const c = value / 255;
           return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
         };
         const luminance = (red: number, green: number, blue: number) =>
           0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue);
-        let worst = Infinity;
-        for (let i = 0; i < background.length; i += 4) {
-          const drawn =
-            Math.abs(glyphs[i]! - background[i]!) +
-            Math.abs(glyphs[i + 1]! - background[i + 1]!) +
-            Math.abs(glyphs[i + 2]! - background[i + 2]!);
-          if (drawn < 24) continue;
-          const [br, bg, bb] = [background[i]!, background[i + 1]!, background[i + 2]!];
-          // The text colour as it is painted over this pixel (it may be translucent).
-          const fg = luminance(r! * a + br * (1 - a), g! * a + bg * (1 - a), b! * a + bb * (1 - a));
-          const back = luminance(br, bg, bb);
-          worst = Math.min(worst, (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05));
-        }
-        return worst;
+        return texts.map(({ clip, color }) => {
+          const scale = glyphImage.scale;
+          const [x, y] = [Math.round(clip.x * scale), Math.round(clip.y * scale)];
+          const [width, height] = [
+            Math.max(1, Math.round(clip.width * scale)),
+            Math.max(1, Math.round(clip.height * scale)),
+          ];
+          const glyphs = glyphImage.context.getImageData(x, y, width, height).data;
+          const background = backgroundImage.context.getImageData(x, y, width, height).data;
+          const [r, g, b, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number) as number[];
+          let worst = Infinity;
+          for (let i = 0; i < background.length; i += 4) {
+            const drawn =
+              Math.abs(glyphs[i]! - background[i]!) +
+              Math.abs(glyphs[i + 1]! - background[i + 1]!) +
+              Math.abs(glyphs[i + 2]! - background[i + 2]!);
+            if (drawn < 24) continue;
+            const [br, bg, bb] = [background[i]!, background[i + 1]!, background[i + 2]!];
+            // The text colour as it is painted over this pixel (it may be translucent).
+            const fg = luminance(r! * a + br * (1 - a), g! * a + bg * (1 - a), b! * a + bb * (1 - a));
+            const back = luminance(br, bg, bb);
+            worst = Math.min(worst, (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05));
+          }
+          return worst;
+        });
       },
-      { shown: shown.toString("base64"), behind: behind.toString("base64"), color: text.color },
+      { shown: shown.toString("base64"), behind: behind.toString("base64"), texts: view.shown },
     );
-    if (!Number.isFinite(ratio)) {
-      // Nothing of it drawn: it must be under something else (the open phone menu), so no one sees it.
-      const covered = await page.evaluate((sel) => {
-        const element = document.querySelector(sel)!;
-        const rect = element.getBoundingClientRect();
-        const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-        return top !== null && !element.contains(top);
-      }, selector);
-      if (!covered) throw new Error(`no glyph of ${selector} was found on the screen`);
-      results.push({ ratio: Infinity, required: 0 });
-      continue;
+    for (const [position, text] of view.shown.entries()) {
+      const ratio = ratios[position]!;
+      pending.delete(text.index);
+      if (!Number.isFinite(ratio)) {
+        // Nothing of it drawn: it must be under something else (the open phone menu), so no one sees it.
+        const covered = await page.evaluate((sel) => {
+          const element = document.querySelector(sel)!;
+          const rect = element.getBoundingClientRect();
+          const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+          return top !== null && !element.contains(top);
+        }, selectors[text.index]!);
+        if (!covered) throw new Error(`no glyph of ${selectors[text.index]} was found on the screen`);
+        results[text.index] = { ratio: Infinity, required: 0 };
+        continue;
+      }
+      results[text.index] = { ratio: Math.round(ratio * 100) / 100, required: text.large ? 3 : 4.5 };
     }
-    results.push({ ratio: Math.round(ratio * 100) / 100, required: text.large ? 3 : 4.5 });
   }
-  await setTextHidden(page, "done");
+  await removeTextHider(page);
   return results;
 }
 

@@ -129,13 +129,30 @@ interface Driver {
   url: string;
 }
 
+/**
+ * WebKitWebDriver on a port of this worker's block, once it answers /status. It starts in well under
+ * a second; a CI run saw none within a fixed 5 s while four files shared the two cores, with no
+ * word of why (its output was thrown away). So the wait ends when it answers, or when it exits (its
+ * code and its last words in the error), or at a limit for a driver that never listens (30 s), not
+ * a measure of the machine's speed.
+ */
 async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driver> {
   const port = await freePort();
-  const driver = spawn(binary, [`--port=${port}`, "--host=127.0.0.1"], { stdio: "ignore", env });
+  const driver = spawn(binary, [`--port=${port}`, "--host=127.0.0.1"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000));
+  driver.stdout!.on("data", keep);
+  driver.stderr!.on("data", keep);
+  let exited: string | null = null;
+  driver.once("exit", (code, signal) => (exited = `exited (${signal ?? code})`));
   const url = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 100; tries += 1) {
+  const deadline = Date.now() + 30_000;
+  while (exited === null && Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(500) });
+      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(1_000) });
       if (response.ok) return { process: driver, url };
     } catch {
       // Not listening yet.
@@ -143,7 +160,9 @@ async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driv
     await sleep(50);
   }
   killTree(driver);
-  throw new Error("WebKitWebDriver did not start listening within 5 s");
+  throw new Error(
+    `WebKitWebDriver on port ${port} ${exited ?? "did not answer /status within 30 s"}: ${output.trim() || "no output"}`,
+  );
 }
 
 interface Running {
