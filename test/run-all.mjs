@@ -96,15 +96,18 @@ if (env.SKIP_BUILD !== "1") {
   }
 }
 
-// One V8 code cache for every Node process of this run (Node's NODE_COMPILE_CACHE): the suite starts
-// a few hundred (servers, CLIs, test workers), each compiling the same modules; with the cache only
-// the first one does. Measured (issue 39): a server's start 0.75 -> 0.6 CPU s; the whole run within
-// its noise. A new folder per run, so no run depends on what an earlier one left.
-const compileCache = mkdtempSync(join(tmpdir(), "npm-test-compile-cache-"));
+// The run's own folder (TEST_RUN_DIR), new for each run so that no run depends on what an earlier
+// one left, and removed when it ends. In it:
+// - one V8 code cache for every Node process of this run (Node's NODE_COMPILE_CACHE): the suite
+//   starts a few hundred (servers, CLIs, test workers), each compiling the same modules; with the
+//   cache only the first one does. Measured (issue 39): a server's start 0.75 -> 0.6 CPU s; the
+//   whole run within its noise.
+// - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/puppeteer.ts).
+const runDir = mkdtempSync(join(tmpdir(), "npm-test-run-"));
 const testStatus = run(
   process.execPath,
   [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)],
-  { ...env, NODE_COMPILE_CACHE: compileCache },
+  { ...env, NODE_COMPILE_CACHE: join(runDir, "compile-cache"), TEST_RUN_DIR: runDir },
 );
-rmSync(compileCache, { recursive: true, force: true });
+rmSync(runDir, { recursive: true, force: true });
 process.exit(testStatus !== 0 ? testStatus : browserFailure ? 1 : 0);

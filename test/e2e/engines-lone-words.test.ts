@@ -7,12 +7,15 @@
 import { expect, it } from "vitest";
 
 import { FONT_SETS, missingFamilies } from "../fonts/font-sets";
-import { designFacts } from "./support/design";
+import { designFacts, mountSweepFrame, SWEEP_FRAME, sweepFrameReady } from "./support/design";
 import { describeEngines } from "./support/engines/suite";
 import { SIZES } from "./support/engines/visitor";
 
 /** Every phone width a visitor may have, one pixel apart (issue 35): none hides a lone word. */
 const PHONE_WIDTHS = Array.from({ length: 430 - 320 + 1 }, (_, index) => 320 + index);
+/** Where the window itself is measured too, to hold the frame to it: both ends and a common phone. */
+const WINDOW_WIDTHS = [320, 375, 430];
+const HEIGHT = 844;
 
 for (const fonts of FONT_SETS) {
   it(`the font set "${fonts.name}" is installed (${fonts.packages.join(", ")})`, () => {
@@ -25,15 +28,31 @@ for (const fonts of FONT_SETS) {
     ({ visitor }) => {
       it(`every phone width from 320 to 430 px, JavaScript off`, async () => {
         // Without JavaScript every part is rendered at once (content-visibility is for scripted
-        // pages), so every block is measured; the page is loaded once, resized width by width.
+        // pages), so every block is measured. The page's copy in a frame is laid out at each width
+        // (mountSweepFrame), after the window itself at a few of them, line for line the same.
         const page = await visitor(false);
-        await page.open("/", { width: PHONE_WIDTHS[0]!, height: 844 });
-        const found: { width: number; text: string; lastWord: string }[] = [];
-        for (const width of PHONE_WIDTHS) {
-          await page.resize({ width, height: 844 });
-          for (const orphan of (await page.evaluate(designFacts, true)).loneWords)
-            found.push({ width, text: orphan.text, lastWord: orphan.lastWord });
+        await page.open("/", { width: PHONE_WIDTHS[0]!, height: HEIGHT });
+        const inWindow = new Map<number, number[]>();
+        for (const width of WINDOW_WIDTHS) {
+          await page.resize({ width, height: HEIGHT });
+          inWindow.set(width, (await page.evaluate(designFacts, true)).blockLines);
         }
+        await page.evaluate(mountSweepFrame, { id: SWEEP_FRAME, height: HEIGHT });
+        await page.waitFor(sweepFrameReady, SWEEP_FRAME, "the page's copy in the sweep frame");
+        const { sweep } = await page.evaluate(designFacts, {
+          sweep: { frame: SWEEP_FRAME, widths: PHONE_WIDTHS },
+        });
+        expect(sweep.map(({ width }) => width)).toEqual(PHONE_WIDTHS);
+        for (const [width, lines] of inWindow) {
+          expect(lines.length, `text blocks in the window at ${width} px`).toBeGreaterThan(50);
+          expect(
+            sweep.find((at) => at.width === width)!.blockLines,
+            `each block's lines at ${width} px, frame against window`,
+          ).toEqual(lines);
+        }
+        const found = sweep.flatMap(({ width, loneWords }) =>
+          loneWords.map((orphan) => ({ width, text: orphan.text, lastWord: orphan.lastWord })),
+        );
         expect(found, JSON.stringify(found, null, 1)).toEqual([]);
       }, 300_000);
 

@@ -29,6 +29,42 @@ export interface DesignFacts {
   shapes: ShapeSystem;
   stars: StarContrast[];
   loneWords: LoneWord[];
+  /** The number of lines of each text block the lone-word check looked at, in document order. */
+  blockLines: number[];
+  /** With `{ sweep }`: the same two facts of the copy in the frame, at each width. */
+  sweep: { width: number; loneWords: LoneWord[]; blockLines: number[] }[];
+}
+
+/** The id of the frame `mountSweepFrame` puts a copy of the page in. */
+export const SWEEP_FRAME = "lone-word-sweep";
+
+/**
+ * Puts a copy of the page as it stands (JavaScript off: the server's HTML) in a frame of its own
+ * (`srcdoc`, so the page's `frame-ancestors 'none'` is not in the way, and its policy and base URL
+ * are the page's), `height` CSS px tall, over the page. Poll `sweepFrameReady` until it is laid out.
+ * A frame's width is its document's viewport: resizing it lays the copy out at each width without
+ * the window, its compositor and the driver in the loop (issue 39: the sweep was the run's costliest
+ * file). The test checks the frame against the window at a few widths (`blockLines`).
+ */
+export function mountSweepFrame({ id, height }: { id: string; height: number }): void {
+  const frame = document.createElement("iframe");
+  frame.id = id;
+  frame.style.cssText = `position: fixed; left: 0; top: 0; border: 0; margin: 0; padding: 0; height: ${height}px; width: 320px; z-index: 2147483647; background: white;`;
+  frame.srcdoc = `<!DOCTYPE html>${document.documentElement.outerHTML}`;
+  document.body.append(frame);
+}
+
+/** Whether the frame's copy has loaded, with its style sheets applied. */
+export function sweepFrameReady(id: string): boolean {
+  const frame = document.getElementById(id) as HTMLIFrameElement | null;
+  const doc = frame?.contentDocument;
+  return Boolean(
+    doc &&
+    doc.URL === "about:srcdoc" &&
+    doc.readyState === "complete" &&
+    doc.styleSheets.length > 0 &&
+    doc.body !== null,
+  );
 }
 
 /** WCAG contrast ratio of two opaque sRGB colours. */
@@ -47,13 +83,15 @@ export function contrastRatio(a: [number, number, number], b: [number, number, n
 /**
  * Everything the design tests read from the page (run it with `page.evaluate(designFacts, false)`), or
  * only the lone words (`page.evaluate(designFacts, true)`: the others read every element's
- * style, a cost the width-by-width sweep pays a hundred times for nothing).
+ * style), or the lone words of the copy in the sweep frame at each of `sweep.widths` as well.
  */
-export function designFacts(onlyLoneWords = false): DesignFacts {
+export function designFacts(
+  mode: boolean | { sweep: { frame: string; widths: number[] } } = false,
+): DesignFacts {
   /** Whether an element is rendered and not visually hidden on purpose (sr-only, hidden, closed). */
   function rendered(el: Element): boolean {
     if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
-    for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+    for (let node: Element | null = el; node && node !== el.ownerDocument.body; node = node.parentElement) {
       const style = getComputedStyle(node);
       if (style.clip !== "auto" || (style.position === "absolute" && node.clientWidth <= 1)) return false;
     }
@@ -139,9 +177,9 @@ export function designFacts(onlyLoneWords = false): DesignFacts {
    * labels, links and buttons with text); blocks of one line, or of one word, cannot have one, and
    * neither can a block whose every line holds one word (a two-word label too wide for one line).
    */
-  function loneWords(): LoneWord[] {
+  function loneWords(doc: Document): { loneWords: LoneWord[]; blockLines: number[] } {
     const blocks = Array.from(
-      document.body.querySelectorAll("p, h1, h2, h3, li, blockquote, dd, label, summary, a, button"),
+      doc.body.querySelectorAll("p, h1, h2, h3, li, blockquote, dd, label, summary, a, button"),
     ).filter((el) => {
       if (!rendered(el) || el.closest("svg, [aria-hidden='true']")) return false;
       const display = getComputedStyle(el).display;
@@ -150,15 +188,17 @@ export function designFacts(onlyLoneWords = false): DesignFacts {
       return Array.from(el.childNodes).some(
         (node) =>
           (node.nodeType === Node.TEXT_NODE && (node.textContent ?? "").trim() !== "") ||
-          (node instanceof HTMLElement &&
-            ["inline", "inline-block"].includes(getComputedStyle(node).display) &&
+          // An element of the frame's document is no instance of this window's HTMLElement.
+          (node.nodeType === Node.ELEMENT_NODE &&
+            ["inline", "inline-block"].includes(getComputedStyle(node as Element).display) &&
             (node.textContent ?? "").trim() !== ""),
       );
     });
     const found: LoneWord[] = [];
+    const blockLines: number[] = [];
     for (const block of blocks) {
       const words: { word: string; tops: number[] }[] = [];
-      const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      const walker = doc.createTreeWalker(block, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || !rendered(parent)) continue;
@@ -171,7 +211,7 @@ export function designFacts(onlyLoneWords = false): DesignFacts {
         if (nested) continue;
         const text = node.textContent ?? "";
         for (const match of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
+          const range = doc.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
           const tops = Array.from(range.getClientRects())
@@ -180,11 +220,11 @@ export function designFacts(onlyLoneWords = false): DesignFacts {
           if (tops.length > 0) words.push({ word: match[0], tops });
         }
       }
-      if (words.length < 2) continue;
       const lines: number[] = [];
       for (const { tops } of words)
         for (const top of tops) if (!lines.some((line) => Math.abs(line - top) < 4)) lines.push(top);
-      if (lines.length < 2) continue;
+      blockLines.push(lines.length);
+      if (words.length < 2 || lines.length < 2) continue;
       const last = Math.max(...lines);
       const onLast = words.filter(({ tops }) => tops.some((top) => Math.abs(top - last) < 4));
       // Every line one word: a label of two words too wide for one line ("Questions, / answered"
@@ -200,10 +240,30 @@ export function designFacts(onlyLoneWords = false): DesignFacts {
           lastWord: onLast[0]!.word,
         });
     }
-    return found;
+    return { loneWords: found, blockLines };
   }
 
+  /** The copy in the sweep frame, laid out at each width in turn. */
+  function sweep({ frame: id, widths }: { frame: string; widths: number[] }): DesignFacts["sweep"] {
+    const frame = document.getElementById(id) as HTMLIFrameElement;
+    const doc = frame.contentDocument!;
+    return widths.map((width) => {
+      frame.style.width = `${width}px`;
+      // The frame's new size (the page's layout), then the copy's layout at it.
+      frame.getBoundingClientRect();
+      const viewport = doc.documentElement.clientWidth;
+      if (frame.contentWindow!.innerWidth !== width)
+        throw new Error(
+          `the sweep frame is ${frame.contentWindow!.innerWidth} px wide, not ${width} (${viewport})`,
+        );
+      return { width, ...loneWords(doc) };
+    });
+  }
+
+  const onlyLoneWords = mode !== false;
+  const here = loneWords(document);
+  const swept = typeof mode === "object" ? sweep(mode.sweep) : [];
   if (onlyLoneWords)
-    return { shapes: { radii: [], shadows: [], examples: {} }, stars: [], loneWords: loneWords() };
-  return { shapes: shapeSystem(), stars: starColours(), loneWords: loneWords() };
+    return { shapes: { radii: [], shadows: [], examples: {} }, stars: [], ...here, sweep: swept };
+  return { shapes: shapeSystem(), stars: starColours(), ...here, sweep: swept };
 }
