@@ -54,17 +54,30 @@ export function mountSweepFrame({ id, height }: { id: string; height: number }):
   document.body.append(frame);
 }
 
-/** Whether the frame's copy has loaded, with its style sheets applied. */
-export function sweepFrameReady(id: string): boolean {
+/**
+ * A paragraph the copy ends with, plainly wrapped, whose last word is too long to share its line at
+ * many phone widths: the sweep must find it there, or it finds nothing at all (a check that cannot
+ * fail proves nothing). Its text starts with this.
+ */
+export const LONE_WORD_CONTROL = "A planted paragraph";
+
+/**
+ * Whether the frame's copy has loaded with its style sheets applied; once it has, plants the
+ * control paragraph (LONE_WORD_CONTROL) at its end, the last block the sweep reads.
+ */
+export function sweepFrameReady({ id, control }: { id: string; control: string }): boolean {
   const frame = document.getElementById(id) as HTMLIFrameElement | null;
   const doc = frame?.contentDocument;
-  return Boolean(
-    doc &&
-    doc.URL === "about:srcdoc" &&
-    doc.readyState === "complete" &&
-    doc.styleSheets.length > 0 &&
-    doc.body !== null,
-  );
+  if (!doc || doc.URL !== "about:srcdoc" || doc.readyState !== "complete") return false;
+  if (doc.styleSheets.length === 0 || !doc.body) return false;
+  if (!doc.getElementById("lone-word-control")) {
+    const paragraph = doc.createElement("p");
+    paragraph.id = "lone-word-control";
+    paragraph.style.textWrap = "wrap";
+    paragraph.textContent = `${control} of short words, alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu, ends on Pneumonoultramicroscopic`;
+    doc.body.append(paragraph);
+  }
+  return true;
 }
 
 /** WCAG contrast ratio of two opaque sRGB colours. */
@@ -90,13 +103,31 @@ export function designFacts(
 ): DesignFacts {
   /** Whether an element is rendered and not visually hidden on purpose (sr-only, hidden, closed). */
   function rendered(el: Element): boolean {
-    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
-    for (let node: Element | null = el; node && node !== el.ownerDocument.body; node = node.parentElement) {
-      const style = getComputedStyle(node);
-      if (style.clip !== "auto" || (style.position === "absolute" && node.clientWidth <= 1)) return false;
-    }
-    const box = el.getBoundingClientRect();
-    return box.width > 0 && box.height > 0;
+    const known = renderedMemo.get(el);
+    if (known !== undefined) return known;
+    const answer = (() => {
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
+      for (let node: Element | null = el; node && node !== el.ownerDocument.body; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.clip !== "auto" || (style.position === "absolute" && node.clientWidth <= 1)) return false;
+      }
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0;
+    })();
+    renderedMemo.set(el, answer);
+    return answer;
+  }
+  /**
+   * What `rendered` and `display` found, for one layout: the lone-word check asks again for the same
+   * elements (each text's parent, each block's ancestors), a hundred times in a sweep. Emptied
+   * whenever the layout may have changed (`loneWords` starts afresh).
+   */
+  let renderedMemo = new Map<Element, boolean>();
+  let displayMemo = new Map<Element, string>();
+  function display(el: Element): string {
+    let value = displayMemo.get(el);
+    if (value === undefined) displayMemo.set(el, (value = getComputedStyle(el).display));
+    return value;
   }
 
   /** `rgb(…)`/`rgba(…)` → [r, g, b, a]. */
@@ -178,52 +209,82 @@ export function designFacts(
    * neither can a block whose every line holds one word (a two-word label too wide for one line).
    */
   function loneWords(doc: Document): { loneWords: LoneWord[]; blockLines: number[] } {
+    renderedMemo = new Map();
+    displayMemo = new Map();
     const blocks = Array.from(
       doc.body.querySelectorAll("p, h1, h2, h3, li, blockquote, dd, label, summary, a, button"),
     ).filter((el) => {
       if (!rendered(el) || el.closest("svg, [aria-hidden='true']")) return false;
-      const display = getComputedStyle(el).display;
-      if (display === "inline" || display === "contents") return false;
+      if (display(el) === "inline" || display(el) === "contents") return false;
       // Only blocks whose own text (not a nested block's) is laid out here.
       return Array.from(el.childNodes).some(
         (node) =>
           (node.nodeType === Node.TEXT_NODE && (node.textContent ?? "").trim() !== "") ||
           // An element of the frame's document is no instance of this window's HTMLElement.
           (node.nodeType === Node.ELEMENT_NODE &&
-            ["inline", "inline-block"].includes(getComputedStyle(node as Element).display) &&
+            ["inline", "inline-block"].includes(display(node as Element)) &&
             (node.textContent ?? "").trim() !== ""),
       );
     });
     const found: LoneWord[] = [];
     const blockLines: number[] = [];
+    const centreOf = (rect: DOMRect) => Math.round(rect.top + rect.height / 2);
+    const sameLine = (a: number, b: number) => Math.abs(a - b) < 4;
     for (const block of blocks) {
-      const words: { word: string; tops: number[] }[] = [];
+      // The block's own text nodes, in order (text in a nested block is that block's business).
+      const texts: Text[] = [];
       const walker = doc.createTreeWalker(block, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || !rendered(parent)) continue;
-        // Text in a nested block is that block's own business.
         let nested = false;
         for (let el: Element | null = parent; el && el !== block; el = el.parentElement) {
-          const display = getComputedStyle(el).display;
-          if (!["inline", "inline-block", "contents"].includes(display)) nested = true;
+          if (!["inline", "inline-block", "contents"].includes(display(el))) nested = true;
         }
-        if (nested) continue;
-        const text = node.textContent ?? "";
-        for (const match of text.matchAll(/\S+/g)) {
-          const range = doc.createRange();
-          range.setStart(node, match.index);
-          range.setEnd(node, match.index + match[0].length);
-          const tops = Array.from(range.getClientRects())
-            .filter((rect) => rect.width > 0)
-            .map((rect) => Math.round(rect.top + rect.height / 2));
-          if (tops.length > 0) words.push({ word: match[0], tops });
-        }
+        if (!nested && /\S/.test(node.textContent ?? "")) texts.push(node as Text);
+      }
+      const range = doc.createRange();
+      // Its lines, from one range per text node: one box per line it is on.
+      const lineCentres: number[] = [];
+      for (const node of texts) {
+        range.selectNodeContents(node);
+        for (const rect of Array.from(range.getClientRects()))
+          if (rect.width > 0 && !lineCentres.some((line) => sameLine(line, centreOf(rect))))
+            lineCentres.push(centreOf(rect));
+      }
+      blockLines.push(lineCentres.length);
+      const topsOf = (node: Text, start: number, length: number) => {
+        range.setStart(node, start);
+        range.setEnd(node, start + length);
+        return Array.from(range.getClientRects())
+          .filter((rect) => rect.width > 0)
+          .map(centreOf);
+      };
+      // Most blocks end on a line of two words or more: the word before the last on the lowest line
+      // settles it, without measuring every word (the sweep asks this a hundred times).
+      const positions = texts.flatMap((node) =>
+        [...(node.textContent ?? "").matchAll(/\S+/g)].map((match) => ({
+          node,
+          index: match.index,
+          word: match[0],
+        })),
+      );
+      const lowest = Math.max(...lineCentres);
+      const before = positions.at(-2);
+      if (
+        before &&
+        topsOf(before.node, before.index, before.word.length).some((top) => sameLine(top, lowest))
+      )
+        continue;
+      // Otherwise every word, measured.
+      const words: { word: string; tops: number[] }[] = [];
+      for (const { node, index, word } of positions) {
+        const tops = topsOf(node, index, word.length);
+        if (tops.length > 0) words.push({ word, tops });
       }
       const lines: number[] = [];
       for (const { tops } of words)
-        for (const top of tops) if (!lines.some((line) => Math.abs(line - top) < 4)) lines.push(top);
-      blockLines.push(lines.length);
+        for (const top of tops) if (!lines.some((line) => sameLine(line, top))) lines.push(top);
       if (words.length < 2 || lines.length < 2) continue;
       const last = Math.max(...lines);
       const onLast = words.filter(({ tops }) => tops.some((top) => Math.abs(top - last) < 4));
