@@ -38,7 +38,7 @@ describeBrowser("testimonials and layout stability", () => {
   const stack = useStack();
 
   for (const { name, options } of SIZES) {
-    it(`${name}: from hydration on the cards wait under their skeletons; scrolled into view they stay covered for the next two frames, and show at 1.1 s`, async () => {
+    it(`${name}: from hydration on the cards wait under their skeletons; scrolled into view they stay covered for the next two frames, and show once the skeletons go, no sooner than 1 s after`, async () => {
       const context = await stack.context(options);
       await keepTrafficLocal(context);
       const page = await context.newPage();
@@ -53,7 +53,8 @@ describeBrowser("testimonials and layout stability", () => {
 
       // Read inside the page, frame by frame: what is painted on top at the centre of each card in
       // view (its skeleton, or the card itself) in the first two frames after the scroll, and in the
-      // first frame 1.1 s after the section first intersected the viewport.
+      // first frame after the skeletons went (the page's timer: 1000 ms exactly, by the component
+      // test's clock; here, no sooner than 1 s after the section first intersected the viewport).
       const timeline = await page.evaluate(
         () =>
           new Promise<{
@@ -127,7 +128,13 @@ describeBrowser("testimonials and layout stability", () => {
               result.frames.push(frame());
               await nextFrame();
               result.frames.push(frame());
-              while (result.entered < 0 || performance.now() < result.entered + 1100) await nextFrame();
+              // Until the skeletons go (the page's 1 s timer, then React's commit: later on a busy
+              // machine, so a fixed 1.1 s mark measured the machine), bounded for a page where they
+              // never go; then the frame after.
+              const limit = performance.now() + 15_000;
+              while ((result.entered < 0 || result.removed < 0) && performance.now() < limit)
+                await nextFrame();
+              await nextFrame();
               result.frames.push(frame());
               resolve(result);
             })();
@@ -143,8 +150,9 @@ describeBrowser("testimonials and layout stability", () => {
         expect(shown.inView, summary).toBeGreaterThan(0);
         expect(shown.covered, `every card in view is under its skeleton: ${summary}`).toBe(shown.inView);
       }
+      expect(timeline.removed, `the skeletons go: ${summary}`).toBeGreaterThan(0);
       const last = timeline.frames.at(-1)!;
-      expect(last.cardsShown, `at 1.1 s every card in view shows: ${summary}`).toBe(last.inView);
+      expect(last.cardsShown, `once they go, every card in view shows: ${summary}`).toBe(last.inView);
       expect(last.covered, summary).toBe(0);
       // Not one frame early: the skeletons went no sooner than 1 s after the section came into view.
       expect(timeline.removed - timeline.entered, summary).toBeGreaterThanOrEqual(999);
