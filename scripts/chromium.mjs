@@ -1,6 +1,8 @@
 // The one place that knows which Chromium runs here and how: the tests (test/run-all.mjs and
 // test/e2e), the benchmark (bench/) and the image script (scripts/make-images.mjs) all read it.
-// No browser is ever downloaded: Debian's `chromium` package, or whatever CHROME_PATH names.
+// No browser is ever downloaded: Debian's `chromium` package, or whatever CHROME_PATH names. The
+// browser tests run on Debian's `chromium-headless-shell` (the same Chromium build, without the
+// browser's windows and tabs: decision 046) when it is installed.
 import { findProgram } from "./executables.mjs";
 
 /** What lets the system Chromium run headless as root on this closed network. */
@@ -23,14 +25,25 @@ export const LOOPBACK_ONLY_FLAGS = [
 ];
 
 const NAMES = ["chromium", "chromium-browser"];
+const HEADLESS_SHELL = "chromium-headless-shell";
 
 /**
- * CHROME_PATH when set, else `chromium` or `chromium-browser` on the PATH.
+ * CHROME_PATH when set, else `chromium` or `chromium-browser` on the PATH; for the browser tests
+ * (`forTests`), `chromium-headless-shell` first: a context with its page costs a tenth of the CPU,
+ * a page load with JavaScript a third (decision 046).
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ forTests?: boolean }} [options]
  * @returns {{ path: string | null, reason: string }}
  */
-export function findChromium(env = process.env) {
-  return findProgram({ variable: "CHROME_PATH", names: NAMES, install: "apt-get install chromium" }, env);
+export function findChromium(env = process.env, { forTests = false } = {}) {
+  return findProgram(
+    {
+      variable: "CHROME_PATH",
+      names: forTests ? [HEADLESS_SHELL, ...NAMES] : NAMES,
+      install: `apt-get install ${forTests ? HEADLESS_SHELL : "chromium"}`,
+    },
+    env,
+  );
 }
 
 /** The Chromium to run, or an error that says how to get one. */

@@ -2,7 +2,8 @@
 // `npm test`: build the production app once, then run every vitest suite (unit, integration,
 // HTTP and browser) in one vitest run, so the output ends with vitest's own summary line.
 //
-// Browser suites need Chromium (CHROME_PATH, else `chromium`/`chromium-browser` on the PATH), and
+// Browser suites need Chromium (CHROME_PATH, else `chromium-headless-shell`, `chromium` or
+// `chromium-browser` on the PATH: decision 046), and
 // the cross-engine ones Firefox and WebKit too (scripts/engines.mjs).
 // Without one they are skipped, loudly; with CI=true or REQUIRE_BROWSER=1 they run anyway and
 // fail, and this script exits non-zero.
@@ -36,7 +37,7 @@ function banner(lines) {
 }
 
 const env = { ...process.env };
-const chromium = findChromium(env);
+const chromium = findChromium(env, { forTests: true });
 const required = browserRequired(env);
 let browserFailure = false;
 
@@ -50,14 +51,14 @@ if (chromium.path) {
     "NO CHROMIUM FOUND: the browser tests CANNOT run, and this run FAILS.",
     `(${chromium.reason})`,
     "CI=true or REQUIRE_BROWSER=1 makes the browser mandatory.",
-    "Install it (apt-get install -y chromium) or set CHROME_PATH.",
+    "Install it (apt-get install -y chromium-headless-shell) or set CHROME_PATH.",
   ]);
 } else {
   env.E2E_SKIP_BROWSER = "1";
   banner([
     "NO CHROMIUM FOUND: THE BROWSER TESTS (test/e2e) ARE SKIPPED.",
     `(${chromium.reason})`,
-    "Install it (apt-get install -y chromium) or set CHROME_PATH to run them.",
+    "Install it (apt-get install -y chromium-headless-shell) or set CHROME_PATH to run them.",
     "Set REQUIRE_BROWSER=1 (or CI=true) to make a missing browser a failure.",
   ]);
 }

@@ -8,7 +8,7 @@ import { type AppServer, startAppServer } from "../../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
 import { browserRequired, CHROMIUM_FLAGS, findChromium } from "../../../scripts/chromium.mjs";
 
-const found = findChromium();
+const found = findChromium(process.env, { forTests: true });
 const skipBrowser = process.env.E2E_SKIP_BROWSER === "1" || (!found.path && !browserRequired());
 
 /**

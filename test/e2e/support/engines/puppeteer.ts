@@ -85,7 +85,7 @@ async function launch(
   options: SessionOptions,
 ): Promise<{ browser: Browser; profile?: string }> {
   if (engine === "chromium") {
-    const path = findChromium().path;
+    const path = findChromium(process.env, { forTests: true }).path;
     if (!path) throw new Error("no Chromium");
     const browser = await puppeteer.launch({
       browser: "chrome",
@@ -205,7 +205,7 @@ export function puppeteerLauncher(engine: "chromium" | "firefox"): EngineLaunche
   return {
     engine,
     missing() {
-      const found = engine === "chromium" ? findChromium() : findFirefox();
+      const found = engine === "chromium" ? findChromium(process.env, { forTests: true }) : findFirefox();
       return found.path ? null : found.reason;
     },
     async open(options) {
