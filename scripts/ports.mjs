@@ -28,6 +28,21 @@ const BLOCK_SIZE = 2_000;
 const FIRST_BLOCK = 10_000;
 let nextInBlock;
 
+// The Fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#port-blocking): Node's fetch and
+// every browser refuse them before connecting ("bad port", ERR_UNSAFE_PORT), so a server listening
+// on one is unreachable for the tests. 10080 lies in the first worker's block: a CI run once waited
+// 30 s for a server on it that was up all along. test/scripts/ports.test.ts holds this list to
+// what Node's fetch refuses.
+const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Whether fetch and the browsers may connect to `port` (the Fetch standard's port blocking). */
+export const fetchAllows = (port) => !FETCH_BAD_PORTS.has(port);
+
 function ephemeralRange() {
   try {
     return readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
@@ -39,7 +54,13 @@ function ephemeralRange() {
 /** A TCP port on 127.0.0.1 that was free a moment ago, of this test worker's own block. */
 export async function freePort() {
   const pool = Number(process.env.VITEST_POOL_ID);
-  if (!Number.isInteger(pool) || pool < 1) return tryListen(0);
+  if (!Number.isInteger(pool) || pool < 1) {
+    // The kernel's ephemeral range lies above every bad port; checked all the same.
+    for (;;) {
+      const port = await tryListen(0);
+      if (fetchAllows(port)) return port;
+    }
+  }
   const start = FIRST_BLOCK + (pool - 1) * BLOCK_SIZE;
   const [ephemeralLow] = ephemeralRange();
   if (start + BLOCK_SIZE > ephemeralLow)
@@ -50,7 +71,7 @@ export async function freePort() {
   for (let tries = 0; tries < BLOCK_SIZE; tries += 1) {
     const port = start + (nextInBlock % BLOCK_SIZE);
     nextInBlock += 1;
-    if ((await tryListen(port)) !== null) return port;
+    if (fetchAllows(port) && (await tryListen(port)) !== null) return port;
   }
   throw new Error(`test worker ${pool}: no free port in ${start}-${start + BLOCK_SIZE - 1}`);
 }

@@ -24,6 +24,7 @@ export const UNIT_TESTS = [
   "test/styles/icons.test.ts",
   "test/scripts/executables.test.ts",
   "test/scripts/flakes.test.ts",
+  "test/scripts/ports.test.ts",
   "test/scripts/test-times.test.ts",
   "test/scripts/unit-selection.test.ts",
 ];
