@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+
 import type { Env } from "~/lib/env.server";
 
 /** Who the privacy page names as the controller (app/lib/privacy.server.ts), with a value that works. */
@@ -18,7 +20,7 @@ const list = (names: string[]) =>
  * one more `if` here; the test (test/lib/env-warnings.test.ts) and the spawned `npm start`
  * (test/server/start.test.ts) read this list.
  */
-export function configWarnings(env: Env): string[] {
+export function configWarnings(env: Env, exists: (file: string) => boolean = existsSync): string[] {
   if (env.NODE_ENV !== "production") return [];
   const warnings: string[] = [];
   const site = new URL(env.SITE_URL);
@@ -37,6 +39,15 @@ export function configWarnings(env: Env): string[] {
     // GDPR art. 13: whoever collects personal data says who they are and how to reach them (decision 043).
     warnings.push(
       `${list(unset)} ${unset.length === 1 ? "is" : "are"} unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set ${unset.length === 1 ? "it" : "them"}, for example ${list(unset.map((name) => CONTROLLER_EXAMPLES[name]))}.`,
+    );
+  }
+  // The upgrade's one step (issue 40): the server never imports the previous release's files itself.
+  const waiting = (["CONTACT_UNDELIVERED_FILE", "CONTACT_INBOX_FILE"] as const).filter((name) =>
+    exists(env[name]),
+  );
+  if (waiting.length > 0) {
+    warnings.push(
+      `${list(waiting.map((name) => `${name} (${env[name]})`))} ${waiting.length === 1 ? "holds" : "hold"} leads of the release before the lead store that are not in it: none of them is sent or listed until ops run npm run leads -- import once, with this configuration (it imports each file, then renames it).`,
     );
   }
   if (env.MOCKS) {

@@ -777,6 +777,44 @@ describe("npm run leads -- retry (SQLite)", { timeout: 120_000 }, () => {
 });
 
 /** The forget tests of one engine. */
+/** `import`: the upgrade's one step (issue 40), the server never doing it itself. */
+function importTests(newTarget: () => Promise<Target>) {
+  it("imports the previous release's files into the store once, renames them, and finds nothing the second time", async () => {
+    const target = await newTarget();
+    const { CONTACT_INBOX_FILE: inbox, CONTACT_UNDELIVERED_FILE: undelivered } = legacyFilesIn(target);
+    mkdirSync(dirname(inbox), { recursive: true });
+    const pending = request({ email: "old.pending@example.com", message: "Failed at the function." });
+    writeFileSync(
+      undelivered,
+      `${JSON.stringify({ kind: "undelivered", id: randomUUID(), failedAt: "2026-11-20T10:00:00.000Z", reason: "http", request: pending })}\n`,
+    );
+    writeFileSync(
+      inbox,
+      `${JSON.stringify({ receivedAt: "2026-11-19T09:00:00.000Z", ...request({ email: "old.inbox@example.com" }) })}\n`,
+    );
+
+    const run = await leads(["import"], target);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`${undelivered} (undelivered requests): 1 lead imported into `);
+    expect(run.stdout).toContain(`${inbox} (the inbox): 1 lead imported into `);
+    expect(
+      (await leadsIn(target)).map((lead) => [lead.request.email, lead.state, lead.source]).sort(),
+    ).toEqual([
+      ["old.inbox@example.com", "inbox", "import-inbox"],
+      ["old.pending@example.com", "pending", "import-undelivered"],
+    ]);
+    expect(existsSync(inbox) || existsSync(undelivered)).toBe(false);
+    expect(readdirSync(dirname(inbox)).filter((name) => name.includes(".jsonl.imported-"))).toHaveLength(2);
+
+    const again = await leads(["import"], target);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      `Nothing to import: neither ${undelivered} nor ${inbox} is there (imported already, or never written).\n`,
+    ]);
+    expect(await leadsIn(target)).toHaveLength(2);
+  });
+}
+
 function forgetTests(newTarget: () => Promise<Target>) {
   it("erases every lead of that address, in any case and any state, prints the count, and keeps everyone else's", async () => {
     const target = await newTarget();
@@ -951,6 +989,10 @@ describe(
 
 describe("npm run leads -- forget (SQLite)", { timeout: 120_000 }, () => {
   forgetTests(async () => sqliteTarget());
+});
+
+describe("npm run leads -- import (SQLite)", { timeout: 120_000 }, () => {
+  importTests(async () => sqliteTarget());
 });
 
 describe(
@@ -1232,6 +1274,10 @@ describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
 
   describe("forget", { timeout: 120_000 }, () => {
     forgetTests(newTarget);
+  });
+
+  describe("import", { timeout: 120_000 }, () => {
+    importTests(newTarget);
   });
 
   describe("list --spam and release", { timeout: 120_000 }, () => {

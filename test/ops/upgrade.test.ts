@@ -8,12 +8,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
+import { runLeadsCli } from "../support/npm";
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * The upgrade (issue 23): a data folder written by the release before the lead store (the
- * undelivered file and the inbox file, one JSON object per line) is imported at the first start,
- * each file renamed and never deleted; a second start imports nothing twice; pending leads are then
- * delivered by the dispatcher, possibly delivered ones stay held.
+ * The upgrade (issues 23 and 40): a data folder written by the release before the lead store (the
+ * undelivered file and the inbox file, one JSON object per line) is imported by ops with
+ * `npm run leads -- import`, never by the server, each file renamed and never deleted; run again it
+ * imports nothing twice; pending leads are then delivered by the dispatcher, possibly delivered ones
+ * stay held.
  */
 
 const request = (name: string, email: string, message: string) => ({
@@ -92,12 +96,43 @@ describe("upgrading from the file store", () => {
     fake = undefined;
   });
 
-  it("imports both files once, renames them, and delivers what was pending without anybody", async () => {
+  it("npm start leaves both files alone and says so; npm run leads -- import imports them once and renames them; the server then delivers what was pending", async () => {
     const dir = mkdtempSync(join(tmpdir(), "upgrade-"));
     writePreviousRelease(dir);
     const env = leadStoreEnv(dir);
+    const files = {
+      CONTACT_UNDELIVERED_FILE: env.CONTACT_UNDELIVERED_FILE,
+      CONTACT_INBOX_FILE: env.CONTACT_INBOX_FILE,
+    };
+    const importRun = () =>
+      runLeadsCli(["import"], { ...env, DATABASE_URL: undefined, SUPABASE_URL: undefined });
 
+    // The server never imports (issue 40): it starts, names the files and the command, and keeps them.
     server = await startAppServer(env);
+    expect(server.output()).toContain(
+      `CONTACT_UNDELIVERED_FILE (${files.CONTACT_UNDELIVERED_FILE}) and CONTACT_INBOX_FILE (${files.CONTACT_INBOX_FILE}) hold leads of the release before the lead store that are not in it`,
+    );
+    expect(server.output()).toContain("npm run leads -- import once");
+    expect(readLeads(env.LEADS_DATABASE_FILE!)).toEqual([]);
+    expect(existsSync(files.CONTACT_INBOX_FILE!)).toBe(true);
+    expect(existsSync(files.CONTACT_UNDELIVERED_FILE!)).toBe(true);
+
+    // Ops run the import once, the server still up. A line that cannot be read: exit 1, kept for a person.
+    const first = await importRun();
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^${escape(files.CONTACT_UNDELIVERED_FILE!)} \\(undelivered requests\\): 2 leads imported into ${escape(env.LEADS_DATABASE_FILE!)}; renamed ${escape(files.CONTACT_UNDELIVERED_FILE!)}\\.imported-\\S+\\.$`,
+        "m",
+      ),
+    );
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^${escape(files.CONTACT_INBOX_FILE!)} \\(the inbox\\): 2 leads imported into .*; renamed \\S+\\. 1 line could not be read: kept in the renamed file for a person\\.$`,
+        "m",
+      ),
+    );
     const summary = (rows = readLeads(env.LEADS_DATABASE_FILE!)) =>
       rows.map((row) => [row.email, row.state]).sort();
     expect(summary()).toEqual([
@@ -106,25 +141,35 @@ describe("upgrading from the file store", () => {
       ["pending@example.com", "pending"],
       ["two@example.com", "inbox"],
     ]);
-    const files = readdirSync(dir).sort();
-    expect(files.some((name) => name.startsWith("contact-requests.jsonl.imported-"))).toBe(true);
-    expect(files.some((name) => name.startsWith("undelivered-contact-requests.jsonl.imported-"))).toBe(true);
-    expect(existsSync(env.CONTACT_INBOX_FILE!)).toBe(false);
-    expect(existsSync(env.CONTACT_UNDELIVERED_FILE!)).toBe(false);
-    // The unreadable line is not lost: it stays in the renamed file, and the log counts it.
-    const renamedInbox = files.find((name) => name.startsWith("contact-requests.jsonl.imported-"))!;
+    const files0 = readdirSync(dir).sort();
+    expect(files0.some((name) => name.startsWith("contact-requests.jsonl.imported-"))).toBe(true);
+    expect(files0.some((name) => name.startsWith("undelivered-contact-requests.jsonl.imported-"))).toBe(true);
+    expect(existsSync(files.CONTACT_INBOX_FILE!)).toBe(false);
+    expect(existsSync(files.CONTACT_UNDELIVERED_FILE!)).toBe(false);
+    // The unreadable line is not lost: it stays in the renamed file.
+    const renamedInbox = files0.find((name) => name.startsWith("contact-requests.jsonl.imported-"))!;
     expect(readFileSync(join(dir, renamedInbox), "utf8")).toContain("{not json");
-    expect(server.output()).toContain('"unreadable":1');
     // Two copies of one request are one lead: the latest copy, as the old `leads retry` sent it.
     const pending = readLeads(env.LEADS_DATABASE_FILE!).find((row) => row.email === "pending@example.com");
     expect(pending).toMatchObject({
       id: "44444444-4444-4444-8444-444444444444",
       source: "import-undelivered",
     });
+
+    // Run again: nothing there. A file of the old release that comes back: nothing imported twice.
+    const again = await importRun();
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      `Nothing to import: neither ${files.CONTACT_UNDELIVERED_FILE} nor ${files.CONTACT_INBOX_FILE} is there (imported already, or never written).\n`,
+    ]);
+    writePreviousRelease(dir);
+    const back = await importRun();
+    expect(back.stdout).toContain("(undelivered requests): 0 leads imported into");
+    expect(back.stdout.match(/, 2 already there; renamed/g)).toHaveLength(2);
+    expect(readLeads(env.LEADS_DATABASE_FILE!)).toHaveLength(4);
     await server.stop();
 
-    // A second start imports nothing twice, even if a file of the old release comes back.
-    writePreviousRelease(dir);
+    // With the function configured, the dispatcher delivers the imported pending lead; the held one waits.
     fake = await startFakeFunction();
     server = await startAppServer({
       ...env,
@@ -132,6 +177,7 @@ describe("upgrading from the file store", () => {
       SUPABASE_ANON_KEY: "test-anon-key",
       CONTACT_RETRY_INITIAL_SECONDS: "1",
     });
+    expect(server.output()).not.toContain("npm run leads -- import");
     await expect
       .poll(
         () => readLeads(env.LEADS_DATABASE_FILE!).find((row) => row.email === "pending@example.com")?.state,

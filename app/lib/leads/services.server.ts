@@ -4,7 +4,6 @@ import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
 import { type DatabaseConfig, openDatabase } from "~/lib/leads/database.server";
 import { type Dispatcher, startDispatcher } from "~/lib/leads/dispatcher.server";
-import { importLegacyFiles } from "~/lib/leads/legacy-import.server";
 import { type ContactLimits, createContactLimits } from "~/lib/leads/limits.server";
 import { createLeadStore, type LeadStore, type StoreStatus } from "~/lib/leads/store.server";
 
@@ -24,7 +23,7 @@ export interface LeadServices {
 }
 
 export interface RunningLeadServices extends LeadServices {
-  /** Connects, migrates, imports the previous release's files and starts the dispatcher. */
+  /** Connects, migrates and starts the dispatcher. */
   start(): Promise<StoreStatus>;
   /** Stops the dispatcher (letting its attempt finish), waits for alerts, closes the database. */
   stop(): Promise<void>;
@@ -66,27 +65,6 @@ export function createLeadServices(env: Env): RunningLeadServices {
   const pendingAlertMs = env.LEADS_ALERT_PENDING_MINUTES * 60_000;
   const alerts = createAlerts({ url: env.LEADS_ALERT_WEBHOOK_URL, store, intervalMs: pendingAlertMs });
   let dispatcher: Dispatcher | undefined;
-  let imported = false;
-
-  const importOnce = async () => {
-    if (imported || store.status().state !== "ready") return;
-    imported = true;
-    try {
-      const reports = await importLegacyFiles(store, {
-        undelivered: env.CONTACT_UNDELIVERED_FILE,
-        inbox: env.CONTACT_INBOX_FILE,
-      });
-      for (const report of reports) console.log(JSON.stringify({ event: "leads_imported", ...report }));
-    } catch (error) {
-      imported = false;
-      console.error(
-        JSON.stringify({
-          event: "leads_import_failed",
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
-    }
-  };
 
   return {
     store,
@@ -96,7 +74,6 @@ export function createLeadServices(env: Env): RunningLeadServices {
     leaseMs,
     async start() {
       const status = await store.start();
-      await importOnce();
       dispatcher = startDispatcher({
         store,
         sink,
@@ -107,16 +84,6 @@ export function createLeadServices(env: Env): RunningLeadServices {
         spamRetentionDays: env.LEADS_SPAM_RETENTION_DAYS,
         pendingAlertMs,
       });
-      // A store that was down at start: import once it is back (the dispatcher's pass is a no-op until then).
-      if (status.state !== "ready") {
-        const retryImport = setInterval(() => {
-          if (store.status().state === "ready") {
-            clearInterval(retryImport);
-            void importOnce();
-          }
-        }, 1_000);
-        retryImport.unref();
-      }
       return status;
     },
     async stop() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { inboxRows, lineHoldsAddress, undeliveredRows } from "~/lib/leads/legacy-import.server";
+import { inboxRows, lineHoldsAddress, undeliveredRows } from "../../cli/leads/legacy-files";
 
 /**
  * The previous release's files (issue 33): a line the database would refuse stays for a person

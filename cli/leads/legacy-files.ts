@@ -10,10 +10,11 @@ import { type LeadStore, requestColumns } from "~/lib/leads/store.server";
 
 /**
  * Nothing lost in the upgrade: the files of the release before the lead store (the undelivered
- * file and the inbox file, one JSON object per line) are imported once, at start, and each is
+ * file and the inbox file, one JSON object per line) are imported once, by ops running
+ * `npm run leads -- import` (issue 40: a step of the upgrade, not work at every start), and each is
  * then renamed (never deleted) to `<file>.imported-<time>`. Importing is idempotent: rows keep
- * the entry's id (a hash of the line for the inbox, whose lines had none), so a start that dies
- * between the import and the rename imports nothing twice the next time.
+ * the entry's id (a hash of the line for the inbox, whose lines had none), so an import that dies
+ * between the insert and the rename imports nothing twice when it is run again.
  *
  * Undelivered file: a request is pending until a later "delivered" marker with its fingerprint;
  * copies of one request become one lead (possibly delivered if any copy was). Inbox file: every
