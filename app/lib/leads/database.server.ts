@@ -268,31 +268,20 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * One write transaction that nothing else interleaves with: SQLite's `BEGIN IMMEDIATE` takes the
- * file's one write lock first (a deferred BEGIN could fail to upgrade when the CLI wrote
- * meanwhile); on PostgreSQL, `lockKey` takes a transaction-scoped advisory lock, so that every
- * instance deciding about the same lead waits for the one before it.
+ * One write transaction that nothing else interleaves with, as Kysely runs it (begin, commit, and
+ * a rollback when `work` throws): the SQLite dialect begins it IMMEDIATE, taking the file's one
+ * write lock first (a deferred BEGIN could fail to upgrade when the CLI wrote meanwhile); on
+ * PostgreSQL, `lockKey` takes a transaction-scoped advisory lock, so that every instance deciding
+ * about the same lead waits for the one before it.
  */
 export async function writeTransaction<T>(
   { db, engine }: Pick<OpenDatabase, "db" | "engine">,
   work: (trx: Kysely<LeadsDatabase>) => Promise<T>,
   lockKey?: string,
 ): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    await sql.raw(engine === "sqlite" ? "begin immediate" : "begin").execute(connection);
-    try {
-      if (engine === "postgres" && lockKey !== undefined) {
-        await sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`.execute(connection);
-      }
-      const result = await work(connection);
-      await sql.raw("commit").execute(connection);
-      return result;
-    } catch (error) {
-      await sql
-        .raw("rollback")
-        .execute(connection)
-        .catch(() => undefined);
-      throw error;
-    }
+  return db.transaction().execute(async (trx) => {
+    if (engine === "postgres" && lockKey !== undefined)
+      await sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`.execute(trx);
+    return work(trx);
   });
 }
