@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
@@ -75,6 +75,28 @@ describe("Kysely's SQLite dialect on a worker thread", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it("gives the one SQLite connection to one Kysely connection at a time: transactions at once never interleave", async () => {
+    const { db } = fresh();
+    await sql`create table t (id integer primary key, name text not null unique)`.execute(db);
+    const order: string[] = [];
+    // Each transaction yields between its statements: without the turn-taking, the second `begin`
+    // would reach the connection inside the first transaction and fail.
+    const transaction = (name: string) =>
+      db.transaction().execute(async (trx) => {
+        order.push(`${name} begun`);
+        await trx.insertInto("t").values({ name }).execute();
+        await new Promise((resolve) => setImmediate(resolve));
+        await trx
+          .insertInto("t")
+          .values({ name: `${name} again` })
+          .execute();
+        order.push(`${name} done`);
+      });
+    await Promise.all(["a", "b", "c"].map(transaction));
+    expect(order).toEqual(["a begun", "a done", "b begun", "b done", "c begun", "c done"]);
+    expect(await db.selectFrom("t").select("name").orderBy("id").execute()).toHaveLength(6);
+  });
+
   it("brings SQLite's error codes across the thread", async () => {
     const { db } = fresh();
     await sql`create table t (id integer primary key, name text not null unique)`.execute(db);
@@ -143,15 +165,18 @@ describe("Kysely's SQLite dialect on a worker thread", () => {
     expect(workers).toHaveLength(2);
   });
 
-  it("ends its worker on destroy, and an idle worker does not keep the process alive", async () => {
+  it("closes the database and ends its worker on destroy, and an idle worker does not keep the process alive", async () => {
     const before = workerHandles();
     const exits: number[] = [];
-    const { db } = fresh({ onWorker: (worker) => worker.on("exit", (code) => exits.push(code)) });
-    await sql`select 1`.execute(db);
+    const { db, file } = fresh({ onWorker: (worker) => worker.on("exit", (code) => exits.push(code)) });
+    await sql`create table t (id integer primary key, name text not null unique)`.execute(db);
+    expect(existsSync(`${file}-wal`)).toBe(true);
     // Idle: nothing of the worker among the handles that keep the event loop running.
     expect(workerHandles()).toBe(before);
     await db.destroy();
-    expect(exits).toEqual([0]);
+    // Closed, not only stopped: SQLite removes the write-ahead log when its last connection closes.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(exits).toHaveLength(1);
     expect(workerHandles()).toBe(before);
     await expect(sql`select 1`.execute(db)).rejects.toThrow(/destroyed/);
   });
