@@ -440,6 +440,114 @@ describe("the history checker", () => {
     expect(violations[0]!.excerpt).toContain("  Unhandled 'error' event");
   });
 
+  it("catches a lead the store took that is not in it at the end; a lead the store never took may be absent (issue 40)", () => {
+    const kept = visitor({ outcome: "failed", status: 502, result: "send-failed", keptIn: "store" });
+    expect(rules(history({ visitors: [kept], final: { leads: [], listOutput: "" } }))).toEqual([
+      "delivered or held",
+    ]);
+    expect(check(history({ visitors: [kept], final: { leads: [], listOutput: "" } }))[0]!.message).toMatch(
+      /vanished/,
+    );
+    // Logged whole on stderr when the store could not be written: never taken, so never looked for.
+    const logged = visitor({ outcome: "failed", status: 502, result: "send-failed", keptIn: "stderr" });
+    expect(rules(history({ visitors: [logged], final: { leads: [], listOutput: "" } }))).toEqual([]);
+    // A lead a call carried is in the store at the end, even one the function confirmed.
+    expect(
+      rules(history({ calls: [call()], reports: [report()], final: { leads: [], listOutput: "" } })),
+    ).toEqual(["delivered or held"]);
+  });
+
+  it("a 504 or a cut after the function ran: a machine calling the lead again is caught, a person's resend is not (issue 40)", () => {
+    for (const plan of ["ran-504", "ran-cut"] as const) {
+      const first = call({ plan, status: plan === "ran-504" ? 504 : 0, answered: plan === "ran-504" });
+      const held = row({ state: "possibly_delivered" });
+      const again = call({ caller: "pg-b.1", arrivedAt: T + 3_000, endedAt: T + 3_020 });
+      const byMachine = history({
+        calls: [first, again],
+        reports: [
+          report({ state: "possibly_delivered" }),
+          report({ caller: "pg-b.1", at: T + 3_030, by: "dispatcher" }),
+        ],
+        final: { leads: [row()], listOutput: "" },
+      });
+      expect(rules(byMachine)).toEqual(["one confirmed call", "no machine resend"]);
+      const byPerson = history({
+        calls: [first, again],
+        reports: [
+          report({ state: "possibly_delivered" }),
+          report({ caller: "pg-b.1", at: T + 3_030, by: "visitor" }),
+        ],
+        visitors: [visitor({ slot: "pg-b", sentAt: T + 2_990, endedAt: T + 3_040 })],
+        final: { leads: [row()], listOutput: "" },
+      });
+      expect(rules(byPerson)).toEqual([]);
+      // Held, and rightly: its call ran and nobody learned it.
+      expect(
+        rules(
+          history({
+            calls: [first],
+            reports: [report({ state: "possibly_delivered" })],
+            final: { leads: [held], listOutput: listOf(held) },
+          }),
+        ),
+      ).toEqual([]);
+    }
+  });
+
+  it("who made a call comes from its caller's own report, not from a visitor's request open meanwhile (issue 40)", () => {
+    // A dispatcher's call made while a visitor's request for the lead was open at the same instance.
+    const first = call({ plan: "ran-504", status: 504 });
+    const second = call({ arrivedAt: T + 3_000, endedAt: T + 3_020 });
+    const input = history({
+      calls: [first, second],
+      reports: [report({ state: "possibly_delivered" }), report({ at: T + 3_030, by: "dispatcher" })],
+      visitors: [visitor({ sentAt: T + 2_900, endedAt: T + 3_100, outcome: "limited", status: 429 })],
+    });
+    expect(rules(input)).toEqual(["one confirmed call", "no machine resend"]);
+    expect(check(input)[1]!.message).toContain("by the dispatcher of pg-a.1");
+  });
+
+  it("a dead lead is held for a person after the limit of sure failures; dead too soon, or after a call that may have arrived, is caught (issue 40)", () => {
+    const dead = row({ state: "dead", attempts: 3 });
+    const failures = [0, 1, 2].map((index) =>
+      call({ plan: "fail", status: 503, arrivedAt: T + index * 2_000, endedAt: T + index * 2_000 + 20 }),
+    );
+    const reports = failures.map((failure, index) =>
+      report({ at: failure.endedAt + 10, state: index === 2 ? "dead" : "pending" }),
+    );
+    const base = {
+      calls: failures,
+      reports,
+      maxAttempts: 3,
+      final: { leads: [dead], listOutput: listOf(dead) },
+    };
+    expect(rules(history(base))).toEqual([]);
+    expect(rules(history({ ...base, maxAttempts: 4 }))).toEqual(["delivered or held"]);
+    expect(rules(history({ ...base, final: { leads: [dead], listOutput: "" } }))).toEqual([
+      "delivered or held",
+    ]);
+    const ranLast = [...failures.slice(0, 2), { ...failures[2]!, plan: "ran-504" as const, status: 504 }];
+    expect(rules(history({ ...base, calls: ranLast }))).toEqual(["delivered or held"]);
+  });
+
+  it("two calls in flight at once are caught, unless the first caller was paused past its lease and both carry the lead's key (decision 044)", () => {
+    // pg-a.1's call hangs while pg-a.1 is frozen; a visitor's resend at pg-b.1 calls meanwhile.
+    const frozen = call({ plan: "hang", status: 0, answered: false, endedAt: T + 9_000 });
+    const resend = call({ caller: "pg-b.1", arrivedAt: T + 7_000, endedAt: T + 7_020 });
+    const base = {
+      calls: [frozen, resend],
+      reports: [report({ caller: "pg-b.1", at: T + 7_030, by: "visitor" as const })],
+      visitors: [visitor({ slot: "pg-b", sentAt: T + 6_990, endedAt: T + 7_040 })],
+    };
+    const pause = { at: T + 100, what: "SIGSTOP pg-a.1 for 8000 ms (a call under way)" };
+    expect(rules(history(base))).toEqual(["one call in flight"]);
+    expect(rules(history({ ...base, events: [pause] }))).toEqual([]);
+    // Another instance's pause excuses nothing.
+    expect(rules(history({ ...base, events: [{ ...pause, what: "SIGSTOP pg-c.1 for 8000 ms" }] }))).toEqual([
+      "one call in flight",
+    ]);
+  });
+
   it("catches an address forget left in a file or a row", () => {
     const input = history({
       calls: [call()],

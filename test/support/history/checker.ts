@@ -20,9 +20,10 @@ export type Time = number;
  * What the function did with a call, decided when it arrived: `ok` sends the e-mail and answers 2xx
  * with its JSON; `garbage` sends it and answers 2xx with a body that is not JSON; `fail` does not
  * send it and answers an error status; `hang` never answers (what it did is unknown); `reset` cuts
- * the connection on arrival (the function never ran: it is down).
+ * the connection on arrival (the function never ran: it is down); `ran-504` sends it and then a
+ * gateway answers 504; `ran-cut` sends it and then the connection is cut, unanswered.
  */
-export type Plan = "ok" | "garbage" | "fail" | "hang" | "reset";
+export type Plan = "ok" | "garbage" | "fail" | "hang" | "reset" | "ran-504" | "ran-cut";
 
 export interface Call {
   seq: number;
@@ -56,6 +57,8 @@ export interface VisitorRequest {
   status?: number;
   /** The server's own word for it (its contact_submission log line): sent, duplicate, send-failed… */
   result?: string;
+  /** Where a failed attempt's lead is kept, as the server said: "store" (admitted) or "stderr" (not). */
+  keptIn?: string;
 }
 
 export type ReportState = "delivered" | "pending" | "dead" | "possibly_delivered" | "unknown";
@@ -115,6 +118,8 @@ export interface History {
   events: HistoryEvent[];
   kills: KillSnapshot[];
   crashes: CrashRecord[];
+  /** The servers' CONTACT_RETRY_MAX_ATTEMPTS: a lead that failed for sure this many times is dead. */
+  maxAttempts?: number;
   /** The store after the quiet period. */
   final?: { leads: FinalLead[]; listOutput: string };
   forgotten?: Forgotten[];
@@ -175,6 +180,10 @@ const slotOf = (caller: string) => caller.slice(0, caller.lastIndexOf("."));
 export function pathOf(call: Call, history: History): CallPath {
   if (call.caller.startsWith("cli-pd.")) return "retry --include-possibly-delivered";
   if (call.caller.startsWith("cli.")) return "retry";
+  // Its caller's own account of the attempt names who made it (issue 40). Only a caller killed
+  // before it could report leaves the timing to tell.
+  const report = ownReport(call, history);
+  if (report) return report.by === "visitor" ? "visitor" : "dispatcher";
   const slot = slotOf(call.caller);
   const lead = leadOfCall(call);
   // A visitor's attempt happens inside its request: with none of this lead open at that instance,
@@ -197,7 +206,9 @@ const personReport = (report: AttemptReport) =>
 /** The caller could have learned a definite outcome: a readable answer, or a cut before the function ran. */
 const informed = (call: Call) =>
   (call.answered && (call.plan === "ok" || call.plan === "fail")) || call.plan === "reset";
-const twoHundred = (call: Call) => call.plan === "ok" || call.plan === "garbage";
+/** The function sent the e-mail, whatever its caller heard. */
+const ran = (call: Call) =>
+  call.plan === "ok" || call.plan === "garbage" || call.plan === "ran-504" || call.plan === "ran-cut";
 
 /** The first report its caller printed for this key after the call ended: the call's own. */
 function ownReport(call: Call, history: History): AttemptReport | undefined {
@@ -258,7 +269,9 @@ export function describeCall(call: Call, history: History): string {
       ? "never answered"
       : call.plan === "reset"
         ? "cut on arrival (function down)"
-        : `${call.plan === "ok" ? "2xx" : call.plan === "garbage" ? "2xx garbage" : call.status}${call.answered ? "" : ", caller gone before the answer"}`;
+        : call.plan === "ran-cut"
+          ? "ran, then the connection was cut"
+          : `${call.plan === "ok" ? "2xx" : call.plan === "garbage" ? "2xx garbage" : call.plan === "ran-504" ? "ran, then 504" : call.status}${call.answered ? "" : ", caller gone before the answer"}`;
   return (
     `${at(history, call.arrivedAt)}..${at(history, call.endedAt)} call #${call.seq} from ${call.caller} (${pathOf(call, history)}) ` +
     `key ${short(call.key)} ${call.email}: ${answer}`
@@ -366,10 +379,23 @@ export function check(history: History): Violation[] {
   for (const [lead, calls] of byLead) {
     const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
 
-    // No two calls for one lead in flight at once.
+    // No two calls for one lead in flight at once. The one exception is decision 044's limit: a
+    // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease, so its call may
+    // overlap the next one; both then carry the lead's one key, which the function deduplicates.
     let longest: Call | undefined;
     for (const call of calls) {
-      if (longest && call.arrivedAt < longest.endedAt)
+      const pausedMeanwhile = (earlier: Call) =>
+        history.events.some(
+          (event) =>
+            event.what.startsWith(`SIGSTOP ${earlier.caller} `) &&
+            event.at >= earlier.arrivedAt - SLACK_MS &&
+            event.at <= call.arrivedAt,
+        );
+      if (
+        longest &&
+        call.arrivedAt < longest.endedAt &&
+        !(pausedMeanwhile(longest) && call.key === longest.key)
+      )
         violation(
           "one call in flight",
           lead,
@@ -392,11 +418,11 @@ export function check(history: History): Violation[] {
         );
     }
 
-    // At most one confirmed (2xx) call: a second only when the first one's outcome was lost and a
-    // person asked for the lead again (a visitor's resend, `retry --include-possibly-delivered`).
+    // At most one call the function ran (2xx, or ran and then a 504 or a cut): a second only when the
+    // first one's outcome was lost and a person asked for the lead again (a visitor's resend, `retry --include-possibly-delivered`).
     let confirmed: Call | undefined;
     for (const call of calls) {
-      if (!twoHundred(call)) continue;
+      if (!ran(call)) continue;
       if (confirmed && !deliveredBefore(confirmed, call.arrivedAt, history)) {
         const path = pathOf(call, history);
         if (!byPerson(path) && personRetryBetween(confirmed, call, keys, history) === undefined)
@@ -423,7 +449,7 @@ export function check(history: History): Violation[] {
         "no machine resend",
         lead,
         `call #${call.seq} by the ${path} of ${call.caller} after call #${previous.seq}, which may have reached the function ` +
-          `(${twoHundred(previous) ? "2xx" : previous.plan}${previous.answered ? "" : ", outcome never reached its caller"})`,
+          `(${previous.plan === "ok" ? "2xx" : previous.plan}${previous.answered ? "" : ", outcome never reached its caller"})`,
       );
     }
 
@@ -456,10 +482,17 @@ export function check(history: History): Violation[] {
       );
   }
 
-  // At the end: delivered, or held for a person in a state the history explains.
+  // At the end: every lead the store took (a visitor told it was sent, or told it failed and that
+  // the store keeps it) or the function saw is delivered, or held for a person in a state the
+  // history explains. None vanished.
   if (history.final) {
+    const admitted = new Map<string, VisitorRequest>();
+    for (const request of history.visitors)
+      if (request.outcome === "sent" || request.keptIn === "store")
+        admitted.set(leadOf(request.email, request.message), request);
     const leads = new Set([
       ...byLead.keys(),
+      ...admitted.keys(),
       ...history.final.leads.map((row) => leadOf(row.email, row.message)),
     ]);
     for (const lead of leads) {
@@ -475,8 +508,14 @@ export function check(history: History): Violation[] {
       }
       const row = rows[0];
       if (!row) {
-        if (!calls.some((call) => call.plan === "ok" && call.answered))
-          violation("delivered or held", lead, "reached the function, never confirmed, and not in the store");
+        const visitor = admitted.get(lead);
+        violation(
+          "delivered or held",
+          lead,
+          calls.length > 0
+            ? `reached the function (${calls.length} call(s)) but is not in the store at the end`
+            : `taken by the store (visitor ${visitor?.id} told ${visitor?.outcome}) but not in it at the end: vanished`,
+        );
         continue;
       }
       const listed = history.final.listOutput
@@ -517,6 +556,30 @@ export function check(history: History): Violation[] {
             last
               ? `lead ${row.id} is held as possibly delivered, but its last call (#${last.seq}) ended in an outcome its caller recorded, and no later call reached the function`
               : `lead ${row.id} is held as possibly delivered, but no call of it ever reached the function`,
+          );
+      } else if (row.state === "dead") {
+        // The product gave up after CONTACT_RETRY_MAX_ATTEMPTS sure failures: held for a person, listed.
+        const own = calls.filter((call) => call.key === row.id);
+        const last = own[own.length - 1];
+        // Its last call failed for sure, or an attempt since did (one refused before reaching the
+        // function leaves no call, only its report).
+        const sure =
+          last === undefined ||
+          (informed(last) && (last.plan === "fail" || last.plan === "reset")) ||
+          history.reports.some(
+            (report) =>
+              report.key === row.id &&
+              report !== ownReport(last, history) &&
+              (report.state === "pending" || report.state === "dead") &&
+              report.at >= last.endedAt - SLACK_MS,
+          );
+        if (!listed || !sure || history.maxAttempts === undefined || row.attempts < history.maxAttempts)
+          violation(
+            "delivered or held",
+            lead,
+            `lead ${row.id} is dead after ${row.attempts} attempts (the limit: ${history.maxAttempts ?? "none"})` +
+              (sure ? "" : `, but its last call (#${last!.seq}) may have reached the function`) +
+              (listed ? "" : ", and not in `npm run leads -- list`"),
           );
       } else {
         violation(

@@ -10,7 +10,8 @@ import type { Random } from "./random";
  * who made it (the caller's `apikey`: each process gets its own), its Idempotency-Key and lead,
  * when it arrived and ended, what the function did with it and whether the answer reached the caller.
  * The nemesis changes how it behaves: slow, failing, hanging past the caller's timeout, answering
- * garbage, down (its port closed: connection refused).
+ * garbage, down (its port closed: connection refused), or running and then failing to answer (a
+ * gateway's 504 after the function sent the e-mail, or the connection cut after it did: issue 40).
  */
 export type FunctionMode =
   | { kind: "ok" }
@@ -18,6 +19,10 @@ export type FunctionMode =
   | { kind: "fail"; status: number }
   | { kind: "hang" }
   | { kind: "garbage" }
+  /** The function sends the e-mail, then a gateway answers 504 (it gave up waiting). */
+  | { kind: "ran-504" }
+  /** The function sends the e-mail, then the connection is cut before any answer. */
+  | { kind: "ran-cut" }
   /** Each call its own: mostly answered, some slow, failing, hanging or garbage. */
   | { kind: "flaky"; slowMaxMs: number }
   | { kind: "down" };
@@ -60,11 +65,25 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
         return { plan: "garbage", status: 200, delayMs: random.int(0, 200) };
       case "down":
         return { plan: "reset", status: 0, delayMs: 0 };
+      case "ran-504":
+        return { plan: "ran-504", status: 504, delayMs: random.int(0, 300) };
+      case "ran-cut":
+        return { plan: "ran-cut", status: 0, delayMs: random.int(0, 300) };
       case "flaky": {
-        const plan = random.weighted({ ok: 5, slow: 2, fail: 2, hang: 1, garbage: 1 });
+        const plan = random.weighted({
+          ok: 5,
+          slow: 2,
+          fail: 2,
+          hang: 1,
+          garbage: 1,
+          "ran-504": 1,
+          "ran-cut": 1,
+        });
         if (plan === "slow") return { plan: "ok", status: 200, delayMs: random.int(0, mode.slowMaxMs) };
         if (plan === "fail")
           return { plan: "fail", status: random.pick([500, 502, 503]), delayMs: random.int(0, 300) };
+        if (plan === "ran-504" || plan === "ran-cut")
+          return { plan, status: plan === "ran-504" ? 504 : 0, delayMs: random.int(0, 300) };
         return { plan, status: plan === "hang" ? 0 : 200, delayMs: random.int(0, 100) };
       }
     }
@@ -135,6 +154,10 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
         if (plan === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
         else if (plan === "garbage")
           res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+        // The e-mail is sent; what comes back says nothing of it.
+        else if (plan === "ran-504")
+          res.writeHead(504, { "content-type": "text/html" }).end("<html>504 Gateway Time-out</html>");
+        else if (plan === "ran-cut") socket.destroy();
         else res.writeHead(status, { "content-type": "application/json" }).end('{"error":"function failed"}');
       };
       if (delayMs > 0) setTimeout(answer, delayMs);

@@ -38,7 +38,7 @@ export interface ProcessLog {
   crashes: Crash[];
   reports: AttemptReport[];
   /** contact_submission lines by request id: what the server made of each visitor request. */
-  results: Map<string, { result: string; status: number }>;
+  results: Map<string, { result: string; status: number; keptIn?: string }>;
 }
 
 export function newProcessLog(): ProcessLog {
@@ -96,7 +96,11 @@ function readOutput(child: ChildProcess, who: string, log: ProcessLog, by: "serv
           state: REPORT_STATES[String(event.state)] ?? "unknown",
         });
       if (event.event === "contact_submission" && typeof event.requestId === "string")
-        log.results.set(event.requestId, { result: String(event.result), status: Number(event.status) });
+        log.results.set(event.requestId, {
+          result: String(event.result),
+          status: Number(event.status),
+          ...(typeof event.keptIn === "string" ? { keptIn: event.keptIn } : {}),
+        });
     });
   }
 }
@@ -113,6 +117,8 @@ export interface Slot {
   signal(signal: NodeJS.Signals): void;
   /** Resolves when the running incarnation has exited. */
   exited(): Promise<void>;
+  /** Stops the server where it stands (SIGSTOP) for `ms`, then lets it go on (SIGCONT): a frozen VM, a long GC. */
+  pause(ms: number): Promise<void>;
 }
 
 export interface SlotOptions {
@@ -223,6 +229,14 @@ export async function createSlot({ name, env, skew, log }: SlotOptions): Promise
       }
     },
     exited: () => exit,
+    async pause(ms) {
+      const pid = serverPid ?? child?.pid;
+      if (!running || pid === undefined) return;
+      process.kill(pid, "SIGSTOP");
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      // Killed meanwhile (the run's end): nothing left to wake.
+      if (running) process.kill(pid, "SIGCONT");
+    },
   };
 }
 

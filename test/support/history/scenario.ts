@@ -96,6 +96,14 @@ export interface HistoryRun {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A lead that failed for sure this many times is dead (held for a person): low enough that a run
+ * makes some (issue 40), high enough that most leads outlive a fault.
+ */
+const MAX_ATTEMPTS = 4;
+/** Each visitor's own limit (by the address a trusted proxy forwards): a fast clicker is limited sometimes. */
+const PER_VISITOR_LIMIT = { posts: 10, windowSeconds: 10 };
+
 /** A new lead every LEAD_EVERY_MS; visitors post the WINDOW newest, so each is posted again and again. */
 const LEAD_EVERY_MS = 1_000;
 const WINDOW = 5;
@@ -129,7 +137,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   const random = seededRandom(seed);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), `history-${engine.name}-${seed}-`));
   const startedAt = now();
-  const history: History = emptyHistory(seed, engine.name, startedAt);
+  const history: History = { ...emptyHistory(seed, engine.name, startedAt), maxAttempts: MAX_ATTEMPTS };
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
   const fake: RecordingFunction = await startRecordingFunction(random.stream("function calls"));
@@ -147,10 +155,12 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     // Failed leads come back within a second or two: the dispatchers run every 500 ms.
     CONTACT_RETRY_INITIAL_SECONDS: "1",
     CONTACT_RETRY_MAX_SECONDS: "2",
-    // Never dead in a run this short: a lead held as dead would be the product giving up, not a fault.
-    CONTACT_RETRY_MAX_ATTEMPTS: "100000",
-    // Every visitor is 127.0.0.1: no limit may answer for the store.
-    RATE_LIMIT_PER_CLIENT: "1000000",
+    CONTACT_RETRY_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+    // Each visitor is its own client, by the X-Forwarded-For the one trusted proxy would set; the
+    // global ceiling stays out of the way (its own tests are in test/http).
+    TRUST_PROXY: "1",
+    RATE_LIMIT_PER_CLIENT: String(PER_VISITOR_LIMIT.posts),
+    RATE_LIMIT_WINDOW_SECONDS: String(PER_VISITOR_LIMIT.windowSeconds),
     RATE_LIMIT_GLOBAL_PER_MINUTE: "10000000",
   };
 
@@ -206,7 +216,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           const response = await fetch(`${slot.url}/?index`, {
             method: "POST",
             redirect: "manual",
-            headers: { "X-Request-Id": id },
+            headers: { "X-Request-Id": id, "X-Forwarded-For": `198.51.100.${number}` },
             body: new URLSearchParams({ name: lead.name, email, message: lead.message }),
             signal: AbortSignal.timeout(60_000),
           });
@@ -245,7 +255,16 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       while (chaos()) {
         await sleep(own.int(300, 1_500));
         if (!chaos()) break;
-        const kind = own.weighted({ slow: 3, fail: 2, hang: 2, garbage: 1, down: 1, flaky: 3 });
+        const kind = own.weighted({
+          slow: 3,
+          fail: 2,
+          hang: 2,
+          garbage: 1,
+          down: 1,
+          flaky: 3,
+          "ran-504": 1,
+          "ran-cut": 1,
+        });
         const mode: FunctionMode =
           kind === "slow"
             ? { kind, minMs: 100, maxMs: timeoutMs + 500 }
@@ -314,13 +333,22 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         if (!chaos()) break;
         // One that exited by itself (a crash, for the checker) is started again, as a process manager would.
         for (const slot of slots) if (!slot.alive()) await restart(slot, 0, clocks, skews.get(slot), record);
-        const action = own.weighted({ SIGKILL: 3, SIGTERM: 2 });
+        const action = own.weighted({ SIGKILL: 3, SIGTERM: 2, SIGSTOP: 1 });
         // Mid-batch when it can: an instance with a call under way.
         const busy = new Set(fake.inFlight().map((call) => call.caller));
         const candidates = slots.filter((slot) => slot.alive() && busy.has(slot.caller() ?? ""));
         const slot = candidates.length > 0 && own.chance(0.8) ? own.pick(candidates) : own.pick(slots);
         if (!slot.alive()) continue;
         const caller = slot.caller()!;
+        if (action === "SIGSTOP") {
+          // Paused longer than a lease (the function's timeout and 5 s): no lease can stop it, and
+          // its call, if it makes one on waking, carries the lead's one key (decision 044).
+          const pauseMs = timeoutMs + 5_000 + own.int(500, 3_000);
+          record(`SIGSTOP ${caller} for ${pauseMs} ms${busy.has(caller) ? " (a call under way)" : ""}`);
+          await slot.pause(pauseMs);
+          record(`SIGCONT ${caller}`);
+          continue;
+        }
         record(`${action} ${caller}${busy.has(caller) ? " (a call under way)" : ""}`);
         const at = now();
         slot.signal(action);
@@ -432,7 +460,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
 
     for (const request of history.visitors) {
       const seen = log.results.get(request.id);
-      if (seen) request.result = seen.result;
+      if (seen)
+        Object.assign(
+          request,
+          seen.keptIn ? { result: seen.result, keptIn: seen.keptIn } : { result: seen.result },
+        );
     }
     const violations = check(history);
     writeFileSync(join(dir, "history.json"), JSON.stringify(history, null, 1));
@@ -457,7 +489,13 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         duplicates: history.visitors.filter((request) => request.result === "duplicate").length,
         calls: history.calls.length,
         confirmed: count((call) => call.plan === "ok" && call.answered),
+        ranThenFailed: count((call) => call.plan === "ran-504" || call.plan === "ran-cut"),
+        limited: history.visitors.filter((request) => request.outcome === "limited").length,
+        madeDead: history.reports.filter((report) => report.state === "dead").length,
+        dead: history.final.leads.filter((lead) => lead.state === "dead").length,
+        possiblyDelivered: history.final.leads.filter((lead) => lead.state === "possibly_delivered").length,
         kills: history.events.filter((event) => event.what.startsWith("SIGKILL")).length,
+        pauses: history.events.filter((event) => event.what.startsWith("SIGSTOP")).length,
         terms: history.events.filter((event) => event.what.startsWith("SIGTERM")).length,
         retries: history.events.filter((event) =>
           /^cli(-pd)?\.\d+: .*npm run leads -- retry/.test(event.what),
