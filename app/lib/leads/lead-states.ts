@@ -55,11 +55,19 @@ export const TRANSITIONS = {
     from: ["sending"],
     to: ["sending"],
   },
-  recordOutcome: {
+  recordConfirmed: {
     statement: "recordOutcome",
-    by: "the holder, with the call's answer",
+    // A confirmation is the truth: also when the holder's lease ran out meanwhile and the lead was
+    // held, retried or taken by another attempt (which then finds it delivered).
+    by: "the caller whose call the function confirmed",
+    from: ["sending", "pending", "possibly_delivered", "dead"],
+    to: ["delivered"],
+  },
+  recordFailure: {
+    statement: "recordOutcome",
+    by: "the holder (its own claim only), with a failed or unknown answer",
     from: ["sending"],
-    to: ["delivered", "pending", "dead", "possibly_delivered"],
+    to: ["pending", "dead", "possibly_delivered"],
   },
   releaseUncalled: {
     statement: "releaseUncalled",

@@ -615,6 +615,7 @@ export function createLeadStore({
               next_attempt_at: null,
             })
             .where("id", "=", lead.id)
+            .where("state", "in", fromStates("recordConfirmed"))
             .execute();
           return "delivered";
         }
@@ -635,6 +636,7 @@ export function createLeadStore({
               state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
           })
           .where("id", "=", lead.id)
+          .where("state", "in", fromStates("recordFailure"))
           .where("lease_token", "=", token)
           .executeTakeFirst();
         // The lease expired and someone else decided meanwhile: their decision stands.

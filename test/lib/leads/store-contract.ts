@@ -8,8 +8,16 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { ContactRequest } from "~/lib/contact/schema";
 import { type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
+import {
+  fromStates,
+  type LeadState,
+  leadStates,
+  TRANSITIONS,
+  type TransitionName,
+} from "~/lib/leads/lead-states";
 import type { ContactSink } from "~/lib/leads/sink.server";
 import {
+  type Claim,
   createLeadStore,
   DUPLICATE_WINDOW_MS,
   type LeadStore,
@@ -87,6 +95,80 @@ export function storeContract(engine: Engine) {
     vi.useRealTimers();
     for (const { store } of opened.splice(0)) await store.close();
   });
+
+  // --- the state table, transition by transition (issue 40) -------------------------------------
+  // Each transition is run on a lead in every state, with everything else about the row set so that
+  // only its state can stop it (a lease token every claim would match, a live lease, due now,
+  // delivered and received long ago): the row must change exactly when the table lists its state
+  // among the transition's `from`.
+  const TOKEN = "the-claim's-token";
+  const drivers: Record<
+    Exclude<TransitionName, "admit">,
+    {
+      /** Set on the row besides its state (times relative to the test clock). */
+      prepare?: (now: number) => Record<string, number>;
+      run: (store: LeadStore, lead: { id: string; email: string; claim: Claim }) => Promise<unknown>;
+    }
+  > = {
+    resend: {
+      run: (store, lead) => store.admit(request({ email: lead.email }), { mode: "function", allow }),
+    },
+    beginCall: { run: (store, lead) => store.beginCall(lead.claim) },
+    recordConfirmed: { run: (store, lead) => store.recordOutcome(lead.claim, { ok: true }) },
+    recordFailure: {
+      run: (store, lead) => store.recordOutcome(lead.claim, { ok: false, reason: "http", status: 503 }),
+    },
+    releaseUncalled: { run: (store, lead) => store.releaseUncalled(lead.claim) },
+    expireLeases: { prepare: (now) => ({ lease_until: now - 1 }), run: (store) => store.expireLeases() },
+    dispatch: { run: (store) => store.claimDue(10) },
+    retry: { run: (store, lead) => store.claimIfIn(lead.id, fromStates("retry")) },
+    releaseSpam: { run: (store, lead) => store.releaseSpam(lead.id, "inbox") },
+    retention: { run: (store) => store.eraseDeliveredOlderThan(0) },
+    eraseSpam: { run: (store) => store.eraseSpamOlderThan(0) },
+    forget: { run: (store, lead) => store.forget(lead.email) },
+  };
+
+  for (const [name, driver] of Object.entries(drivers) as [
+    keyof typeof drivers,
+    (typeof drivers)[keyof typeof drivers],
+  ][])
+    it(`the state table's ${name}: it changes a lead exactly in the states it may start from (${TRANSITIONS[name].from.join(", ")})`, async () => {
+      const store = await instance();
+      const { db } = opened[0]!.database;
+      const rowOf = async (id: string) =>
+        (await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst()) ?? "erased";
+      const changedIn: LeadState[] = [];
+      for (const state of leadStates) {
+        const email = `${name}.${state}@example.com`;
+        const admission = await store.admit(request({ email }), { mode: "function", allow });
+        if (admission.kind !== "claimed") throw new Error(admission.kind);
+        const { id } = admission.claim.lead;
+        clock += 1_000;
+        await db
+          .updateTable("leads")
+          .set({
+            state,
+            lease_token: TOKEN,
+            lease_until: clock + 60_000,
+            next_attempt_at: clock - 1,
+            received_at: clock - 1,
+            delivered_at: clock - 1,
+            ...driver.prepare?.(clock),
+          })
+          .where("id", "=", id)
+          .execute();
+        const before = await rowOf(id);
+        await driver.run(store, {
+          id,
+          email,
+          claim: { lead: { ...admission.claim.lead, state }, token: TOKEN },
+        });
+        if (JSON.stringify(await rowOf(id)) !== JSON.stringify(before)) changedIn.push(state);
+        // Out of the way of the next state's lead (claimDue and the erasures take every match).
+        await db.deleteFrom("leads").where("id", "=", id).execute();
+      }
+      expect(changedIn).toEqual(leadStates.filter((state) => fromStates(name).includes(state)));
+    });
 
   it("a new lead is committed as being sent, with one attempt, before any call", async () => {
     const store = await instance();
