@@ -548,6 +548,39 @@ describe("the history checker", () => {
     ]);
   });
 
+  it("a lead forgotten while the faults ran: gone from the end's rules, and a call of it after its forget is caught, unless it was posted again since (issue 40)", () => {
+    const during = { from: T + 1_000, to: T + 1_500, lead: `${EMAIL} | ${MESSAGE}` };
+    const gone = { address: "ADA@EXAMPLE.COM", during, files: [], rows: [] };
+    // Its call in flight when it was forgotten: fine; no row at the end: as asked.
+    const inFlight = history({
+      calls: [call({ plan: "hang", status: 0, answered: false, endedAt: T + 2_000 })],
+      final: { leads: [], listOutput: "" },
+      forgotten: [gone],
+    });
+    expect(rules(inFlight)).toEqual([]);
+    // A dispatcher calling it afterwards.
+    const after = history({
+      calls: [
+        call({ plan: "fail", status: 503 }),
+        call({ caller: "pg-b.1", arrivedAt: T + 3_000, endedAt: T + 3_020 }),
+      ],
+      reports: [report({ state: "pending" }), report({ caller: "pg-b.1", at: T + 3_030 })],
+      final: { leads: [], listOutput: "" },
+      forgotten: [gone],
+    });
+    expect(rules(after)).toEqual(["forgotten is never called"]);
+    // Posted again after the forget began: a new lead, rightly called and stored.
+    const postedAgain = {
+      ...after,
+      visitors: [visitor({ slot: "pg-b", sentAt: T + 900, endedAt: T + 3_040 })],
+    };
+    expect(rules(postedAgain)).not.toContain("forgotten is never called");
+    // A copy left behind is still caught.
+    expect(
+      rules(history({ ...inFlight, forgotten: [{ ...gone, files: ["/tmp/x/leads.sqlite-wal"] }] })),
+    ).toEqual(["forget leaves nothing"]);
+  });
+
   it("catches an address forget left in a file or a row", () => {
     const input = history({
       calls: [call()],

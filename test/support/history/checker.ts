@@ -102,6 +102,8 @@ export interface FinalLead {
 
 export interface Forgotten {
   address: string;
+  /** When `leads forget` ran, for one run while the faults were under way (issue 40); else after the run. */
+  during?: { from: Time; to: Time; lead: string };
   /** Files under the data folder that still hold the address (SQLite). */
   files: string[];
   /** Table rows that still hold it ("table: row" as text). */
@@ -146,7 +148,8 @@ export type Rule =
   | "one key"
   | "told sent means confirmed"
   | "delivered or held"
-  | "forget leaves nothing";
+  | "forget leaves nothing"
+  | "forgotten is never called";
 
 export interface Violation {
   rule: Rule;
@@ -359,8 +362,26 @@ export function hollowRun(history: History): string[] {
 
 // --- the rules -------------------------------------------------------------------------------------
 
+/**
+ * The leads forgotten while the faults ran that no visitor could have posted again since (every
+ * post of it ended before the forget began): gone for good, each with when its forget began.
+ */
+function forgottenForGood(history: History): Map<string, Time> {
+  const gone = new Map<string, Time>();
+  for (const forgotten of history.forgotten ?? []) {
+    if (!forgotten.during) continue;
+    const { from, lead } = forgotten.during;
+    const postedSince = history.visitors.some(
+      (request) => leadOf(request.email, request.message) === lead && request.endedAt >= from,
+    );
+    if (!postedSince) gone.set(lead, from);
+  }
+  return gone;
+}
+
 export function check(history: History): Violation[] {
   const violations: Violation[] = [];
+  const forgotten = forgottenForGood(history);
   const byLead = new Map<string, Call[]>();
   for (const call of [...history.calls].sort((a, b) => a.arrivedAt - b.arrivedAt || a.seq - b.seq)) {
     const lead = leadOfCall(call);
@@ -378,6 +399,18 @@ export function check(history: History): Violation[] {
 
   for (const [lead, calls] of byLead) {
     const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
+
+    // A forgotten lead is gone: no attempt calls it after its forget (one that was in flight
+    // finishes, and its outcome finds no row).
+    const forgetAt = forgotten.get(lead);
+    if (forgetAt !== undefined)
+      for (const call of calls)
+        if (call.arrivedAt > forgetAt + SLACK_MS)
+          violation(
+            "forgotten is never called",
+            lead,
+            `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) arrived ${((call.arrivedAt - forgetAt) / 1000).toFixed(3)} s after \`leads forget\` began`,
+          );
 
     // No two calls for one lead in flight at once. The one exception is decision 044's limit: a
     // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease, so its call may
@@ -496,6 +529,8 @@ export function check(history: History): Violation[] {
       ...history.final.leads.map((row) => leadOf(row.email, row.message)),
     ]);
     for (const lead of leads) {
+      // Forgotten while the faults ran: gone, as asked (the rule above and the check below).
+      if (forgotten.has(lead)) continue;
       const rows = finalOf(lead);
       const calls = byLead.get(lead) ?? [];
       if (rows.length > 1) {
@@ -602,6 +637,8 @@ export function check(history: History): Violation[] {
     );
 
   for (const forgotten of history.forgotten ?? []) {
+    // One posted again after its forget is a new lead, rightly stored.
+    if (forgotten.during && !forgottenForGood(history).has(forgotten.during.lead)) continue;
     if (forgotten.files.length > 0 || forgotten.rows.length > 0)
       violation(
         "forget leaves nothing",

@@ -9,6 +9,7 @@ import {
   formatViolations,
   type Forgotten,
   type History,
+  leadOf,
   type Violation,
   type VisitorOutcome,
   type VisitorRequest,
@@ -108,10 +109,17 @@ const PER_VISITOR_LIMIT = { posts: 10, windowSeconds: 10 };
 const LEAD_EVERY_MS = 1_000;
 const WINDOW = 5;
 
+/**
+ * Lead `index` of a run. One in three has an address beyond ASCII (typed composed, decomposed or in
+ * capitals: one lead, decision 026); `lead<index>.s<seed>@example.com` ends every address, so a
+ * search for it finds the lead in any of those forms.
+ */
 export function leadAt(seed: number, index: number) {
+  const tail = `lead${index}.s${seed}@example.com`;
   return {
     name: `Visitor ${index}`,
-    email: `lead${index}.s${seed}@example.com`,
+    email: index % 3 === 2 ? `zoë.ñ.${tail}` : tail,
+    tail,
     message: `Lead ${index} of history ${seed}: please call me about automating our invoices.`,
   };
 }
@@ -206,7 +214,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         const index = Math.max(0, newest - own.int(0, WINDOW - 1));
         const lead = leadAt(seed, index);
         // The same lead typed again, sometimes with the address in capitals (the same lead: decision 026).
-        const email = own.chance(0.25) ? lead.email.toUpperCase() : lead.email;
+        const cased = own.chance(0.25) ? lead.email.toUpperCase() : lead.email;
+        const email = own.chance(0.5) ? cased.normalize("NFD") : cased;
         const slot = own.pick(slots);
         const id = `v${++visitorSeq}-${seed}`;
         const sentAt = now();
@@ -391,12 +400,44 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       }
     };
 
+    // --- a person asks to be forgotten while their lead may still be being sent (issue 40) -------
+    const midRunForgets: {
+      typed: string;
+      lead: ReturnType<typeof leadAt>;
+      from: number;
+      to: number;
+      code: number | null;
+    }[] = [];
+    const privacy = async () => {
+      const own = random.stream("forget");
+      while (chaos()) {
+        await sleep(own.int(6_000, 12_000));
+        if (!chaos()) break;
+        // Just out of the visitors' window (nobody posts it any more), perhaps still retried or in flight.
+        const index = Math.floor((now() - chaosStart) / LEAD_EVERY_MS) - WINDOW - own.int(1, 4);
+        if (index < 0) continue;
+        const lead = leadAt(seed, index);
+        // Typed as a person might: decomposed, in capitals.
+        const typed = lead.email.normalize("NFD").toUpperCase();
+        const from = now();
+        const run = runLeads(["forget", typed], { caller: "cli.forget", env, log });
+        runs.add(run);
+        const result = await run.exited;
+        runs.delete(run);
+        record(
+          `npm run leads -- forget ${typed} (faults under way): exit ${result.code}: ${result.stdout.trim()}`,
+        );
+        midRunForgets.push({ typed, lead, from, to: now(), code: result.code });
+      }
+    };
+
     await Promise.all([
       ...Array.from({ length: options.visitors }, (_, index) => visitor(index + 1)),
       functionNemesis(),
       databaseNemesis(),
       processNemesis(),
       operator(),
+      privacy(),
     ]);
     await databaseBack;
     record("faults stop: the function answers, every instance is up");
@@ -448,10 +489,27 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       const typed = lead.email.toUpperCase();
       const result = await runLeads(["forget", typed], { caller: "cli.forget", env, log }).exited;
       record(`npm run leads -- forget ${typed}: exit ${result.code}: ${result.stdout.trim()}`);
-      const address = await engine.holding(lead.email.toLowerCase());
+      const address = await engine.holding(lead.email.slice(lead.email.indexOf("lead")));
       const message = await engine.holding(lead.message);
       forgotten.push({
         address: typed,
+        files: [...address.files, ...message.files.map((file) => `${file} (the message)`)],
+        rows: [...address.rows, ...message.rows],
+      });
+    }
+    // The forgets run while the faults were under way. One that could not run (exit 2: the store was
+    // down) or left a copy in the write-ahead log (exit 1) is run again, as it tells the person to.
+    for (const { typed, lead, from, to, code } of midRunForgets) {
+      if (code !== 0) {
+        const again = await runLeads(["forget", typed], { caller: "cli.forget", env, log }).exited;
+        record(`npm run leads -- forget ${typed} (again): exit ${again.code}: ${again.stdout.trim()}`);
+      }
+      const address = await engine.holding(lead.tail);
+      const message = await engine.holding(lead.message);
+      forgotten.push({
+        address: typed,
+        // Gone from the store since then, unless that forget could not run at all.
+        ...(code === 0 || code === 1 ? { during: { from, to, lead: leadOf(lead.email, lead.message) } } : {}),
         files: [...address.files, ...message.files.map((file) => `${file} (the message)`)],
         rows: [...address.rows, ...message.rows],
       });
@@ -496,6 +554,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         possiblyDelivered: history.final.leads.filter((lead) => lead.state === "possibly_delivered").length,
         kills: history.events.filter((event) => event.what.startsWith("SIGKILL")).length,
         pauses: history.events.filter((event) => event.what.startsWith("SIGSTOP")).length,
+        forgetsUnderFaults: midRunForgets.length,
         terms: history.events.filter((event) => event.what.startsWith("SIGTERM")).length,
         retries: history.events.filter((event) =>
           /^cli(-pd)?\.\d+: .*npm run leads -- retry/.test(event.what),
