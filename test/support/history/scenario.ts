@@ -207,6 +207,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
 
     // --- visitors ----------------------------------------------------------------------------------
     let visitorSeq = 0;
+    /** Visitor requests under way, by lead index: a lead is forgotten only when none is (below). */
+    const posting = new Map<number, number>();
     const visitor = async (number: number) => {
       const own = random.stream(`visitor ${number}`);
       while (chaos()) {
@@ -218,6 +220,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         const email = own.chance(0.5) ? cased.normalize("NFD") : cased;
         const slot = own.pick(slots);
         const id = `v${++visitorSeq}-${seed}`;
+        posting.set(index, (posting.get(index) ?? 0) + 1);
         const sentAt = now();
         let outcome: VisitorOutcome;
         let status: number | undefined;
@@ -254,6 +257,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           ...(status !== undefined ? { status } : {}),
         };
         history.visitors.push(request);
+        posting.set(index, posting.get(index)! - 1);
         await sleep(own.int(30, 300));
       }
     };
@@ -417,6 +421,10 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         const index = Math.floor((now() - chaosStart) / LEAD_EVERY_MS) - WINDOW - own.int(1, 4);
         if (index < 0) continue;
         const lead = leadAt(seed, index);
+        // No visitor posts it any more; one whose post is still under way (an instance frozen, the
+        // database paused) could store it again after the forget, as a new lead: wait for it.
+        while (chaos() && (posting.get(index) ?? 0) > 0) await sleep(50);
+        if (!chaos()) break;
         // Typed as a person might: decomposed, in capitals.
         const typed = lead.email.normalize("NFD").toUpperCase();
         const from = now();
@@ -489,7 +497,9 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       const typed = lead.email.toUpperCase();
       const result = await runLeads(["forget", typed], { caller: "cli.forget", env, log }).exited;
       record(`npm run leads -- forget ${typed}: exit ${result.code}: ${result.stdout.trim()}`);
-      const address = await engine.holding(lead.email.slice(lead.email.indexOf("lead")));
+      // The ASCII end of the address, whichever form was stored (composed or not, in capitals or not).
+      const lower = lead.email.toLowerCase();
+      const address = await engine.holding(lower.slice(lower.indexOf("lead")));
       const message = await engine.holding(lead.message);
       forgotten.push({
         address: typed,
