@@ -72,7 +72,7 @@ export const envSchema = z
         .optional(),
     ),
     LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
-    /** The files of the release before the lead store: imported once at start, then renamed. */
+    /** The files of the release before the lead store: imported once by `npm run leads -- import`, then renamed. */
     CONTACT_INBOX_FILE: optionalString.transform((v) => v ?? ".data/contact-requests.jsonl"),
     CONTACT_UNDELIVERED_FILE: optionalString.transform(
       (v) => v ?? ".data/undelivered-contact-requests.jsonl",
