@@ -251,8 +251,20 @@ class SqliteWorkerDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw("commit"));
   }
 
+  // SQLite rolls a transaction back itself when a statement in it fails for want of space, memory
+  // or I/O (a full disk: SQLITE_FULL), and a stopped worker took its transaction with it. Nothing is
+  // left to undo then, and the error that ended the transaction must reach the caller: Kysely
+  // throws the rollback's own error instead ("cannot rollback - no transaction is active"), which
+  // would tell the store nothing about a full disk.
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } catch (error) {
+      const nothingOpen =
+        (error as { code?: unknown }).code === WORKER_EXITED ||
+        /no transaction is active/.test(error instanceof Error ? error.message : "");
+      if (!nothingOpen) throw error;
+    }
   }
 
   async releaseConnection(): Promise<void> {}

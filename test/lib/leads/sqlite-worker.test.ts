@@ -110,6 +110,27 @@ describe("Kysely's SQLite dialect on a worker thread", () => {
     expect(await db.selectFrom("t").selectAll().execute()).toEqual([{ id: 1, name: "a" }]);
   });
 
+  it("a transaction that SQLite rolled back itself (SQLITE_FULL) fails with SQLITE_FULL, not the rollback's error", async () => {
+    const { db } = fresh();
+    await sql`create table t (id integer primary key, name text not null unique)`.execute(db);
+    // A database that may not grow: the next pages it needs are "a full disk".
+    const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0]!.page_count;
+    await sql.raw(`pragma max_page_count = ${pages + 1}`).execute(db);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        for (let index = 0; index < 50; index += 1)
+          await trx
+            .insertInto("t")
+            .values({ name: `${index}-${"x".repeat(4_000)}` })
+            .execute();
+      }),
+    ).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    // The connection is usable, outside any transaction.
+    await sql.raw(`pragma max_page_count = 1000000`).execute(db);
+    await db.transaction().execute((trx) => trx.insertInto("t").values({ name: "after" }).execute());
+    expect(await db.selectFrom("t").select("name").execute()).toEqual([{ name: "after" }]);
+  });
+
   it("says SQLITE_BUSY when another connection holds the write lock past busy_timeout", async () => {
     const { file } = fresh();
     const busy = new Kysely<Db>({ dialect: new SqliteWorkerDialect({ file, busyTimeoutMs: 0 }) });
