@@ -569,6 +569,13 @@ describe("the history checker", () => {
       forgotten: [gone],
     });
     expect(rules(after)).toEqual(["forgotten is never called"]);
+    // While the command runs (before its end), an attempt may still take the lead.
+    const whileRunning = {
+      ...after,
+      calls: [after.calls[0]!, { ...after.calls[1]!, arrivedAt: T + 1_200, endedAt: T + 1_220 }],
+      reports: [report({ state: "pending" }), report({ caller: "pg-b.1", at: T + 1_230 })],
+    };
+    expect(rules(whileRunning)).toEqual([]);
     // Posted again after the forget began: a new lead, rightly called and stored.
     const postedAgain = {
       ...after,

@@ -364,17 +364,19 @@ export function hollowRun(history: History): string[] {
 
 /**
  * The leads forgotten while the faults ran that no visitor could have posted again since (every
- * post of it ended before the forget began): gone for good, each with when its forget began.
+ * post of it ended before the forget began): gone for good, each with when its forget had ended
+ * (between the command's start and its end, an attempt may still take the lead: the CLI has not
+ * erased it yet).
  */
 function forgottenForGood(history: History): Map<string, Time> {
   const gone = new Map<string, Time>();
   for (const forgotten of history.forgotten ?? []) {
     if (!forgotten.during) continue;
-    const { from, lead } = forgotten.during;
+    const { from, to, lead } = forgotten.during;
     const postedSince = history.visitors.some(
       (request) => leadOf(request.email, request.message) === lead && request.endedAt >= from,
     );
-    if (!postedSince) gone.set(lead, from);
+    if (!postedSince) gone.set(lead, to);
   }
   return gone;
 }
@@ -400,16 +402,16 @@ export function check(history: History): Violation[] {
   for (const [lead, calls] of byLead) {
     const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
 
-    // A forgotten lead is gone: no attempt calls it after its forget (one that was in flight
-    // finishes, and its outcome finds no row).
-    const forgetAt = forgotten.get(lead);
-    if (forgetAt !== undefined)
+    // A forgotten lead is gone: no attempt calls it once its forget has ended (one that was in
+    // flight finishes, and its outcome finds no row).
+    const forgottenAt = forgotten.get(lead);
+    if (forgottenAt !== undefined)
       for (const call of calls)
-        if (call.arrivedAt > forgetAt + SLACK_MS)
+        if (call.arrivedAt > forgottenAt + SLACK_MS)
           violation(
             "forgotten is never called",
             lead,
-            `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) arrived ${((call.arrivedAt - forgetAt) / 1000).toFixed(3)} s after \`leads forget\` began`,
+            `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) arrived ${((call.arrivedAt - forgottenAt) / 1000).toFixed(3)} s after \`leads forget\` had erased it`,
           );
 
     // No two calls for one lead in flight at once. The one exception is decision 044's limit: a
