@@ -576,6 +576,9 @@ describe("the history checker", () => {
       reports: [report({ state: "pending" }), report({ caller: "pg-b.1", at: T + 1_230 })],
     };
     expect(rules(whileRunning)).toEqual([]);
+    // An attempt begun before the forget may call within its lease; past it, nothing may.
+    expect(rules({ ...after, leaseMs: 2_000 })).toEqual([]);
+    expect(rules({ ...after, leaseMs: 1_000 })).toEqual(["forgotten is never called"]);
     // Posted again after the forget began: a new lead, rightly called and stored.
     const postedAgain = {
       ...after,

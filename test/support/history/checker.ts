@@ -120,6 +120,8 @@ export interface History {
   events: HistoryEvent[];
   kills: KillSnapshot[];
   crashes: CrashRecord[];
+  /** A lease (the function's timeout and 5 s): the longest an attempt begun before a forget may still call. */
+  leaseMs?: number;
   /** The servers' CONTACT_RETRY_MAX_ATTEMPTS: a lead that failed for sure this many times is dead. */
   maxAttempts?: number;
   /** The store after the quiet period. */
@@ -402,12 +404,13 @@ export function check(history: History): Violation[] {
   for (const [lead, calls] of byLead) {
     const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
 
-    // A forgotten lead is gone: no attempt calls it once its forget has ended (one that was in
-    // flight finishes, and its outcome finds no row).
+    // A forgotten lead is gone: nothing can take it once its forget has ended, so a call of it can
+    // only be an attempt begun before, which its lease bounds (decision 044: the call's deadline
+    // counts from before beginCall); its outcome then finds no row.
     const forgottenAt = forgotten.get(lead);
     if (forgottenAt !== undefined)
       for (const call of calls)
-        if (call.arrivedAt > forgottenAt + SLACK_MS)
+        if (call.arrivedAt > forgottenAt + (history.leaseMs ?? 0) + SLACK_MS)
           violation(
             "forgotten is never called",
             lead,

@@ -145,7 +145,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   const random = seededRandom(seed);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), `history-${engine.name}-${seed}-`));
   const startedAt = now();
-  const history: History = { ...emptyHistory(seed, engine.name, startedAt), maxAttempts: MAX_ATTEMPTS };
+  const history: History = {
+    ...emptyHistory(seed, engine.name, startedAt),
+    maxAttempts: MAX_ATTEMPTS,
+    leaseMs: timeoutMs + 5_000,
+  };
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
   const fake: RecordingFunction = await startRecordingFunction(random.stream("function calls"));
