@@ -7,14 +7,14 @@ import { leadStates, stateDiagram, TRANSITIONS } from "~/lib/leads/lead-states";
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), "utf8");
 
-/** The lead's state machine is one table in code; the production guide's diagram is made from it (issue 40). */
+/** The lead's state machine is one table in code; the lead store document's diagram is made from it (issue 40). */
 describe("the lead state machine", () => {
-  it("the diagram in docs/production.md is the table's", () => {
-    const docs = read("docs/production.md");
+  it("the diagram in docs/lead-store.md is the table's", () => {
+    const docs = read("docs/lead-store.md");
     const block = /<!-- lead-states:start -->\s*```mermaid\n([\s\S]*?)\n```\s*<!-- lead-states:end -->/.exec(
       docs,
     )?.[1];
-    expect(block, "docs/production.md has the lead-states block").toBeDefined();
+    expect(block, "docs/lead-store.md has the lead-states block").toBeDefined();
     expect(block).toBe(stateDiagram());
   });
 

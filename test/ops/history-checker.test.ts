@@ -91,10 +91,12 @@ describe("a run that tested nothing", () => {
       "the final state was never read",
       "no instance was killed or stopped",
       "no database fault was injected",
+      "no fault kinds were declared",
     ]);
     const full = history({
       calls: [call()],
       visitors: [visitor()],
+      faultKinds: ["SIG"],
       events: [
         { at: T, what: "SIGKILL pg-a.1" },
         { at: T, what: "database: postgres stopped" },
@@ -104,6 +106,23 @@ describe("a run that tested nothing", () => {
     expect(hollowRun({ ...full, engine: "sqlite", events: [{ at: T, what: "SIGTERM sqlite.1" }] })).toEqual(
       [],
     );
+  });
+
+  it("a run without a kind of fault it declared is hollow, and so is one that declared none", () => {
+    const declared = history({
+      calls: [call()],
+      visitors: [visitor()],
+      faultKinds: ['function {"kind":"hang"', "SIGSTOP", "database: postgres stopped"],
+      events: [
+        { at: T, what: 'function {"kind":"hang"}' },
+        { at: T, what: "SIGKILL pg-a.1" },
+        { at: T, what: "database: postgres stopped" },
+      ],
+    });
+    expect(hollowRun(declared)).toEqual(["no fault of kind SIGSTOP was injected"]);
+    declared.events.push({ at: T + 1, what: "SIGSTOP pg-b.1 for 8000 ms" });
+    expect(hollowRun(declared)).toEqual([]);
+    expect(hollowRun({ ...declared, faultKinds: [] })).toEqual(["no fault kinds were declared"]);
   });
 });
 
@@ -143,6 +162,42 @@ describe("the history checker", () => {
         ],
       });
       expect(rules(input)).toContain("one call in flight");
+    });
+
+    it("catches a dispatcher calling while the function is still at a call whose caller gave up", () => {
+      const input = history({
+        calls: [
+          // The caller gave up at its timeout; the function stayed stuck for 6 s more.
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_020, plan: "fail", status: 503 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered", by: "visitor", at: T + 1_510 }),
+          report({ caller: "pg-b.1", state: "pending", at: T + 4_030 }),
+        ],
+      });
+      expect(rules(input)).toContain("one call in flight");
+      // Ended when its caller gave up, as the checker used to count it, the overlap goes unseen.
+      const untilTheCallerLeft = { ...input, calls: input.calls.map(({ finishedAt: _, ...rest }) => rest) };
+      expect(rules(untilTheCallerLeft)).not.toContain("one call in flight");
+    });
+
+    it("lets a visitor's resend of that held lead, under its one key, reach the function meanwhile", () => {
+      const input = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
+          call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_020 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered", by: "visitor", at: T + 1_510 }),
+          report({ caller: "pg-b.1", by: "visitor", at: T + 4_030 }),
+        ],
+        visitors: [visitor({ slot: "pg-b", sentAt: T + 3_990, endedAt: T + 4_040 })],
+      });
+      expect(check(input)).toEqual([]);
+      // Under another key it would be a second lead's call: caught.
+      const otherKey = { ...input, calls: [input.calls[0]!, { ...input.calls[1]!, key: "lead-2" }] };
+      expect(rules(otherKey)).toContain("one call in flight");
     });
   });
 

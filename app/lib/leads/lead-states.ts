@@ -2,7 +2,7 @@
  * The lead's state machine, in one table (issue 40): every state, and for each transition the
  * states it may start from and the states it may end in. The store's statements take their
  * `from` states from here (a claim names the states it may take, never "anything not held"), and
- * the diagram in docs/production.md is made from it (`stateDiagram`, checked by
+ * the diagram in docs/lead-store.md is made from it (`stateDiagram`, checked by
  * test/docs/lead-states.test.ts). Each transition is one statement in `store.server.ts`, named in
  * `statement`.
  */

@@ -47,26 +47,18 @@ export interface SqliteWorkerConfig {
  * The worker's program, run with `eval: true`: the server and the CLI are esbuild bundles and the
  * routes are in Remix's server build, three outputs in different folders, none of which would
  * carry a separate worker file along. CommonJS (an eval'd worker's `require` resolves from the
- * working directory), so it loads better-sqlite3 and the library's Node helper from the paths the
- * main thread resolved. SQLite's error code travels as the error's name: the library sends a
- * name and a message across, and nothing else.
+ * working directory), so it loads better-sqlite3 from the path the main thread resolved. It
+ * answers the library's driver in the library's message protocol (init, execute, close), each
+ * request synchronously as it arrives: the library's own worker helper queues every request
+ * through promises, which cost the contact POST's p99 (docs/performance.md). SQLite's error code
+ * travels as the error's name: the protocol carries a name and a message, and nothing else.
  */
 const WORKER_SOURCE = String.raw`
 "use strict";
-const { workerData } = require("node:worker_threads");
-const { createNodeOnMessageCallback } = require(workerData.helperPath);
+const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driverPath);
 
-const coded = (work) => (...args) => {
-  try {
-    return work(...args);
-  } catch (error) {
-    if (error && typeof error.code === "string") error.name = error.code;
-    throw error;
-  }
-};
-
-createNodeOnMessageCallback(coded(() => {
+function open() {
   const db = new Database(workerData.file);
   try {
     // WAL: readers (the leads CLI) never block the server's writes. FULL: a lead the visitor was
@@ -77,37 +69,56 @@ createNodeOnMessageCallback(coded(() => {
     db.pragma("secure_delete = ON");
     // Another process (the CLI) holding the write lock makes a write wait, not fail.
     db.pragma("busy_timeout = " + Number(workerData.busyTimeoutMs));
+    return db;
   } catch (error) {
     db.close();
     throw error;
   }
-  // Prepared statements by SQL text, least recently used first (a Map keeps insertion order).
-  const statements = new Map();
-  const prepare = (sql) => {
-    let statement = statements.get(sql);
-    if (statement) statements.delete(sql);
-    else {
-      statement = db.prepare(sql);
-      if (statements.size >= workerData.statementCacheSize) statements.delete(statements.keys().next().value);
+}
+
+let db;
+// Prepared statements by SQL text, least recently used first (a Map keeps insertion order).
+const statements = new Map();
+function prepare(sql) {
+  let statement = statements.get(sql);
+  if (statement) statements.delete(sql);
+  else {
+    statement = db.prepare(sql);
+    if (statements.size >= workerData.statementCacheSize) statements.delete(statements.keys().next().value);
+  }
+  statements.set(sql, statement);
+  return statement;
+}
+
+// As Kysely's SqliteConnection: a statement that returns rows (a select, or "returning") is read.
+function query(sql, parameters) {
+  const statement = prepare(sql);
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+}
+
+// Each request answered as it arrives, in order (SQLite is synchronous: nothing to queue).
+parentPort.on("message", (message) => {
+  try {
+    switch (message.type) {
+      case "init":
+        db = open();
+        return parentPort.postMessage({ type: "ready", id: message.id });
+      case "execute":
+        return parentPort.postMessage({ type: "result", id: message.id, result: query(message.sql, message.parameters) });
+      case "close":
+        statements.clear();
+        db?.close();
+        return parentPort.postMessage({ type: "closed", id: message.id });
+      default:
+        throw new Error("The lead store's SQLite worker does not answer " + message.type);
     }
-    statements.set(sql, statement);
-    return statement;
-  };
-  return {
-    db,
-    // As Kysely's SqliteConnection: a statement that returns rows (a select, or "returning") is read.
-    query: coded((_isSelect, sql, parameters) => {
-      const statement = prepare(sql);
-      if (statement.reader) return { rows: statement.all(parameters) };
-      const { changes, lastInsertRowid } = statement.run(parameters);
-      return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
-    }),
-    close: () => {
-      statements.clear();
-      db.close();
-    },
-  };
-}));
+  } catch (error) {
+    const name = error && typeof error.code === "string" ? error.code : (error && error.name) || "Error";
+    parentPort.postMessage({ type: "error", id: message.id, error: { name, message: String(error && error.message) } });
+  }
+});
 `;
 
 /**
@@ -128,16 +139,9 @@ function withSqliteCode(error: unknown, workerStopped: boolean): unknown {
   return error;
 }
 
-let paths: { driverPath: string; helperPath: string } | undefined;
-/** better-sqlite3's and the Node helper's entries, resolved as imports from this module would be. */
-function resolvePaths() {
-  const require = createRequire(import.meta.url);
-  paths ??= {
-    driverPath: require.resolve("better-sqlite3"),
-    helperPath: require.resolve("kysely-generic-sqlite/worker-helper-node"),
-  };
-  return paths;
-}
+let driverPath: string | undefined;
+/** better-sqlite3's entry, resolved as an import from this module would be. */
+const resolveDriver = () => (driverPath ??= createRequire(import.meta.url).resolve("better-sqlite3"));
 
 /** One worker's life: the library's driver on it, and whether the thread is still there. */
 interface Session {
@@ -168,7 +172,7 @@ class SqliteWorkerDriver implements Driver {
       worker: () => {
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { ...resolvePaths(), file, busyTimeoutMs, statementCacheSize },
+          workerData: { driverPath: resolveDriver(), file, busyTimeoutMs, statementCacheSize },
         });
         // Heard before the library's own listener: a statement it fails then is a lost connection.
         worker.once("exit", () => {

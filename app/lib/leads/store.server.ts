@@ -363,7 +363,7 @@ export function createLeadStore({
    * the log back and truncates it; a program reading an older snapshot (a backup, an export, a
    * `list`) holds those frames, and the checkpoint then answers "busy". Erasures wait for it,
    * within `ERASURE_CHECKPOINT_MS`, and say whether the log is empty. PostgreSQL: nothing to do
-   * here (its dead rows go at its next VACUUM: docs/production.md).
+   * here (its dead rows go at its next VACUUM: docs/lead-store.md).
    */
   const emptyWriteAheadLog = async (): Promise<boolean> => {
     if (engine !== "sqlite") return true;

@@ -33,8 +33,13 @@ export interface Call {
   email: string;
   message: string;
   arrivedAt: Time;
-  /** When the answer was written, or when the connection closed unanswered. */
+  /** When the answer was written, or when the connection closed unanswered (the caller gave up). */
   endedAt: Time;
+  /**
+   * When the function itself was done with the call, which may be after its caller gave up (a slow
+   * call sends its e-mail anyway; a hung one stays stuck). Unset: when the call ended.
+   */
+  finishedAt?: Time;
   plan: Plan;
   status: number;
   /** The answer was written while the caller was still connected. */
@@ -124,6 +129,11 @@ export interface History {
   leaseMs?: number;
   /** The servers' CONTACT_RETRY_MAX_ATTEMPTS: a lead that failed for sure this many times is dead. */
   maxAttempts?: number;
+  /**
+   * Every kind of fault the nemesis injects, as its event begins (`function {"kind":"hang"`,
+   * `SIGSTOP`, `database: postgres paused (SIGSTOP)`): each must have happened (issue 40).
+   */
+  faultKinds?: string[];
   /** The store after the quiet period. */
   final?: { leads: FinalLead[]; listOutput: string };
   forgotten?: Forgotten[];
@@ -211,6 +221,8 @@ const personReport = (report: AttemptReport) =>
 /** The caller could have learned a definite outcome: a readable answer, or a cut before the function ran. */
 const informed = (call: Call) =>
   (call.answered && (call.plan === "ok" || call.plan === "fail")) || call.plan === "reset";
+/** Until when a call is in flight: its caller waits for it, and the function works on it. */
+const inFlightUntil = (call: Call) => Math.max(call.endedAt, call.finishedAt ?? call.endedAt);
 /** The function sent the e-mail, whatever its caller heard. */
 const ran = (call: Call) =>
   call.plan === "ok" || call.plan === "garbage" || call.plan === "ran-504" || call.plan === "ran-cut";
@@ -345,8 +357,8 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
 /**
  * Why a history proves nothing, if it does not (issue 40: a store that never became ready made no
  * call, broke no rule, and passed): no visitor told "sent", no confirmed call, no final state read,
- * no instance killed or stopped, and on PostgreSQL no database fault. Empty: the run tested what
- * the checker's rules are about.
+ * no instance killed or stopped, on PostgreSQL no database fault, no fault kinds declared, or a
+ * declared kind that never happened. Empty: the run tested what the checker's rules are about.
  */
 export function hollowRun(history: History): string[] {
   const reasons: string[] = [];
@@ -359,6 +371,11 @@ export function hollowRun(history: History): string[] {
     reasons.push("no instance was killed or stopped");
   if (history.engine === "postgres" && !history.events.some((event) => event.what.startsWith("database:")))
     reasons.push("no database fault was injected");
+  const kinds = history.faultKinds ?? [];
+  if (kinds.length === 0) reasons.push("no fault kinds were declared");
+  for (const kind of kinds)
+    if (!history.events.some((event) => event.what.startsWith(kind)))
+      reasons.push(`no fault of kind ${kind} was injected`);
   return reasons;
 }
 
@@ -417,9 +434,13 @@ export function check(history: History): Violation[] {
             `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) arrived ${((call.arrivedAt - forgottenAt) / 1000).toFixed(3)} s after \`leads forget\` had erased it`,
           );
 
-    // No two calls for one lead in flight at once. The one exception is decision 044's limit: a
-    // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease, so its call may
-    // overlap the next one; both then carry the lead's one key, which the function deduplicates.
+    // No two calls for one lead in flight at once, at the function: a call is in flight from its
+    // arrival until the function was done with it, even after its caller gave up (issue 40). Two
+    // exceptions, both under the lead's one key, which the function deduplicates (decision 044): a
+    // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease; and once a caller
+    // gave up on an unknown outcome, the lead is held, and a person may ask for it again (a
+    // visitor's resend, `retry --include-possibly-delivered`) while the function is still at the
+    // first call. A machine never calls it then.
     let longest: Call | undefined;
     for (const call of calls) {
       const pausedMeanwhile = (earlier: Call) =>
@@ -429,17 +450,20 @@ export function check(history: History): Violation[] {
             event.at >= earlier.arrivedAt - SLACK_MS &&
             event.at <= call.arrivedAt,
         );
-      if (
-        longest &&
-        call.arrivedAt < longest.endedAt &&
-        !(pausedMeanwhile(longest) && call.key === longest.key)
-      )
-        violation(
-          "one call in flight",
-          lead,
-          `call #${call.seq} (${call.caller}) arrived while call #${longest.seq} (${longest.caller}) was still in flight`,
-        );
-      if (!longest || call.endedAt > longest.endedAt) longest = call;
+      if (longest && call.arrivedAt < inFlightUntil(longest)) {
+        const callerGaveUp = call.arrivedAt >= longest.endedAt;
+        const path = pathOf(call, history);
+        const excused =
+          call.key === longest.key && (pausedMeanwhile(longest) || (callerGaveUp && byPerson(path)));
+        if (!excused)
+          violation(
+            "one call in flight",
+            lead,
+            `call #${call.seq} (${call.caller}, ${path}) arrived while call #${longest.seq} (${longest.caller}) was still in flight` +
+              (callerGaveUp ? " at the function, after its caller gave up" : ""),
+          );
+      }
+      if (!longest || inFlightUntil(call) > inFlightUntil(longest)) longest = call;
     }
 
     // Delivered within the window means a duplicate, never a call (decision 032): once a caller has

@@ -41,6 +41,13 @@ export const now = () => performance.timeOrigin + performance.now();
 
 const CONTACT_PATH = "/functions/v1/send-contact-email";
 
+/**
+ * How long a hung function may stay at a call, whether or not its caller still waits: past the
+ * callers' timeout and past a lease (the history test's 6.5 s), so the checker's "in flight" runs
+ * until the function finished, not until its caller gave up (issue 40).
+ */
+const HANG_MAX_MS = 8_000;
+
 export async function startRecordingFunction(random: Random): Promise<RecordingFunction> {
   const port = await freePort();
   let mode: FunctionMode = { kind: "ok" };
@@ -60,7 +67,7 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
       case "fail":
         return { plan: "fail", status: mode.status, delayMs: random.int(0, 200) };
       case "hang":
-        return { plan: "hang", status: 0, delayMs: 0 };
+        return { plan: "hang", status: 0, delayMs: random.int(0, HANG_MAX_MS) };
       case "garbage":
         return { plan: "garbage", status: 200, delayMs: random.int(0, 200) };
       case "down":
@@ -84,7 +91,8 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
           return { plan: "fail", status: random.pick([500, 502, 503]), delayMs: random.int(0, 300) };
         if (plan === "ran-504" || plan === "ran-cut")
           return { plan, status: plan === "ran-504" ? 504 : 0, delayMs: random.int(0, 300) };
-        return { plan, status: plan === "hang" ? 0 : 200, delayMs: random.int(0, 100) };
+        if (plan === "hang") return { plan, status: 0, delayMs: random.int(0, HANG_MAX_MS) };
+        return { plan, status: 200, delayMs: random.int(0, 100) };
       }
     }
   };
@@ -146,9 +154,12 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
       } catch {
         call.email = "(unreadable body)";
       }
+      // The function works on it until then, whether or not its caller is still there: a slow call
+      // sends its e-mail after its caller gave up, a hung one is stuck that long.
+      call.finishedAt = now() + (plan === "reset" ? 0 : delayMs);
       // Down: cut without the function running (a call on a connection opened before the port closed).
       if (plan === "reset") return void socket.destroy();
-      if (plan === "hang") return; // until the caller gives up (its timeout) or dies
+      if (plan === "hang") return; // never answered: until the caller gives up (its timeout) or dies
       const answer = () => {
         if (res.destroyed) return;
         if (plan === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');

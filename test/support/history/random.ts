@@ -15,6 +15,11 @@ export interface Random {
   pick<T>(items: readonly T[]): T;
   /** One of the keys, each as likely as its weight. */
   weighted<K extends string>(weights: Record<K, number>): K;
+  /**
+   * A chooser that gives every key once first, in a random order, then each as likely as its
+   * weight: a run that lasts past the first round has met every kind (issue 40).
+   */
+  everyThenWeighted<K extends string>(weights: Record<K, number>): () => K;
   /** An independent stream derived from this seed and a name. */
   stream(name: string): Random;
 }
@@ -60,6 +65,15 @@ export function seededRandom(seed: number): Random {
         if (roll < 0) return key;
       }
       return entries[entries.length - 1]![0];
+    },
+    everyThenWeighted: (weights) => {
+      const first = Object.keys(weights) as (keyof typeof weights)[];
+      // Fisher-Yates, drawn from this stream.
+      for (let index = first.length - 1; index > 0; index--) {
+        const other = Math.floor(next() * (index + 1));
+        [first[index], first[other]] = [first[other]!, first[index]!];
+      }
+      return () => first.pop() ?? random.weighted(weights);
     },
     stream: (name) => seededRandom(hash(`${seed}:${name}`)),
   };

@@ -140,6 +140,21 @@ async function restart(
   record(`${slot.caller()} started (clock ${aheadMs >= 0 ? "+" : ""}${(aheadMs / 1000).toFixed(1)} s)`);
 }
 
+/** What the function nemesis makes the function do, each as often as its weight (after one of each). */
+const FUNCTION_FAULTS = {
+  slow: 3,
+  fail: 2,
+  hang: 2,
+  garbage: 1,
+  down: 1,
+  flaky: 3,
+  "ran-504": 1,
+  "ran-cut": 1,
+} as const satisfies Record<Exclude<FunctionMode["kind"], "ok">, number>;
+
+/** What the process nemesis does to an instance, each as often as its weight (after one of each). */
+const PROCESS_FAULTS = { SIGKILL: 3, SIGTERM: 2, SIGSTOP: 1 } as const;
+
 export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   const { seed, engine, timeoutMs } = options;
   const random = seededRandom(seed);
@@ -149,6 +164,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     ...emptyHistory(seed, engine.name, startedAt),
     maxAttempts: MAX_ATTEMPTS,
     leaseMs: timeoutMs + 5_000,
+    faultKinds: [
+      ...Object.keys(FUNCTION_FAULTS).map((kind) => `function {"kind":"${kind}"`),
+      ...Object.keys(PROCESS_FAULTS),
+      ...Object.keys(engine.faults ?? {}).map((name) => `database: ${name}`),
+    ],
   };
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
@@ -207,7 +227,19 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     }
     const chaosStart = now();
     const chaosEnd = chaosStart + options.chaosMs;
-    const chaos = () => now() < chaosEnd && !stopping;
+    // The faults go on past chaosMs until every kind has happened once (each nemesis gives every
+    // kind first), within three times as long again: past that, hollowRun names what is missing.
+    const chaosCap = chaosEnd + 3 * options.chaosMs;
+    let everyKindMet = false;
+    const chaos = () => {
+      if (stopping) return false;
+      const at = now();
+      if (at < chaosEnd) return true;
+      everyKindMet ||= history.faultKinds!.every((kind) =>
+        history.events.some((event) => event.what.startsWith(kind)),
+      );
+      return !everyKindMet && at < chaosCap;
+    };
 
     // --- visitors ----------------------------------------------------------------------------------
     let visitorSeq = 0;
@@ -269,19 +301,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     // --- the function's faults ---------------------------------------------------------------------
     const functionNemesis = async () => {
       const own = random.stream("function faults");
+      const nextKind = own.everyThenWeighted(FUNCTION_FAULTS);
       while (chaos()) {
         await sleep(own.int(300, 1_500));
         if (!chaos()) break;
-        const kind = own.weighted({
-          slow: 3,
-          fail: 2,
-          hang: 2,
-          garbage: 1,
-          down: 1,
-          flaky: 3,
-          "ran-504": 1,
-          "ran-cut": 1,
-        });
+        const kind = nextKind();
         const mode: FunctionMode =
           kind === "slow"
             ? { kind, minMs: 100, maxMs: timeoutMs + 500 }
@@ -320,10 +344,12 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       const faults = Object.entries(engine.faults ?? {});
       if (faults.length === 0) return;
       const own = random.stream("database faults");
+      const nextFault = own.everyThenWeighted(Object.fromEntries(faults.map(([name]) => [name, 1])));
       while (chaos()) {
         await sleep(own.int(4_000, 9_000));
         if (!chaos()) break;
-        const [name, fault] = own.pick(faults);
+        const name = nextFault();
+        const fault = engine.faults![name]!;
         for (let reads = observing; ; reads = observing) {
           await reads;
           if (reads === observing) break; // no read began meanwhile; none can until databaseBack is set
@@ -345,17 +371,18 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     // --- the instances -----------------------------------------------------------------------------
     const processNemesis = async () => {
       const own = random.stream("process faults");
+      const nextAction = own.everyThenWeighted(PROCESS_FAULTS);
       while (chaos()) {
         await sleep(own.int(...options.instanceFaultEveryMs));
         if (!chaos()) break;
         // One that exited by itself (a crash, for the checker) is started again, as a process manager would.
         for (const slot of slots) if (!slot.alive()) await restart(slot, 0, clocks, skews.get(slot), record);
-        const action = own.weighted({ SIGKILL: 3, SIGTERM: 2, SIGSTOP: 1 });
         // Mid-batch when it can: an instance with a call under way.
         const busy = new Set(fake.inFlight().map((call) => call.caller));
         const candidates = slots.filter((slot) => slot.alive() && busy.has(slot.caller() ?? ""));
         const slot = candidates.length > 0 && own.chance(0.8) ? own.pick(candidates) : own.pick(slots);
         if (!slot.alive()) continue;
+        const action = nextAction();
         const caller = slot.caller()!;
         if (action === "SIGSTOP") {
           // Paused longer than a lease (the function's timeout and 5 s): no lease can stop it, and
