@@ -8,12 +8,20 @@
  */
 
 export const leadStates = [
+  // An attempt under way, leased to one process until `lease_until`; `call_started_at` says whether
+  // its call may have begun (a lease that runs out then makes it possibly delivered, else pending).
   "sending",
+  // The call failed for sure: the dispatcher tries again at `next_attempt_at`.
   "pending",
+  // The outcome of a call is unknown: held for a person, never resent by a machine.
   "possibly_delivered",
+  // The last of `maxAttempts` sure failures: held for a person.
   "dead",
+  // The function confirmed it.
   "delivered",
+  // No function is configured: the store is where the lead is read.
   "inbox",
+  // Held as spam (decision 042): never sent; a person's `release` makes it an attempt.
   "spam",
 ] as const;
 export type LeadState = (typeof leadStates)[number];

@@ -21,19 +21,8 @@ import { migrateToLatest } from "~/lib/leads/migrations.server";
 /**
  * Every lead, kept before anything else happens, and what became of it (decision 032). One store
  * for both engines; every rule that must hold across instances and restarts is decided here, in a
- * transaction, never in one process's memory:
- *
- * - `sending`: an attempt is under way, leased to one process until `lease_until`; a lease that
- *   expires after its call began (`call_started_at`: the process died mid-call) makes the lead
- *   `possibly_delivered`, one that expires before puts it back to `pending`.
- * - `pending`: the call failed for sure; the dispatcher tries again at `next_attempt_at`.
- * - `possibly_delivered`: the outcome of a call is unknown; held for a person, never resent
- *   automatically (`npm run leads -- retry --include-possibly-delivered`).
- * - `dead`: `maxAttempts` failed for sure; held for a person.
- * - `delivered`: the function confirmed it.
- * - `inbox`: no function is configured; the store is where the lead is read (`npm run leads`).
- * - `spam`: the submission looked like spam (decision 042): never sent; a person's `release` makes
- *   it an attempt like any other (or an inbox lead without a function); erased after its own days.
+ * transaction, never in one process's memory. The states and the transitions between them are one
+ * table, `lead-states.ts`; what each means for a lead is told in docs/lead-store.md.
  */
 
 export { leadStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
