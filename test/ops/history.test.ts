@@ -55,7 +55,8 @@ const CHAOS_MS = {
 };
 /** The longest the dispatchers may take to deliver what is pending once the faults stop (a lease is 6.5 s). */
 const QUIET_MS = 45_000;
-const testTimeout = (chaosMs: number) => chaosMs + QUIET_MS + 90_000;
+/** The faults may go on up to four times chaosMs, until every kind has happened (runHistory). */
+const testTimeout = (chaosMs: number) => 4 * chaosMs + QUIET_MS + 90_000;
 
 /**
  * Debian's faketime runs one instance (and some CLI runs) with the clock ahead. Without it the

@@ -63,6 +63,7 @@ export interface HistoryOptions {
   seed: number;
   engine: Engine;
   slots: SlotPlan[];
+  /** How long faults are injected at least; longer (up to 4 times) until every kind has happened. */
   chaosMs: number;
   visitors: number;
   /** faketime's offset for some `leads retry` runs (an operator's laptop whose clock runs ahead). */
