@@ -109,8 +109,9 @@ describe("a run that tested nothing", () => {
   });
 
   it("a run without a kind of fault it declared is hollow, and so is one that declared none", () => {
+    const plans = ["ok", "fail", "hang", "garbage", "ran-504", "ran-cut"] as const;
     const declared = history({
-      calls: [call()],
+      calls: plans.map((plan) => call({ plan })),
       visitors: [visitor()],
       faultKinds: ['function {"kind":"hang"', "SIGSTOP", "database: postgres stopped"],
       events: [
@@ -123,6 +124,9 @@ describe("a run that tested nothing", () => {
     declared.events.push({ at: T + 1, what: "SIGSTOP pg-b.1 for 8000 ms" });
     expect(hollowRun(declared)).toEqual([]);
     expect(hollowRun({ ...declared, faultKinds: [] })).toEqual(["no fault kinds were declared"]);
+    // A function fault no call met was not injected.
+    const unmet = { ...declared, calls: declared.calls.filter((one) => one.plan !== "ran-cut") };
+    expect(hollowRun(unmet)).toEqual(["no call met the plan ran-cut"]);
   });
 });
 

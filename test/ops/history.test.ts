@@ -104,7 +104,7 @@ function report(run: HistoryRun) {
   console.log(
     `history test (${run.history.engine}, seed ${seed}): ${JSON.stringify(run.counts)}, settled ${
       run.quiet.settledAfterMs === null ? "never" : `after ${(run.quiet.settledAfterMs / 1000).toFixed(1)} s`
-    } of quiet`,
+    } of quiet; the last kind of fault met: ${JSON.stringify(run.lastKindMet)}`,
   );
   // A run that proves nothing fails too: its rules held over nothing.
   expect(hollowRun(run.history), `seed ${seed}: the run tested nothing (${run.dir})`).toEqual([]);

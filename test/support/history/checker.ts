@@ -371,6 +371,10 @@ export function hollowRun(history: History): string[] {
     reasons.push("no instance was killed or stopped");
   if (history.engine === "postgres" && !history.events.some((event) => event.what.startsWith("database:")))
     reasons.push("no database fault was injected");
+  // A function fault that no call met was not injected: each of the function's answers happened.
+  if (history.faultKinds?.some((kind) => kind.startsWith("function ")))
+    for (const plan of ["ok", "fail", "hang", "garbage", "ran-504", "ran-cut"] as const)
+      if (!history.calls.some((call) => call.plan === plan)) reasons.push(`no call met the plan ${plan}`);
   const kinds = history.faultKinds ?? [];
   if (kinds.length === 0) reasons.push("no fault kinds were declared");
   for (const kind of kinds)

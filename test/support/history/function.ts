@@ -34,6 +34,8 @@ export interface RecordingFunction {
   setMode(mode: FunctionMode): Promise<void>;
   /** Calls not ended yet, by caller. */
   inFlight(): Call[];
+  /** Settles once more than `count` calls have arrived (or the fake is closed). */
+  callsBeyond(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
   let mode: FunctionMode = { kind: "ok" };
   const calls: Call[] = [];
   const open = new Set<Call>();
+  const waiters = new Set<{ count: number; settle: () => void }>();
   /** Every open connection, and how many calls each is answering (an idle one answers none). */
   const sockets = new Map<Socket, number>();
   let seq = 0;
@@ -130,6 +133,7 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
       answered: false,
     };
     calls.push(call);
+    for (const waiter of [...waiters]) if (calls.length > waiter.count) waiter.settle();
     open.add(call);
     let ended = false;
     const end = (answered: boolean) => {
@@ -211,7 +215,14 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
       }
     },
     inFlight: () => [...open],
+    callsBeyond: (count) =>
+      new Promise<void>((resolve) => {
+        if (calls.length > count) return resolve();
+        const waiter = { count, settle: () => (waiters.delete(waiter), resolve()) };
+        waiters.add(waiter);
+      }),
     async close() {
+      for (const waiter of [...waiters]) waiter.settle();
       unlisten();
       for (const socket of sockets.keys()) socket.destroy();
       server.close();

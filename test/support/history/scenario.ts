@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 
 import {
   check,
@@ -93,6 +94,7 @@ export interface HistoryRun {
   dir: string;
   quiet: { settledAfterMs: number | null };
   counts: Record<string, number>;
+  lastKindMet?: { kind: string; atSeconds: number };
   stop(): Promise<void>;
 }
 
@@ -232,14 +234,19 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     // kind first), within three times as long again: past that, hollowRun names what is missing.
     const chaosCap = chaosEnd + 3 * options.chaosMs;
     let everyKindMet = false;
+    /** A function fault waits for a call to meet it: visitors and the rest go on meanwhile. */
+    let functionFaultUnmet = false;
+    let faultsEndedAt: number | undefined;
     const chaos = () => {
-      if (stopping) return false;
+      if (stopping || faultsEndedAt !== undefined) return false;
       const at = now();
       if (at < chaosEnd) return true;
       everyKindMet ||= history.faultKinds!.every((kind) =>
         history.events.some((event) => event.what.startsWith(kind)),
       );
-      return !everyKindMet && at < chaosCap;
+      if ((!everyKindMet || functionFaultUnmet) && at < chaosCap) return true;
+      faultsEndedAt ??= at;
+      return false;
     };
 
     // --- visitors ----------------------------------------------------------------------------------
@@ -315,9 +322,21 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
               : kind === "flaky"
                 ? { kind, slowMaxMs: timeoutMs + 500 }
                 : { kind };
+        const callsBefore = fake.calls.length;
+        // A fault that no call met tested nothing: it stays until one does (the function down
+        // refuses connections, which no call records), or the faults' time is up. Said before the
+        // fault is recorded, so the visitors never stop for every kind met while this one waits.
+        functionFaultUnmet = kind !== "down";
         await fake.setMode(mode);
         record(`function ${JSON.stringify(mode)}`);
         await sleep(own.int(1_000, 4_000));
+        if (functionFaultUnmet) {
+          const met = new AbortController();
+          const timeUp = delay(Math.max(0, chaosCap - now()), undefined, { signal: met.signal });
+          await Promise.race([fake.callsBeyond(callsBefore), timeUp.catch(() => undefined)]);
+          met.abort();
+          functionFaultUnmet = false;
+        }
         await fake.setMode({ kind: "ok" });
         record("function answers again");
       }
@@ -604,7 +623,15 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         databaseFaults: history.events.filter(
           (event) => event.what.startsWith("database:") && !event.what.endsWith("undone"),
         ).length,
+        faultSeconds: Math.round(((faultsEndedAt ?? now()) - chaosStart) / 1000),
       },
+      // The kind of fault met last, and when (seconds after the faults began).
+      lastKindMet: history
+        .faultKinds!.map((kind) => {
+          const first = history.events.find((event) => event.what.startsWith(kind));
+          return { kind, atSeconds: first ? Math.round((first.at - chaosStart) / 1000) : Infinity };
+        })
+        .sort((a, b) => b.atSeconds - a.atSeconds)[0],
       stop,
     };
   } catch (error) {
