@@ -186,6 +186,24 @@ describe("the history checker", () => {
       expect(rules(untilTheCallerLeft)).not.toContain("one call in flight");
     });
 
+    it("lets a machine call it meanwhile once a person's attempt since failed for sure (seed 2588400310)", () => {
+      const input = history({
+        calls: [
+          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
+          call({ caller: "cli.2", arrivedAt: T + 2_500, endedAt: T + 2_510 }),
+        ],
+        reports: [
+          report({ state: "possibly_delivered", by: "visitor", at: T + 1_510 }),
+          // A visitor's resend at another instance, refused by a function that was down: no call.
+          report({ caller: "pg-b.1", state: "pending", by: "visitor", at: T + 1_800 }),
+          report({ caller: "cli.2", by: "cli", at: T + 2_520 }),
+        ],
+      });
+      expect(check(input)).toEqual([]);
+      const noPerson = { ...input, reports: input.reports.filter((one) => one.caller !== "pg-b.1") };
+      expect(rules(noPerson)).toContain("one call in flight");
+    });
+
     it("lets a visitor's resend of that held lead, under its one key, reach the function meanwhile", () => {
       const input = history({
         calls: [
