@@ -90,15 +90,31 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/**
+ * Kills `child` and every process below it. The tree is frozen first (SIGSTOP), and looked at again
+ * until nothing new appears: a process that forks between one look at /proc and its SIGKILL would
+ * otherwise leave the new child behind, an orphan nobody kills (the rehearsal of d5985b7 found a
+ * stand-in MiniBrowser left running so, its driver started it just as the deadline struck).
+ */
 function killTree(child: ChildProcess | undefined): void {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  for (const pid of [...descendants(child.pid), child.pid]) {
+  const signal = (pid: number, name: NodeJS.Signals) => {
     try {
-      process.kill(pid, "SIGKILL");
+      process.kill(pid, name);
     } catch {
       // Already gone.
     }
+  };
+  const frozen = new Set<number>();
+  for (;;) {
+    const found = [child.pid, ...descendants(child.pid)].filter((pid) => !frozen.has(pid));
+    if (found.length === 0) break;
+    for (const pid of found) {
+      signal(pid, "SIGSTOP");
+      frozen.add(pid);
+    }
   }
+  for (const pid of frozen) signal(pid, "SIGKILL");
 }
 
 /** A private X display for MiniBrowser, chosen by Xvfb itself (`-displayfd`). */
