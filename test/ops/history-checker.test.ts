@@ -39,6 +39,10 @@ const call = (fields: Partial<Call> = {}): Call => ({
   ...fields,
 });
 
+/** A hung call: its caller gave up at its timeout, the function stayed stuck for 6 s more. */
+const stuckAfterCallerLeft = () =>
+  call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 });
+
 const report = (fields: Partial<AttemptReport> = {}): AttemptReport => ({
   at: T + 30,
   caller: "pg-a.1",
@@ -171,8 +175,7 @@ describe("the history checker", () => {
     it("catches a dispatcher calling while the function is still at a call whose caller gave up", () => {
       const input = history({
         calls: [
-          // The caller gave up at its timeout; the function stayed stuck for 6 s more.
-          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
+          stuckAfterCallerLeft(),
           call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_020, plan: "fail", status: 503 }),
         ],
         reports: [
@@ -188,10 +191,7 @@ describe("the history checker", () => {
 
     it("lets a machine call it meanwhile once a person's attempt since failed for sure (seed 2588400310)", () => {
       const input = history({
-        calls: [
-          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
-          call({ caller: "cli.2", arrivedAt: T + 2_500, endedAt: T + 2_510 }),
-        ],
+        calls: [stuckAfterCallerLeft(), call({ caller: "cli.2", arrivedAt: T + 2_500, endedAt: T + 2_510 })],
         reports: [
           report({ state: "possibly_delivered", by: "visitor", at: T + 1_510 }),
           // A visitor's resend at another instance, refused by a function that was down: no call.
@@ -206,10 +206,7 @@ describe("the history checker", () => {
 
     it("lets a visitor's resend of that held lead, under its one key, reach the function meanwhile", () => {
       const input = history({
-        calls: [
-          call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500, finishedAt: T + 7_500 }),
-          call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_020 }),
-        ],
+        calls: [stuckAfterCallerLeft(), call({ caller: "pg-b.1", arrivedAt: T + 4_000, endedAt: T + 4_020 })],
         reports: [
           report({ state: "possibly_delivered", by: "visitor", at: T + 1_510 }),
           report({ caller: "pg-b.1", by: "visitor", at: T + 4_030 }),
