@@ -270,7 +270,7 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
       "dead",
       ...(options.includePossiblyDelivered ? (["possibly_delivered"] as const) : []),
     ];
-    const ids = await store.idsIn(states);
+    const ids = (await store.list(states)).map((lead) => lead.id);
     const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
     let delivered = 0;
     let sent = 0;

@@ -1,28 +1,17 @@
 /**
- * The lead's state machine, in one table (issue 40): every state, and for each transition the
- * states it may start from and the states it may end in. The store's statements take their
- * `from` states from here (a claim names the states it may take, never "anything not held"), and
- * the diagram in docs/lead-store.md is made from it (`stateDiagram`, checked by
- * test/docs/lead-states.test.ts). Each transition is one statement in `store.server.ts`, named in
- * `statement`.
+ * The lead's state machine, one table (issue 40): each transition, the store's statement that runs
+ * it and the states it may start from (statements take their `where state in` from here). The
+ * diagram in docs/lead-store.md is made from it (test/docs/lead-states.test.ts).
  */
 
 export const leadStates = [
-  // An attempt under way, leased to one process until `lease_until`; `call_started_at` says whether
-  // its call may have begun (a lease that runs out then makes it possibly delivered, else pending).
-  "sending",
-  // The call failed for sure: the dispatcher tries again at `next_attempt_at`.
-  "pending",
-  // The outcome of a call is unknown: held for a person, never resent by a machine.
-  "possibly_delivered",
-  // The last of `maxAttempts` sure failures: held for a person.
-  "dead",
-  // The function confirmed it.
-  "delivered",
-  // No function is configured: the store is where the lead is read.
-  "inbox",
-  // Held as spam (decision 042): never sent; a person's `release` makes it an attempt.
-  "spam",
+  "sending", // an attempt under way, leased to one process until `lease_until`
+  "pending", // the call failed for sure: the dispatcher tries again at `next_attempt_at`
+  "possibly_delivered", // the outcome of a call is unknown: held for a person, never resent by a machine
+  "dead", // the last of `maxAttempts` sure failures: held for a person
+  "delivered", // the function confirmed it
+  "inbox", // no function is configured: the store is where the lead is read
+  "spam", // held as spam (decision 042): never sent unless a person releases it
 ] as const;
 export type LeadState = (typeof leadStates)[number];
 
@@ -43,88 +32,35 @@ export interface Transition {
   expiredLease?: boolean;
 }
 
+// One row per transition, kept as a table to read down (not wrapped by the formatter).
+// prettier-ignore
 export const TRANSITIONS = {
-  admit: {
-    statement: "admit",
-    by: "a visitor's post",
-    from: ["(new)"],
-    to: ["sending", "inbox", "spam"],
-  },
-  resend: {
-    statement: "admit",
-    by: "a visitor's identical post (the open lead's next attempt)",
-    from: ["pending", "possibly_delivered", "dead"],
-    expiredLease: true,
-    to: ["sending", "inbox"],
-  },
-  beginCall: {
-    statement: "beginCall",
-    by: "the holder, just before its call (renews the lease)",
-    from: ["sending"],
-    to: ["sending"],
-  },
-  recordConfirmed: {
-    statement: "recordOutcome",
-    // A confirmation is the truth: also when the holder's lease ran out meanwhile and the lead was
-    // held, retried or taken by another attempt (which then finds it delivered).
-    by: "the caller whose call the function confirmed",
-    from: ["sending", "pending", "possibly_delivered", "dead"],
-    to: ["delivered"],
-  },
-  recordFailure: {
-    statement: "recordOutcome",
-    by: "the holder (its own claim only), with a failed or unknown answer",
-    from: ["sending"],
-    to: ["pending", "dead", "possibly_delivered"],
-  },
-  releaseUncalled: {
-    statement: "releaseUncalled",
-    by: "the holder whose beginCall failed (no call made)",
-    from: ["sending"],
-    to: ["pending", "possibly_delivered"],
-  },
-  expireLeases: {
-    statement: "expireLeases",
-    by: "any dispatcher, for a lease that ran out",
-    from: ["sending"],
-    to: ["possibly_delivered", "pending"],
-  },
-  dispatch: {
-    statement: "claimDue",
-    by: "a dispatcher, when a retry is due",
-    from: ["pending"],
-    to: ["sending"],
-  },
-  retry: {
-    statement: "claimIfIn",
-    by: "a person's `leads retry` (possibly delivered ones only when asked)",
-    from: ["pending", "dead", "possibly_delivered"],
-    to: ["sending"],
-  },
-  releaseSpam: {
-    statement: "releaseSpam",
-    by: "a person's `leads release`",
-    from: ["spam"],
-    to: ["sending", "inbox"],
-  },
-  retention: {
-    statement: "eraseDeliveredOlderThan",
-    by: "the dispatcher, hourly (personal fields only; the row stays)",
-    from: ["delivered"],
-    to: ["delivered"],
-  },
-  eraseSpam: {
-    statement: "eraseSpamOlderThan",
-    by: "the dispatcher, hourly",
-    from: ["spam"],
-    to: ["(erased)"],
-  },
-  forget: {
-    statement: "forget",
-    by: "a person's `leads forget`",
-    from: leadStates,
-    to: ["(erased)"],
-  },
+  admit:           { statement: "admit",                   from: ["(new)"],                                            to: ["sending", "inbox", "spam"],
+                     by: "a visitor's post" },
+  resend:          { statement: "admit",                   from: ["pending", "possibly_delivered", "dead"],            to: ["sending", "inbox"], expiredLease: true,
+                     by: "a visitor's identical post (the open lead's next attempt)" },
+  beginCall:       { statement: "beginCall",               from: ["sending"],                                          to: ["sending"],
+                     by: "the holder, just before its call (renews the lease)" },
+  recordConfirmed: { statement: "recordOutcome",           from: ["sending", "pending", "possibly_delivered", "dead"], to: ["delivered"],
+                     by: "the caller whose call the function confirmed (the truth, whoever holds the lead now)" },
+  recordFailure:   { statement: "recordOutcome",           from: ["sending"],                                          to: ["pending", "dead", "possibly_delivered"],
+                     by: "the holder (its own claim only), with a failed or unknown answer" },
+  releaseUncalled: { statement: "releaseUncalled",         from: ["sending"],                                          to: ["pending", "possibly_delivered"],
+                     by: "the holder whose beginCall failed (no call made)" },
+  expireLeases:    { statement: "expireLeases",            from: ["sending"],                                          to: ["possibly_delivered", "pending"],
+                     by: "any dispatcher, for a lease that ran out" },
+  dispatch:        { statement: "claimDue",                from: ["pending"],                                          to: ["sending"],
+                     by: "a dispatcher, when a retry is due" },
+  retry:           { statement: "claimIfIn",               from: ["pending", "dead", "possibly_delivered"],            to: ["sending"],
+                     by: "a person's `leads retry` (possibly delivered ones only when asked)" },
+  releaseSpam:     { statement: "releaseSpam",             from: ["spam"],                                             to: ["sending", "inbox"],
+                     by: "a person's `leads release`" },
+  retention:       { statement: "eraseDeliveredOlderThan", from: ["delivered"],                                        to: ["delivered"],
+                     by: "the dispatcher, hourly (personal fields only; the row stays)" },
+  eraseSpam:       { statement: "eraseSpamOlderThan",      from: ["spam"],                                             to: ["(erased)"],
+                     by: "the dispatcher, hourly" },
+  forget:          { statement: "forget",                  from: leadStates,                                           to: ["(erased)"],
+                     by: "a person's `leads forget`" },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof TRANSITIONS;

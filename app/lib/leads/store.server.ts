@@ -19,16 +19,15 @@ import { fromStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states
 import { migrateToLatest } from "~/lib/leads/migrations.server";
 
 /**
- * Every lead, kept before anything else happens, and what became of it (decision 032). One store
- * for both engines; every rule that must hold across instances and restarts is decided here, in a
- * transaction, never in one process's memory. The states and the transitions between them are one
- * table, `lead-states.ts`; what each means for a lead is told in docs/lead-store.md.
+ * Every lead, kept before anything else happens, and what became of it (decision 032), for both
+ * engines: each rule that must hold across instances is decided here, by the database. The rules
+ * are told in docs/lead-store.md; the transitions are the table in `lead-states.ts`.
  */
 
 export { leadStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
 
 /** How long an erasure waits for SQLite's write-ahead log to be emptied before it says a copy remains. */
-export const ERASURE_CHECKPOINT_MS = 5_000;
+const ERASURE_CHECKPOINT_MS = 5_000;
 
 /** An identical request delivered this recently is answered "sent" without a call (decision 026). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -64,7 +63,6 @@ export interface Claim {
 export interface AlertSlot {
   kind: string;
   at: number;
-  previous: number | null;
 }
 
 export type LimitDecision =
@@ -83,11 +81,7 @@ export interface AdmitOptions {
   requestId?: string;
   /** Asked only when the request becomes a call or a new lead (never for a duplicate). */
   allow: () => Promise<LimitDecision>;
-  /**
-   * The spam signals the submission showed, when they hold it (decision 042): it is kept as `spam`,
-   * never sent and never joined to an open lead; an identical spam submission within the duplicate
-   * window is a duplicate.
-   */
+  /** The spam signals that hold the submission as spam (decision 042): kept, never sent. */
   spam?: readonly string[];
 }
 
@@ -124,11 +118,7 @@ export interface LeadStoreOptions {
   /** How long a call may hold a lead before its outcome counts as unknown. */
   leaseMs: number;
   retry: RetryPolicy;
-  /**
-   * A test's clock in place of the database's. Unset (always, outside tests): every time the store
-   * writes or compares comes from the database (`databaseNow`), so that instances and CLI runs whose
-   * own clocks disagree still agree on whose lease is live.
-   */
+  /** A test's clock. Unset (always, outside tests): the database's, which every instance shares. */
   now?: () => number;
   random?: () => number;
   /** How long to wait between attempts to reach a store that is down. */
@@ -171,6 +161,18 @@ function toLead(row: Row): Lead {
 
 export { emailKey };
 
+/** A lead's eight fields once retention erased them. */
+const ERASED_REQUEST: LeadRequest = {
+  name: "",
+  email: "",
+  phone: "",
+  company: "",
+  website: "",
+  companySize: "",
+  industry: "",
+  message: "",
+};
+
 /** The eight fields as columns, and the address as it is compared. */
 export function requestColumns(request: LeadRequest) {
   return {
@@ -186,31 +188,24 @@ export function requestColumns(request: LeadRequest) {
   };
 }
 
-/**
- * The database's clock in milliseconds since the epoch, read on the connection (or transaction) that
- * is about to use it. On PostgreSQL `clock_timestamp()`, the server's clock whichever instance asks
- * (an instance whose own clock runs ahead cannot take a live lease for an abandoned one); on SQLite
- * `unixepoch('subsec')`, the clock of the machine whose processes share the file.
- */
-async function databaseNow(db: Kysely<LeadsDatabase>, engine: OpenDatabase["engine"]): Promise<number> {
-  const query =
-    engine === "postgres"
-      ? sql<{ now: number | string }>`select extract(epoch from clock_timestamp()) * 1000 as now`
-      : sql<{ now: number | string }>`select unixepoch('subsec') * 1000 as now`;
-  const { rows } = await query.execute(db);
-  return Math.round(Number(rows[0]!.now));
-}
-
 /** A time as the database computes it, in milliseconds since the epoch, inside a statement. */
 type Instant = RawBuilder<number>;
+
+/**
+ * The database's clock (milliseconds since the epoch): PostgreSQL's, whichever instance asks, so an
+ * instance whose clock runs ahead cannot take a live lease; on SQLite, the machine's.
+ */
+const databaseClock = (engine: OpenDatabase["engine"]): Instant =>
+  engine === "postgres"
+    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+    : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
 
 /** `at` moved by `ms` (both in milliseconds), in SQL. */
 const plus = (at: Instant, ms: number): Instant => sql<number>`${at} + ${ms}`;
 
 /**
- * What an identical request meets, if anything: a lead being sent right now (an unexpired lease),
- * or one delivered (or kept in the inbox) within the duplicate window. Undefined: it is a new lead,
- * or the next attempt of an open one.
+ * What an identical request meets: a lead being sent (a live lease), or one delivered or kept within
+ * the duplicate window. Undefined: a new lead, or the next attempt of an open one.
  */
 async function earlier(
   db: Kysely<LeadsDatabase>,
@@ -218,8 +213,7 @@ async function earlier(
   at: Instant,
   spam = false,
 ): Promise<Extract<Admission, { kind: "duplicate" | "in-flight" }> | undefined> {
-  // Kept within the window: inbox leads, and for a spam submission the spam ones too (a real
-  // resend of a lead held as spam is never answered "duplicate": it goes on to be sent).
+  // A real resend of a lead held as spam is never a duplicate of it: it goes on to be sent.
   const keptStates = spam ? ["inbox", "spam"] : ["inbox"];
   const row = await db
     .selectFrom("leads")
@@ -250,19 +244,11 @@ export function createLeadStore({
   log = (event) => console.log(JSON.stringify(event)),
 }: LeadStoreOptions) {
   const { db, engine } = database;
-  /** The time by which leases, due times and windows are measured: the database's (see `databaseNow`). */
-  const clock = (on: Kysely<LeadsDatabase> = db): Promise<number> =>
-    now ? Promise.resolve(now()) : databaseNow(on, engine);
-  /**
-   * The same time, computed by the statement that uses it (no round trip of its own, which the
-   * hot path of a post would pay several times over).
-   */
-  const nowSql = (): Instant =>
-    now
-      ? sql<number>`cast(${now()} as bigint)`
-      : engine === "postgres"
-        ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-        : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
+  /** The time leases, due times and windows are measured by, computed by the statement that uses it. */
+  const nowSql = (): Instant => (now ? sql<number>`cast(${now()} as bigint)` : databaseClock(engine));
+  /** The same time as a number (one round trip). */
+  const clock = async (): Promise<number> =>
+    Number((await sql<{ now: number }>`select ${nowSql()} as now`.execute(db)).rows[0]!.now);
   let status: StoreStatus = { engine, location: database.location, state: "connecting" };
   let reconnect: NodeJS.Timeout | undefined;
   let starting: Promise<StoreStatus> | undefined;
@@ -330,12 +316,9 @@ export function createLeadStore({
   });
 
   /**
-   * The same for a lead already stored. A lead that a call may have reached keeps that mark: one
-   * held as possibly delivered, and one still `sending` whose lease ran out after its call began
-   * (its holder died mid-call, and no dispatcher has swept it yet). If this attempt's lease runs out
-   * before its own call begins (its process killed, or stuck on the store), the lead goes back to
-   * being held, never to pending, where a dispatcher would send it again (found by the history
-   * test, seed 9001). Read from the row as it was (SET sees the old values).
+   * The same for a stored lead, which keeps the mark of a call that may have reached the function
+   * (held, or `sending` with a lapsed lease after its call began): if this attempt then dies before
+   * its own call, the lead is held again, never pending (the history test, seed 9001).
    */
   const leaseStoredFields = (at: Instant) => ({
     ...leaseFields(at),
@@ -348,11 +331,9 @@ export function createLeadStore({
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
 
   /**
-   * SQLite keeps the pages a statement replaced in its write-ahead log until a checkpoint copies
-   * the log back and truncates it; a program reading an older snapshot (a backup, an export, a
-   * `list`) holds those frames, and the checkpoint then answers "busy". Erasures wait for it,
-   * within `ERASURE_CHECKPOINT_MS`, and say whether the log is empty. PostgreSQL: nothing to do
-   * here (its dead rows go at its next VACUUM: docs/lead-store.md).
+   * Whether SQLite's write-ahead log could be emptied (a reader of an older snapshot keeps the old
+   * pages there, and the checkpoint answers "busy"): tried for `ERASURE_CHECKPOINT_MS`. PostgreSQL:
+   * docs/lead-store.md.
    */
   const emptyWriteAheadLog = async (): Promise<boolean> => {
     if (engine !== "sqlite") return true;
@@ -366,30 +347,16 @@ export function createLeadStore({
   };
 
   /**
-   * The one claim rule: a lead is taken for an attempt by one conditional statement that names the
-   * states it may start from (issue 40: "not held" matched a delivered lead too), and an attempt
-   * whose lease ran out when the claim says so. On PostgreSQL a concurrent claim waits for the row
-   * and re-checks this condition on the row it then sees, so of two attempts (a visitor's resend,
-   * a dispatcher, `leads retry`) exactly one gets the lead, and none takes one that another
-   * session delivered meanwhile.
+   * The one claim rule: a claim names the states it may take (and, if it says so, an attempt whose
+   * lease lapsed). PostgreSQL re-checks it on the row a waiting claim then sees: of two attempts
+   * one gets the lead, and none takes one delivered meanwhile (issue 40).
    */
   const claimableFrom =
-    (states: readonly LeadState[], at: Instant, { expiredLease }: { expiredLease: boolean }) =>
+    (states: readonly LeadState[], at: Instant, expiredLease = false) =>
     (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
       eb.or([
-        eb(
-          "state",
-          "in",
-          states.filter((state) => state !== "sending"),
-        ),
-        ...(expiredLease
-          ? [
-              eb.and([
-                eb("state", "=", "sending"),
-                eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]),
-              ]),
-            ]
-          : []),
+        eb("state", "in", states),
+        ...(expiredLease ? [eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)])] : []),
       ]);
 
   /** Leases each of these leads, still in one of `states`, to this process for one more attempt, each with its own token. */
@@ -405,7 +372,7 @@ export function createLeadStore({
         .updateTable("leads")
         .set({ ...leaseStoredFields(at), attempts: sql<number>`attempts + 1` })
         .where("id", "=", id)
-        .where(claimableFrom(states, at, { expiredLease: false }))
+        .where(claimableFrom(states, at))
         .returningAll()
         .executeTakeFirst();
       if (row) claims.push(claimOf(row));
@@ -425,19 +392,15 @@ export function createLeadStore({
     status: (): StoreStatus => status,
 
     /**
-     * A valid request arrives. Decided in one transaction, locked per fingerprint: an identical
-     * lead delivered within the window is a duplicate; one being sent is in flight (wait for it);
-     * an open one (pending, dead, possibly delivered) becomes this attempt; otherwise a new lead,
-     * committed before the function is called.
+     * A valid request arrives: a duplicate, in flight (wait for it), the next attempt of its open
+     * lead, or a new lead, committed before any call. One transaction, locked per fingerprint.
      */
     admit(request: LeadRequest, { mode, requestId, allow, spam }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
       return guarded(async () => {
-        // On PostgreSQL the limit is asked outside the transaction: the limiter takes connections
-        // of the same pool, which transactions waiting for it must not all be holding. A duplicate
-        // or a lead in flight is answered before it is asked (it never costs the visitor a point);
-        // the transaction decides again, so a race only ever costs one. SQLite's limiter is in
-        // memory and its one connection serializes everything: asked inside, one turn per post.
+        // PostgreSQL: the limit is asked outside the transaction (the limiter takes connections of
+        // the same pool, which waiting transactions must not all hold), after the duplicate check, so
+        // a duplicate never costs a point and a race at most one. SQLite: inside, in memory.
         const limitFirst = engine === "postgres";
         const held = spam !== undefined && spam.length > 0;
         if (limitFirst) {
@@ -477,7 +440,6 @@ export function createLeadStore({
               const limit = await allow();
               if (!limit.allowed) return { kind: "limited", limit };
             }
-            // Spam is never an attempt at an open lead, never a call: kept for a person to look at.
             if (held) {
               const row = await insertNew({ state: "spam", attempts: 0, spam_signals: spam.join(",") });
               return { kind: "stored", id: row.id };
@@ -489,8 +451,7 @@ export function createLeadStore({
               .where("state", "in", OPEN_STATES)
               .executeTakeFirst();
             if (open) {
-              // The visitor's resend is the open lead's next attempt: same row, same Idempotency-Key,
-              // with what they typed this time.
+              // The open lead's next attempt: same row and key, with what the visitor typed this time.
               const state =
                 mode === "inbox"
                   ? { state: "inbox", lease_until: null, lease_token: null }
@@ -504,13 +465,10 @@ export function createLeadStore({
                   request_id: requestId ?? null,
                 })
                 .where("id", "=", open.id)
-                // The open states, or an attempt whose holder's lease ran out: never a lead another
-                // session delivered (or is sending) while this one waited for the row.
-                .where(claimableFrom(fromStates("resend"), at, { expiredLease: true }))
+                .where(claimableFrom(fromStates("resend"), at, true))
                 .returningAll()
                 .executeTakeFirst();
-              // A dispatcher or `leads retry` took it between our read and this claim: its attempt
-              // is this visitor's too (wait for its outcome), never a second call beside it.
+              // Taken meanwhile (a dispatcher, `leads retry`): its attempt is this visitor's too.
               if (!row) return { kind: "in-flight", id: open.id };
               return mode === "inbox"
                 ? { kind: "stored", id: row.id }
@@ -529,11 +487,8 @@ export function createLeadStore({
     },
 
     /**
-     * The holder's last word before its call: records that the call begins, if this claim still
-     * holds a live lease (it may have run out while the lead waited, and another attempt taken it),
-     * and renews the lease from now, so the whole lease (the function's timeout and the margin to
-     * record its outcome) is the call's, however long the claim waited for the store. False: do not
-     * call. Only after this can the lead become possibly delivered.
+     * The holder's last word before its call: records that it begins, if this claim's lease is still
+     * live, and renews the lease for the call. False: do not call.
      */
     async beginCall({ lead, token }: Claim): Promise<boolean> {
       return guarded(async () => {
@@ -541,7 +496,6 @@ export function createLeadStore({
         const result = await db
           .updateTable("leads")
           .set({
-            // Kept when a call may have reached the function before this claim (leaseStoredFields).
             call_started_at: sql<number>`coalesce(call_started_at, ${at})`,
             lease_until: plus(at, leaseMs),
           })
@@ -555,13 +509,10 @@ export function createLeadStore({
     },
 
     /**
-     * The holder's word that its call never began, after `beginCall` failed: the store may still
-     * have committed it (a PostgreSQL server paused past the query timeout runs the statement when
-     * it wakes), which would hold as possibly delivered a lead nobody sent. Hands the lead back:
-     * held again if a call may have reached the function before this claim, else pending and due
-     * now (a dead lead a person retried too: their attempt stands, the dispatcher makes it), the
-     * attempt uncounted. Matches only this claim's token, so it cannot undo a later claim's call, and a
-     * `beginCall` that commits after it matches nothing. False: the claim no longer held the lead.
+     * The holder's word, after `beginCall` failed, that its call never began (the store may yet
+     * commit `beginCall`: a paused server wakes). The lead goes back as it was (held if an earlier
+     * call may have reached the function, else pending and due now), the attempt uncounted. Only
+     * this claim's token matches. False: the claim no longer held the lead.
      */
     async releaseUncalled({ lead, token }: Claim): Promise<boolean> {
       return guarded(async () => {
@@ -585,11 +536,7 @@ export function createLeadStore({
       });
     },
 
-    /**
-     * What the call of a claimed attempt ended in. Confirmed: delivered (even if the lease expired
-     * meanwhile: a confirmation is the truth). Failed for sure: pending with backoff, or dead after
-     * the last attempt. Unknown: possibly delivered. Returns the lead's new state.
-     */
+    /** What the call ended in (docs/lead-store.md): returns the lead's new state. */
     async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
       return guarded(async () => {
         const at = nowSql();
@@ -628,7 +575,7 @@ export function createLeadStore({
           .where("state", "in", fromStates("recordFailure"))
           .where("lease_token", "=", token)
           .executeTakeFirst();
-        // The lease expired and someone else decided meanwhile: their decision stands.
+        // The lease lapsed and another attempt decided meanwhile: its decision stands.
         if (Number(result.numUpdatedRows) === 0) return (await this.get(lead.id))?.state ?? state;
         return state;
       });
@@ -643,8 +590,7 @@ export function createLeadStore({
 
     /** Waits for another attempt at the same lead (any instance) to end, polling its row. */
     async awaitOutcome(id: string, timeoutMs: number, pollMs = 100): Promise<LeadState | "unknown"> {
-      // How long this visitor waits is this process's own business (a monotonic clock); whether
-      // the holder's lease ran out is the database's.
+      // How long the visitor waits: this process's clock; whether the lease ran out: the database's.
       const until = performance.now() + timeoutMs;
       for (;;) {
         const lead = await this.get(id);
@@ -678,25 +624,7 @@ export function createLeadStore({
       );
     },
 
-    /** The ids of the leads in these states, oldest first (what a person's `retry` will try). */
-    async idsIn(states: readonly LeadState[]): Promise<string[]> {
-      return guarded(async () => {
-        const rows = await db
-          .selectFrom("leads")
-          .select("id")
-          .where("state", "in", states)
-          .orderBy("received_at")
-          .orderBy("id")
-          .execute();
-        return rows.map((row) => row.id);
-      });
-    },
-
-    /**
-     * Leases one lead for a person's `retry`, just before its call, if it is still in one of these
-     * states (a dispatcher or a visitor may have taken it meanwhile): a lease is never held by a
-     * lead that waits its turn, so it cannot run out before the call.
-     */
+    /** Leases one lead for a person's `retry`, just before its call, if it is still in one of these states. */
     async claimIfIn(id: string, states: readonly LeadState[]): Promise<Claim | undefined> {
       const allowed = fromStates("retry");
       if (!states.every((state) => allowed.includes(state)))
@@ -718,11 +646,7 @@ export function createLeadStore({
       );
     },
 
-    /**
-     * Attempts whose lease ran out (their process died, or lost the store): one whose call had
-     * begun may have reached the function and is held as possibly delivered; one that was never
-     * called goes back to pending, due now, for the dispatcher to send under its own key.
-     */
+    /** Attempts whose lease ran out: held if their call had begun, else pending and due now. */
     async expireLeases(): Promise<{ held: string[]; returned: string[] }> {
       return guarded(async () => {
         const at = nowSql();
@@ -742,7 +666,6 @@ export function createLeadStore({
             lease_until: null,
             lease_token: null,
             next_attempt_at: at,
-            // The attempt the claim counted never happened.
             attempts: sql<number>`attempts - 1`,
           })
           .where(expired)
@@ -780,58 +703,41 @@ export function createLeadStore({
           .groupBy("state")
           .execute();
         const of = (state: LeadState) => rows.find((row) => row.state === state);
+        const count = (state: LeadState) => Number(of(state)?.count ?? 0);
         const oldest = of("pending")?.oldest;
         return {
-          pending: Number(of("pending")?.count ?? 0),
-          possiblyDelivered: Number(of("possibly_delivered")?.count ?? 0),
-          dead: Number(of("dead")?.count ?? 0),
-          sending: Number(of("sending")?.count ?? 0),
-          inbox: Number(of("inbox")?.count ?? 0),
-          spam: Number(of("spam")?.count ?? 0),
+          pending: count("pending"),
+          possiblyDelivered: count("possibly_delivered"),
+          dead: count("dead"),
+          sending: count("sending"),
+          inbox: count("inbox"),
+          spam: count("spam"),
           oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((at - Number(oldest)) / 1000)),
         };
       });
     },
 
-    /**
-     * GDPR art. 17: every lead of this address, in any state, erased. Returns how many, and whether
-     * no copy is left on disk (SQLite: false while another program's read keeps the old pages in
-     * the write-ahead log; never say "erased" then).
-     */
+    /** GDPR art. 17: every lead of this address erased; and whether no copy is left on disk. */
     async forget(email: string): Promise<{ erased: number; copiesGone: boolean }> {
       return guarded(async () => {
         const result = await db
           .deleteFrom("leads")
           .where("email_key", "=", emailKey(email))
           .executeTakeFirst();
-        // Gone from the file too: VACUUM rewrites it without free pages (where copies from before
-        // secure_delete may linger), and the checkpoint empties the write-ahead log.
+        // VACUUM: free pages from before secure_delete may still hold copies.
         if (engine === "sqlite") await sql`vacuum`.execute(db);
         return { erased: Number(result.numDeletedRows), copiesGone: await emptyWriteAheadLog() };
       });
     },
 
-    /**
-     * Retention: the personal fields of leads the function confirmed more than `days` ago are
-     * erased (the row stays, for counts). Inbox leads are never erased here: the store is their
-     * only copy.
-     */
+    /** Retention: the personal fields of leads confirmed more than `days` ago (the row stays). */
     async eraseDeliveredOlderThan(days: number): Promise<{ erased: number; copiesGone: boolean }> {
       return guarded(async () => {
         const at = nowSql();
         const result = await db
           .updateTable("leads")
           .set({
-            ...requestColumns({
-              name: "",
-              email: "",
-              phone: "",
-              company: "",
-              website: "",
-              companySize: "",
-              industry: "",
-              message: "",
-            }),
+            ...requestColumns(ERASED_REQUEST),
             fingerprint: "erased",
             request_id: null,
             erased_at: at,
@@ -861,12 +767,9 @@ export function createLeadStore({
     },
 
     /**
-     * A person says this lead held as spam is real. With a function it becomes an attempt like a
-     * visitor's (leased here, called once under its own key by the caller, `attemptDelivery`); in
-     * inbox mode it joins the inbox. One conditional statement, under the fingerprint's lock that
-     * admissions take: of two releases at once (two shells, two machines) exactly one gets it, and
-     * a release run again finds no spam. An identical lead still open (being delivered) keeps
-     * that role: the spam copy is not released beside it.
+     * A person says this lead held as spam is real: an attempt (or, without a function, an inbox
+     * lead), under the fingerprint's lock, so one of two releases gets it. An identical open lead
+     * keeps that role: the spam copy is not released beside it.
      */
     async releaseSpam(
       id: string,
@@ -887,40 +790,30 @@ export function createLeadStore({
         return writeTransaction(
           database,
           async (trx) => {
-            const at = nowSql();
-            if (mode === "inbox") {
-              const result = await trx
-                .updateTable("leads")
-                .set({ state: "inbox" })
-                .where("id", "=", id)
-                .where("state", "in", fromStates("releaseSpam"))
-                .executeTakeFirst();
-              return Number(result.numUpdatedRows) === 1 ? { kind: "inbox" } : { kind: "not-spam" };
-            }
-            const twin = await trx
-              .selectFrom("leads")
-              .select("id")
-              .where("fingerprint", "=", found.fingerprint)
-              .where("state", "in", OPEN_STATES)
-              .executeTakeFirst();
-            const row = twin
-              ? undefined
-              : await trx
-                  .updateTable("leads")
-                  .set({ ...leaseFields(at), attempts: sql<number>`attempts + 1` })
-                  .where("id", "=", id)
-                  .where("state", "in", fromStates("releaseSpam"))
-                  .returningAll()
-                  .executeTakeFirst();
-            if (row) return { kind: "claimed", claim: claimOf(row) };
-            const still = await trx
-              .selectFrom("leads")
-              .select("state")
-              .where("id", "=", id)
-              .executeTakeFirst();
-            return twin && still?.state === "spam"
-              ? { kind: "open-twin", id: twin.id }
-              : { kind: "not-spam" };
+            const spam = (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+              eb.and([eb("id", "=", id), eb("state", "in", fromStates("releaseSpam"))]);
+            if (!(await trx.selectFrom("leads").select("id").where(spam).executeTakeFirst()))
+              return { kind: "not-spam" };
+            const twin =
+              mode === "function" &&
+              (await trx
+                .selectFrom("leads")
+                .select("id")
+                .where("fingerprint", "=", found.fingerprint)
+                .where("state", "in", OPEN_STATES)
+                .executeTakeFirst());
+            if (twin) return { kind: "open-twin", id: twin.id };
+            const row = await trx
+              .updateTable("leads")
+              .set(
+                mode === "inbox"
+                  ? { state: "inbox" }
+                  : { ...leaseFields(nowSql()), attempts: sql<number>`attempts + 1` },
+              )
+              .where(spam)
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            return mode === "inbox" ? { kind: "inbox" } : { kind: "claimed", claim: claimOf(row) };
           },
           found.fingerprint,
         );
@@ -941,41 +834,31 @@ export function createLeadStore({
     },
 
     /**
-     * At most one alert of a kind per interval, across every instance: the slot this caller may
-     * send it in (the time is recorded), or undefined. A caller whose webhook then fails gives the
-     * slot back (`releaseAlert`), so a failed POST never silences that alert for the interval.
+     * At most one alert of a kind per interval, across every instance: the slot this caller may send
+     * it in, or undefined. One upsert: of two callers at once, one gets it.
      */
     async claimAlert(kind: string, intervalMs: number): Promise<AlertSlot | undefined> {
-      return guarded(() =>
-        writeTransaction(
-          database,
-          async (trx) => {
-            const at = await clock(trx);
-            const last = await trx
-              .selectFrom("lead_alerts")
-              .select("sent_at")
-              .where("kind", "=", kind)
-              .executeTakeFirst();
-            const previous = last ? Number(last.sent_at) : null;
-            if (previous !== null && at - previous < intervalMs) return undefined;
-            if (last)
-              await trx.updateTable("lead_alerts").set({ sent_at: at }).where("kind", "=", kind).execute();
-            else await trx.insertInto("lead_alerts").values({ kind, sent_at: at }).execute();
-            return { kind, at, previous };
-          },
-          `alert:${kind}`,
-        ),
-      );
+      return guarded(async () => {
+        const row = await db
+          .insertInto("lead_alerts")
+          .values({ kind, sent_at: nowSql() })
+          .onConflict((oc) =>
+            oc
+              .column("kind")
+              .doUpdateSet({ sent_at: (eb) => eb.ref("excluded.sent_at") })
+              .where("lead_alerts.sent_at", "<=", sql<number>`excluded.sent_at - ${intervalMs}`),
+          )
+          .returning("sent_at")
+          .executeTakeFirst();
+        return row ? { kind, at: Number(row.sent_at) } : undefined;
+      });
     },
 
-    /** The slot's alert was not delivered: the kind may be sent again at once (unless claimed since). */
-    async releaseAlert({ kind, at, previous }: AlertSlot): Promise<void> {
-      await guarded(async () => {
-        const mine = (eb: ExpressionBuilder<LeadsDatabase, "lead_alerts">) =>
-          eb.and([eb("kind", "=", kind), eb("sent_at", "=", at)]);
-        if (previous === null) await db.deleteFrom("lead_alerts").where(mine).execute();
-        else await db.updateTable("lead_alerts").set({ sent_at: previous }).where(mine).execute();
-      });
+    /** The slot's alert was not delivered (its webhook failed): the kind may be sent again at once. */
+    async releaseAlert({ kind, at }: AlertSlot): Promise<void> {
+      await guarded(() =>
+        db.deleteFrom("lead_alerts").where("kind", "=", kind).where("sent_at", "=", at).execute(),
+      );
     },
 
     /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
@@ -996,10 +879,7 @@ export function createLeadStore({
       );
     },
 
-    /**
-     * Keeps this work (a hand-back of an uncalled claim) from being cut off: `close` waits for it,
-     * so the CLI's end and a SIGTERM never leave a lead leased by a call that was never made.
-     */
+    /** Work (a hand-back of an uncalled claim) that `close` waits for: the CLI's end and a SIGTERM too. */
     finishBeforeClose(work: Promise<unknown>): void {
       const settled = work.catch(() => undefined).finally(() => unfinished.delete(settled));
       unfinished.add(settled);
@@ -1015,19 +895,13 @@ export function createLeadStore({
 }
 
 /**
- * Errors that mean "the database is not there" rather than "this query is wrong", by the driver's
- * code only (database.server.ts gives pg's own transport errors one): a message is never read, so
- * a query error whose text happens to say "connect" or "timeout" is not an outage.
+ * Errors that mean "the database is not there", by the driver's code only (never a message): Node's
+ * socket and file errors, PostgreSQL's classes 08, 57P and 53, SQLite's I/O, full, read-only and
+ * damaged, the SQLite worker gone. A slow statement (57014, SQLITE_BUSY) is not an outage.
  */
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
-  // Node's socket and file errors, PostgreSQL's connection, shutdown and resource classes (08, 57P,
-  // 53; a server that stops answering surfaces as 08006, the client's own query deadline), SQLite's
-  // I/O, full, read-only, damaged, and the SQLite worker gone. Not an outage (issue 40): one
-  // statement that was slow on a live database (PostgreSQL's statement timeout 57014, SQLite busy
-  // or locked past its 2 s wait, as behind a `forget`'s VACUUM): that request fails, the next ones
-  // are tried, instead of every post being refused for the reconnect interval.
   if (/^E[A-Z]+$/.test(code)) return true;
   if (/^08|^57P|^53/.test(code)) return true;
   return /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code);
