@@ -1,12 +1,8 @@
 import type { AlertSlot, LeadStore } from "~/lib/leads/store.server";
 
 /**
- * Ops hear about leads that need a person without polling: with LEADS_ALERT_WEBHOOK_URL set, one
- * JSON POST (`text`, so a chat webhook shows it) when a lead becomes dead or possibly delivered, and
- * when the oldest pending lead is older than LEADS_ALERT_PENDING_MINUTES. At most one alert per
- * kind per interval across every instance (the store records when each kind was last sent). No
- * personal data: counts and states only. A webhook that fails or hangs never holds a lead, and
- * gives its turn back: the alert is tried again at its next occasion, not an interval later.
+ * Ops hear about leads that need a person (docs/lead-store.md, Alerts): one JSON POST per kind per
+ * interval across every instance, counts only; a webhook that fails gives its turn back.
  */
 export type AlertKind = "dead" | "possibly-delivered" | "pending-age";
 
@@ -55,7 +51,6 @@ export function createAlerts({
         kind,
         error: error instanceof Error ? error.message : String(error),
       });
-      // Not delivered: the next occasion (this instance's or another's) may send it again.
       if (slot) await store.releaseAlert(slot).catch(() => undefined);
     }
   };

@@ -1,9 +1,6 @@
 /**
- * What each kind of answer from the function means for the lead: the one table of "Outcome of a
- * call" (docs/requirements.md, decision 032). A sure failure is resent by the dispatcher under the
- * same key (dead after the set attempts); an unknown outcome may have reached the function, so it
- * is held as possibly delivered and never resent by a machine. Whatever this table does not name
- * is unknown: a lead is never resent on a guess.
+ * What each kind of answer from the function means for the lead ("Outcome of a call",
+ * docs/lead-store.md): a sure failure is resent; anything else is unknown, held, never resent.
  */
 export type CallOutcome = "sure-failure" | "unknown";
 
@@ -13,12 +10,7 @@ export function outcomeOfStatus(status: number): CallOutcome {
   return status === 500 || status === 502 || status === 503 ? "sure-failure" : "unknown";
 }
 
-/**
- * The error codes that say no connection was ever made (the request cannot have arrived): refused,
- * no such host, no route, a connect timeout. A connection lost after it was made (a reset, a
- * socket closed by the other side, a timeout waiting for headers) may have carried the whole
- * request: unknown.
- */
+/** The error codes that say no connection was made; one lost after (a reset) may have carried it all. */
 const NO_CONNECTION_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",

@@ -7,8 +7,7 @@ import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 /**
  * The lead store's two engines behind one Kysely query builder (decision 032): the embedded SQLite
- * file that a fresh clone needs no service for, and the PostgreSQL database several instances
- * share. Every query in the store is written once, for both.
+ * file, and the PostgreSQL database several instances share.
  */
 
 export type Engine = "sqlite" | "postgres";
@@ -36,12 +35,7 @@ export interface LeadsTable {
   next_attempt_at: number | null;
   lease_until: number | null;
   lease_token: string | null;
-  /**
-   * Set when a call of the lead may have reached the function: by the lease holder just before its
-   * call, and kept by a new claim of a lead a call may already have reached (one held as possibly
-   * delivered). A lease that runs out without it was never called (the lead goes back to pending);
-   * with it, the outcome is unknown (possibly delivered).
-   */
+  /** Set once a call of the lead may have reached the function (a lapsed lease then holds it). */
   call_started_at: number | null;
   last_attempt_at: number | null;
   last_reason: string | null;
@@ -123,12 +117,9 @@ async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string
 }
 
 /**
- * The pool as Kysely sees it, with a code on every error. The server's errors carry their SQLSTATE
- * and the sockets' their Node code, but pg's own (a connection that could not be opened in time,
- * one lost mid-query, a query past its deadline) carry only a message; here they get the SQLSTATE
- * a server gives such failures (08001 could not connect, 08006 connection lost) or ETIMEDOUT when
- * they came at their deadline, so that the store tells "the database is not there" from "this query
- * is wrong" by codes alone, never by reading a message (issue 33).
+ * The pool as Kysely sees it, with a code on every error: pg's own (could not connect, lost
+ * mid-query, past its deadline) carry only a message, and get 08001, 08006 or ETIMEDOUT, so the
+ * store reads codes alone, never a message (issue 33).
  */
 export function codedPool(
   pool: pg.Pool,
@@ -137,12 +128,9 @@ export function codedPool(
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   // Connections the server or the network ended: closed when released, never handed on.
   const lost = new WeakSet<pg.PoolClient>();
-  // A lost connection emits 'error' on its client, which the pool listens for only while the
-  // client is idle: unheard, it would end the process. So every client is heard from the moment
-  // the pool has it ('connect' comes before the pool hands it over), not from when a request takes
-  // it: a server shutting down as the connection opens sends ReadyForQuery and its FATAL 57P01 in
-  // one packet, parsed in one go, before any caller runs (the history test's instance that died
-  // while starting). The query under way, if any, fails on its own.
+  // A lost connection emits 'error' on its client, which the pool hears only while it is idle:
+  // unheard, it ends the process. So every client is heard from 'connect' on (a server shutting
+  // down sends ReadyForQuery and FATAL 57P01 in one packet, before any caller runs).
   pool.on("connect", (client) =>
     client.on("error", (error) => {
       lost.add(client);
@@ -152,12 +140,9 @@ export function codedPool(
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (!wrapped) {
-      // A connection whose query failed without the server's answer (lost, or past its deadline)
-      // is in a state nobody knows: closed when released, never handed to the next request. A
-      // hung server that wakes up mid-transaction then finds the socket gone and rolls it back,
-      // instead of committing what its client reported as failed. A single statement is its own
-      // transaction and may still commit when the server wakes: the store allows for that where it
-      // matters (releaseUncalled after a failed beginCall).
+      // A query that failed without the server's answer leaves the connection in a state nobody
+      // knows: closed on release, so a hung server that wakes mid-transaction rolls it back. (A
+      // lone statement may still commit then: see releaseUncalled.)
       let broken = false;
       wrapped = {
         // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
@@ -201,8 +186,7 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
     application_name: "agency-site",
     types: pgTypes,
   });
-  // An idle connection the server closed (a restart, a failover) must not end the process: the pool
-  // drops it and the next query opens another. Its client's own listener (codedPool) logs it.
+  // An idle connection the server closed must not end the process: the pool drops it (logged above).
   pool.on("error", () => {});
   const db = new Kysely<LeadsDatabase>({
     dialect: new PostgresDialect({
@@ -214,9 +198,6 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
 
 function openSqlite(file: string): OpenDatabase {
   const path = resolve(file);
-  // better-sqlite3 on a worker thread (sqlite-worker.server.ts): one connection there, opened on
-  // first use (WAL, synchronous = FULL, busy_timeout; the file created 0600 first), so an
-  // unwritable folder is a store that is unavailable (and retried), not a server that cannot start.
   const db = new Kysely<LeadsDatabase>({
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: 2_000 }),
   });
@@ -231,28 +212,21 @@ export function openDatabase({
   return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs) : openSqlite(file);
 }
 
-/**
- * What a public health check may say about a store error: a class, never the driver's text (which
- * names the database's host, port and user). The log and the startup line keep the detail.
- */
+/** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */
 export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "corrupt" | "error";
 
 /** The class of a store error, from the driver's code (Node's socket codes, SQLSTATE, SQLite's). */
 export function storeErrorClass(error: unknown): StoreErrorClass {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return "error";
-  // Refused: nothing listens, or the server (or the file) says no: authentication, a missing
-  // database, no connection slot left, a file that cannot be opened or written.
+  // Refused: nothing listens, or the server (or the file) says no.
   if (
     /^(ECONNREFUSED|EACCES|EPERM|EROFS)$|^28|^3D000$|^53300$|^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/.test(code)
   )
     return "refused";
   if (/^(ETIMEDOUT|ESOCKETTIMEDOUT)$|^57014$|^SQLITE_(BUSY|LOCKED)/.test(code)) return "timeout";
   if (/^(ENOSPC|EDQUOT)$|^53100$|^SQLITE_FULL/.test(code)) return "full";
-  // Not a database, or a damaged one: the file (or the cluster's data) needs a person.
   if (/^SQLITE_(CORRUPT|NOTADB)|^XX00[12]$/.test(code)) return "corrupt";
-  // Unreachable: the network or the server went away (a name that does not resolve, a reset, a
-  // server shutting down: SQLSTATE classes 08 and 57P).
   if (/^(ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|ECONNABORTED)$|^08|^57P/.test(code))
     return "unreachable";
   return "error";
@@ -268,11 +242,8 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * One write transaction that nothing else interleaves with, as Kysely runs it (begin, commit, and
- * a rollback when `work` throws): the SQLite dialect begins it IMMEDIATE, taking the file's one
- * write lock first (a deferred BEGIN could fail to upgrade when the CLI wrote meanwhile); on
- * PostgreSQL, `lockKey` takes a transaction-scoped advisory lock, so that every instance deciding
- * about the same lead waits for the one before it.
+ * One write transaction (Kysely's): IMMEDIATE on SQLite; on PostgreSQL `lockKey` takes an advisory
+ * lock, so every instance deciding about the same lead waits for the one before it.
  */
 export async function writeTransaction<T>(
   { db, engine }: Pick<OpenDatabase, "db" | "engine">,

@@ -20,21 +20,14 @@ const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown
 
 const HAND_BACK_PAUSE_MS = 500;
 
-/**
- * What a call leaves of its lease, at least: its outcome must be known before another process may
- * take the lead for abandoned (issue 40). A process paused for longer than this (a GC pause, a
- * frozen VM) is not stopped by any lease: the Idempotency-Key is the fence (decision 044).
- */
-export const LEASE_SAFETY_MS = 1_000;
+const LIST = "npm run leads -- list";
 
-/**
- * Retries `releaseUncalled` until the store takes it or the claim's lease is over (then the lease's
- * own expiry decides; the lead is held only if a late `beginCall` reached the store). Never throws.
- */
+/** What a call leaves of its lease, at least, to record its outcome (past it: decision 044). */
+const LEASE_SAFETY_MS = 1_000;
+
+/** Retries `releaseUncalled` until the store takes it or the lease is over (its expiry decides). Never throws. */
 async function handBackUncalled(store: LeadStore, claim: Claim): Promise<void> {
-  const { leaseUntil, lastAttemptAt } = claim.lead;
-  const leaseMs = leaseUntil !== null && lastAttemptAt !== null ? leaseUntil - lastAttemptAt : 0;
-  const until = performance.now() + leaseMs;
+  const until = performance.now() + store.leaseMs;
   for (;;) {
     try {
       const released = await store.releaseUncalled(claim);
@@ -48,12 +41,8 @@ async function handBackUncalled(store: LeadStore, claim: Claim): Promise<void> {
 }
 
 /**
- * One attempt at a claimed lead, whoever makes it: the call begins only once the store records
- * that it does (and that the claim still holds its lease), with the lead's id as its
- * Idempotency-Key, then its outcome recorded. If the store fails before the call, there is none:
- * the lead is handed back as soon as the store answers (or when its lease runs out). If it cannot
- * record the outcome, the lead is held as possibly delivered when the lease runs out: never sent
- * twice by a machine.
+ * One attempt at a claimed lead, whoever makes it (docs/lead-store.md): the call, under the lead's
+ * id as its Idempotency-Key, only once the store recorded that it begins; then its outcome.
  */
 export async function attemptDelivery(
   { store, sink, alerts }: { store: LeadStore; sink: ContactSink; alerts?: Alerts },
@@ -61,21 +50,18 @@ export async function attemptDelivery(
   by: AttemptBy,
 ): Promise<Attempt> {
   let begun: boolean;
-  // The lease `beginCall` renews runs from when the database ran it, which is after this moment:
-  // the call's deadline counts from here, so an answer that comes late shortens the call instead of
-  // letting it outlive the lease (issue 40).
+  // The renewed lease runs from when the database ran `beginCall`: the call's deadline counts from
+  // before it, so a late answer shortens the call instead of letting it outlive the lease (issue 40).
   const askedAt = performance.now();
   try {
     begun = await store.beginCall(claim);
   } catch {
-    // The store may yet commit that the call began (a paused server wakes and runs it): say, as
-    // soon as it answers, that it never did, so the lead is not held for a call nobody made.
+    // The store may yet commit `beginCall` (a paused server wakes): say it never began.
     store.finishBeforeClose(handBackUncalled(store, claim));
     return { called: false, sent: notCalled("the lead store failed before the call"), state: "unknown" };
   }
   if (!begun) {
-    // The lease ran out before the call (another attempt may hold the lead now): its outcome is
-    // the holder's to record.
+    // The lease ran out before the call: another attempt may hold the lead now.
     console.error(
       JSON.stringify({ event: "lead_attempt_skipped", leadId: claim.lead.id, by, reason: "lease lost" }),
     );
@@ -88,7 +74,6 @@ export async function attemptDelivery(
   const started = performance.now();
   const leftMs = store.leaseMs - LEASE_SAFETY_MS - (started - askedAt);
   if (leftMs <= 0) {
-    // The store answered so late that the lease would end before any call could: none is made.
     store.finishBeforeClose(handBackUncalled(store, claim));
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
@@ -122,20 +107,14 @@ export async function attemptDelivery(
   };
   if (state === "delivered") console.log(JSON.stringify(line));
   else console.error(JSON.stringify(line));
-  if (state === "dead") {
-    alerts?.notify(
-      "dead",
-      `A lead failed ${claim.lead.attempts} times and is held for a person: npm run leads -- list`,
-      {
-        attempts: claim.lead.attempts,
-      },
-    );
-  }
-  if (state === "possibly_delivered") {
+  if (state === "dead")
+    alerts?.notify("dead", `A lead failed ${claim.lead.attempts} times and is held for a person: ${LIST}`, {
+      attempts: claim.lead.attempts,
+    });
+  if (state === "possibly_delivered")
     alerts?.notify(
       "possibly-delivered",
-      "A lead may have reached the function without a confirmation and is held: check the mailbox, then npm run leads -- list",
+      `A lead may have reached the function without a confirmation and is held: check the mailbox, then ${LIST}`,
     );
-  }
   return { called: true, sent, state };
 }

@@ -5,13 +5,8 @@ import type { LeadStore } from "~/lib/leads/store.server";
 
 /**
  * Delivered without an operator: every instance runs one dispatcher, which every `intervalMs`
- * - holds as possibly delivered the attempts whose lease expired mid-call (their process died),
- *   and puts back to pending those whose lease expired before their call began,
- * - claims the pending leads that are due (another instance skips those taken) and tries them,
- * - erases the personal fields of leads confirmed more than `retentionDays` ago, and the leads
- *   held as spam for more than `spamRetentionDays` (hourly),
- * - alerts when the oldest pending lead is older than `pendingAlertMs`.
- * A failing store only delays this; nothing here can take the page down.
+ * expires lapsed leases, tries the due pending leads, erases by retention (hourly) and alerts on
+ * old pending leads. A failing store only delays it; nothing here can take the page down.
  */
 export interface DispatcherOptions {
   store: LeadStore;
@@ -43,9 +38,7 @@ export function startDispatcher({
   retentionDays,
   spamRetentionDays,
   pendingAlertMs,
-  // One at a time: each lead is leased just before its own call, so a lease never runs out while
-  // the lead waits its turn behind a slow function (another instance would take it for abandoned),
-  // and a stop leaves no lead leased that was never called.
+  // One at a time: a lead leased just before its own call never waits for its turn under a lease.
   batchSize = 1,
   log = (event) => console.log(JSON.stringify(event)),
 }: DispatcherOptions): Dispatcher {
@@ -57,8 +50,6 @@ export function startDispatcher({
   const pass = async () => {
     if (store.status().state !== "ready") return;
     const { held, returned } = await store.expireLeases();
-    // Never called (their process stopped, or lost the store, between the claim and the call):
-    // back to pending, sent below like any other due lead.
     if (returned.length > 0) log({ event: "lead_lease_expired", leads: returned, state: "pending" });
     if (held.length > 0) {
       log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
@@ -78,24 +69,23 @@ export function startDispatcher({
     }
     if (Date.now() - lastRetention >= HOUR_MS) {
       lastRetention = Date.now();
-      // `copiesGone` false: a reader kept the old pages in SQLite's write-ahead log; the next
-      // checkpoint (at the latest the next hour's) zeroes them. Said, never assumed.
-      const erasures = [
-        {
+      // `copiesGone` false: a reader kept the old pages in SQLite's log, until the next checkpoint.
+      const retained = await store.eraseDeliveredOlderThan(retentionDays);
+      if (retained.erased > 0)
+        log({
           event: "lead_retention_erased",
-          days: { retentionDays },
-          run: () => store.eraseDeliveredOlderThan(retentionDays),
-        },
-        {
+          leads: retained.erased,
+          retentionDays,
+          copiesGone: retained.copiesGone,
+        });
+      const spam = await store.eraseSpamOlderThan(spamRetentionDays);
+      if (spam.erased > 0)
+        log({
           event: "lead_spam_erased",
-          days: { spamRetentionDays },
-          run: () => store.eraseSpamOlderThan(spamRetentionDays),
-        },
-      ];
-      for (const { event, days, run } of erasures) {
-        const { erased, copiesGone } = await run();
-        if (erased > 0) log({ event, leads: erased, ...days, copiesGone });
-      }
+          leads: spam.erased,
+          spamRetentionDays,
+          copiesGone: spam.copiesGone,
+        });
     }
     const counts = await store.counts();
     if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {

@@ -4,12 +4,9 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-lim
 import type { LimitDecision } from "~/lib/leads/store.server";
 
 /**
- * The contact form's limits (rate-limiter-flexible): per client (`perClient` submissions per
- * `windowSeconds`) and a ceiling for everybody (`globalPerMinute`), which one client can never
- * reach because the configuration keeps it above the per-client limit. On PostgreSQL the counters
- * live in the shared database, so three instances count one client once; if that database does not
- * answer, each instance falls back to counting in memory (the library's insurance limiter) rather
- * than refusing everybody. The embedded SQLite engine runs one instance: memory is its store.
+ * The contact form's limits (rate-limiter-flexible): per client, and a ceiling for everybody. On
+ * PostgreSQL counted in the shared database, in memory while it does not answer; on SQLite (one
+ * instance) in memory (docs/lead-store.md).
  */
 export interface ContactLimitsOptions {
   perClient: number;
@@ -32,10 +29,8 @@ function limiter(points: number, duration: number, keyPrefix: string, pool?: pg.
     storeClient: pool,
     storeType: "pool",
     tableName: "contact_rate_limits",
-    // The migration creates the table; no instance creates it on its own.
-    tableCreated: true,
-    // Rows are keyed by the client's address (personal data): the library deletes them an hour
-    // after they expire, every five minutes, on each instance (a timer that never holds the process).
+    tableCreated: true, // by the migration
+    // Rows are keyed by the client's address (personal data): deleted an hour after they expire.
     clearExpiredByTimeout: true,
     points,
     duration,

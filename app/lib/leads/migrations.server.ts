@@ -4,10 +4,8 @@ import { emailKey } from "~/lib/leads/fingerprint.server";
 import { type Migration, Migrator } from "kysely/migration";
 
 /**
- * The lead store's schema, the same for both engines, as Kysely migrations kept in code (the
- * server is one bundle: there is no migrations folder to read at run time). Kysely records what
- * ran in `kysely_migration` and, on PostgreSQL, holds an advisory lock while migrating, so
- * replicas that start together migrate once. Never edit a migration that has shipped: add one.
+ * The lead store's schema for both engines, as Kysely migrations in code (the server is one bundle).
+ * Replicas that start together migrate once (Kysely's lock). Never edit a shipped migration.
  */
 
 const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
@@ -23,8 +21,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("received_at", "bigint", (col) => col.notNull())
         .addColumn("name", "text", (col) => col.notNull())
         .addColumn("email", "text", (col) => col.notNull())
-        // The e-mail as the rules compare it (trimmed, lower-cased by JavaScript, so "É" and "é" are
-        // one address, which SQL's ASCII-only lower() would not make them): what forget matches.
+        // `emailKey`, by JavaScript's Unicode rules (SQL's lower() is ASCII-only): what forget matches.
         .addColumn("email_key", "text", (col) => col.notNull())
         .addColumn("phone", "text", (col) => col.notNull())
         .addColumn("company", "text", (col) => col.notNull())
@@ -44,8 +41,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("delivered_at", "bigint")
         .addColumn("erased_at", "bigint")
         .execute();
-      // At most one open lead per fingerprint, whatever the code above it does: a resend of a
-      // pending lead can only ever be that lead's next attempt (one row, never two).
+      // At most one open lead per fingerprint, whatever the code above it does.
       await sql`create unique index leads_open_fingerprint on leads (fingerprint) where state in ${sql.raw(OPEN_STATES)}`.execute(
         db,
       );
@@ -65,8 +61,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("kind", "varchar(32)", (col) => col.primaryKey())
         .addColumn("sent_at", "bigint", (col) => col.notNull())
         .execute();
-      // The shared per-client and global contact limits (rate-limiter-flexible's PostgreSQL store,
-      // in its own table shape). Created here, once, rather than by each instance at start.
+      // The shared contact limits (rate-limiter-flexible's table shape), created once here.
       await db.schema
         .createTable("contact_rate_limits")
         .addColumn("key", "varchar(255)", (col) => col.primaryKey())
@@ -123,8 +118,7 @@ async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  // Up to date: nothing to do, and no write lock taken (the migrator's run is one write
-  // transaction: a `list` must not wait for, or fail on, another program's open write).
+  // Up to date: no write lock taken (a `list` must not wait for another program's write).
   const recorded = await recordedMigrations(db);
   if (Object.keys(migrations).every((name) => recorded.includes(name))) return [];
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -8,9 +8,8 @@ import { type ContactLimits, createContactLimits } from "~/lib/leads/limits.serv
 import { createLeadStore, type LeadStore, type StoreStatus } from "~/lib/leads/store.server";
 
 /**
- * Everything that keeps and delivers leads, made once per process by the server (server/app.ts
- * hands it to Remix in the load context) and by the leads CLI: the store, the function, the
- * limits and the alerts. The one place that reads their configuration.
+ * Everything that keeps and delivers leads, made once per process by the server (handed to Remix in
+ * the load context) and by the leads CLI: the one place that reads their configuration.
  */
 export interface LeadServices {
   store: LeadStore;

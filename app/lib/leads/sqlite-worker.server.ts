@@ -18,18 +18,11 @@ import { createNodeWorkerExecutor } from "kysely-generic-sqlite/worker-helper-no
 import { ensureDirectorySync } from "~/lib/files.server";
 
 /**
- * Kysely's SQLite dialect with better-sqlite3 on a worker thread (decision 032), through
- * kysely-generic-sqlite: its worker dialect carries each compiled `{ sql, parameters }` to the
- * worker and the rows or changes back, with Kysely's own SQLite compiler, adapter and
- * introspector. better-sqlite3 is synchronous: on the server's one thread every statement of a
- * lead, its two fsyncs and a write waiting for the CLI's lock would stop every other request.
- *
- * What this file adds around that library's driver, each a promise the store relies on:
- * - transactions that begin IMMEDIATE;
- * - SQLite's error codes across the thread (SQLITE_BUSY, SQLITE_FULL, SQLITE_CANTOPEN: the store
- *   reads them), and a worker that stopped failing its statements as a lost connection
- *   (`ESQLITEWORKER`), replaced by a new worker at the next acquisition;
- * - the file created 0600 first, and an idle worker that does not keep a process alive.
+ * Kysely's SQLite dialect with better-sqlite3 on a worker thread (decision 032: on the server's
+ * thread, every statement and fsync would stop every other request), through kysely-generic-sqlite's
+ * worker dialect. Added around its driver: transactions that begin IMMEDIATE; SQLite's error codes
+ * across the thread; a stopped worker as a lost connection (`ESQLITEWORKER`), replaced at the next
+ * acquisition; the file created 0600; an idle worker that does not keep a process alive.
  */
 
 export interface SqliteWorkerConfig {
@@ -37,21 +30,16 @@ export interface SqliteWorkerConfig {
   file: string;
   /** How long a write waits for another process's write lock (the CLI's) before SQLITE_BUSY. */
   busyTimeoutMs?: number;
-  /** Prepared statements the worker keeps, by SQL text (the store has a few dozen). */
-  statementCacheSize?: number;
   /** Called with every worker started (tests use it to end one abruptly). */
   onWorker?: (worker: Worker) => void;
 }
 
 /**
- * The worker's program, run with `eval: true`: the server and the CLI are esbuild bundles and the
- * routes are in Remix's server build, three outputs in different folders, none of which would
- * carry a separate worker file along. CommonJS (an eval'd worker's `require` resolves from the
- * working directory), so it loads better-sqlite3 from the path the main thread resolved. It
- * answers the library's driver in the library's message protocol (init, execute, close), each
- * request synchronously as it arrives: the library's own worker helper queues every request
- * through promises, which cost the contact POST's p99 (docs/performance.md). SQLite's error code
- * travels as the error's name: the protocol carries a name and a message, and nothing else.
+ * The worker's program, run with `eval: true` (the server, the CLI and Remix's build are three
+ * bundles, none of which would carry a worker file along); CommonJS, loading better-sqlite3 from
+ * the path the main thread resolved. It answers the library's protocol (init, execute, close)
+ * synchronously: the library's own helper queues through promises, which cost the POST's p99
+ * (docs/performance.md). SQLite's code travels as the error's name (the protocol carries no other).
  */
 const WORKER_SOURCE = String.raw`
 "use strict";
@@ -61,13 +49,11 @@ const Database = require(workerData.driverPath);
 function open() {
   const db = new Database(workerData.file);
   try {
-    // WAL: readers (the leads CLI) never block the server's writes. FULL: a lead the visitor was
-    // told about survives a power cut, not only a crash.
+    // WAL: readers never block writes. FULL: a lead survives a power cut. secure_delete: erased
+    // content is zeroed. busy_timeout: the CLI's write lock makes a write wait, not fail.
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
-    // Deleted content is overwritten with zeros, not left in free space: forget and retention mean gone.
     db.pragma("secure_delete = ON");
-    // Another process (the CLI) holding the write lock makes a write wait, not fail.
     db.pragma("busy_timeout = " + Number(workerData.busyTimeoutMs));
     return db;
   } catch (error) {
@@ -84,7 +70,7 @@ function prepare(sql) {
   if (statement) statements.delete(sql);
   else {
     statement = db.prepare(sql);
-    if (statements.size >= workerData.statementCacheSize) statements.delete(statements.keys().next().value);
+    if (statements.size >= 100) statements.delete(statements.keys().next().value);
   }
   statements.set(sql, statement);
   return statement;
@@ -98,7 +84,6 @@ function query(sql, parameters) {
   return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 }
 
-// Each request answered as it arrives, in order (SQLite is synchronous: nothing to queue).
 parentPort.on("message", (message) => {
   try {
     switch (message.type) {
@@ -121,11 +106,7 @@ parentPort.on("message", (message) => {
 });
 `;
 
-/**
- * The worker having stopped: a lost connection. The code has the shape of Node's socket errors,
- * which the store takes for "the database is not there" (it marks itself unavailable and opens a
- * new worker when it reconnects).
- */
+/** The worker having stopped: a lost connection (shaped as Node's socket codes, which the store reads so). */
 export const WORKER_EXITED = "ESQLITEWORKER";
 
 /** An error from the worker with SQLite's code back on it (carried as its name). */
@@ -162,17 +143,16 @@ class SqliteWorkerDriver implements Driver {
   }
 
   async #open(): Promise<void> {
-    const { file, busyTimeoutMs = 2_000, statementCacheSize = 100 } = this.#config;
+    const { file, busyTimeoutMs = 2_000 } = this.#config;
     ensureDirectorySync(dirname(file));
-    // Personal data: readable by the server's user only. SQLite gives its -wal and -shm files the
-    // database file's permissions, so creating the file 0600 first covers all three.
+    // Personal data: the server's user only (SQLite gives -wal and -shm the file's permissions).
     closeSync(openSync(file, "a", 0o600));
     const life = { stopped: false };
     const executor = createNodeWorkerExecutor({
       worker: () => {
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { driverPath: resolveDriver(), file, busyTimeoutMs, statementCacheSize },
+          workerData: { driverPath: resolveDriver(), file, busyTimeoutMs },
         });
         // Heard before the library's own listener: a statement it fails then is a lost connection.
         worker.once("exit", () => {
@@ -194,8 +174,7 @@ class SqliteWorkerDriver implements Driver {
       throw withSqliteCode(error, false);
     }
     const session: Session = { worker: worker!, driver, connection: await driver.acquireConnection(), life };
-    // An idle worker does not keep the process alive (an open better-sqlite3 handle never did); one
-    // with a statement under way does, until its answer.
+    // Only a worker with a statement under way keeps the process alive.
     if (this.#inFlight === 0) session.worker.unref();
     this.#session = session;
     if (this.#destroyed) await this.destroy();
@@ -217,9 +196,8 @@ class SqliteWorkerDriver implements Driver {
     }
   }
 
-  // The one connection every Kysely connection gets, in turn. Never a new worker inside it: in the
-  // middle of a transaction that would run the rest of it outside; a lost worker fails every
-  // statement until the connection is acquired again.
+  // The one connection, for every caller in turn. Never a new worker inside it (mid-transaction the
+  // rest would run outside): a lost worker fails every statement until the next acquisition.
   readonly #connection: DatabaseConnection = {
     executeQuery: (query) => this.#execute(query),
     streamQuery: () => {
@@ -227,16 +205,13 @@ class SqliteWorkerDriver implements Driver {
     },
   };
 
-  // Opened on first use (Kysely calls init then, and again after a failed init), so an unwritable
-  // folder is a store that is unavailable (and retried), not a server that cannot start.
+  // Opened on first use: an unwritable folder is a store unavailable (and retried), not a failed start.
   async init(): Promise<void> {
     await this.#open();
   }
 
-  // One caller at a time: Kysely's runtime takes turns itself for an adapter without multiple
-  // connections, as SQLite's is (the library's driver hands its one connection to everyone).
+  // One caller at a time (Kysely takes turns for SQLite's adapter); a stopped worker is replaced.
   async acquireConnection(): Promise<DatabaseConnection> {
-    // A worker that stopped (a crash) is replaced by the next acquisition: the store's reconnect.
     if (!this.#destroyed && (!this.#session || this.#session.life.stopped)) {
       await this.#session?.driver.destroy().catch(() => undefined);
       this.#session = undefined;
@@ -245,8 +220,7 @@ class SqliteWorkerDriver implements Driver {
     return this.#connection;
   }
 
-  // Immediate: a transaction takes the file's write lock first, so two processes (the server and
-  // the CLI opening a new file at once) never both read "not migrated" and then collide writing.
+  // Immediate: the write lock first, so two processes never both read, then collide writing.
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
@@ -255,11 +229,8 @@ class SqliteWorkerDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw("commit"));
   }
 
-  // SQLite rolls a transaction back itself when a statement in it fails for want of space, memory
-  // or I/O (a full disk: SQLITE_FULL), and a stopped worker took its transaction with it. Nothing is
-  // left to undo then, and the error that ended the transaction must reach the caller: Kysely
-  // throws the rollback's own error instead ("cannot rollback - no transaction is active"), which
-  // would tell the store nothing about a full disk.
+  // SQLite rolls back by itself on SQLITE_FULL and I/O errors, and a stopped worker took its
+  // transaction along: then the error that ended it must reach the caller, not the rollback's own.
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await connection.executeQuery(CompiledQuery.raw("rollback"));
@@ -277,18 +248,13 @@ class SqliteWorkerDriver implements Driver {
     this.#destroyed = true;
     const session = this.#session;
     if (!session) return;
-    // Referenced until it has ended: a program awaiting its store's close (the CLI's last step)
-    // would otherwise see an empty event loop, and end with its await unsettled.
+    // Referenced until it has ended, or a program awaiting this close would exit with it unsettled.
     session.worker.ref();
     await session.driver.destroy();
   }
 }
 
-/**
- * SQLite's DDL is transactional, which Kysely's adapter does not claim (for drivers that cannot
- * hold one connection): claimed here, the migrator runs each run of migrations and its record in
- * one transaction, so a crash between a `create table` and the record leaves nothing half done.
- */
+/** SQLite's DDL is transactional: claimed, so a migration and its record commit together. */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;

@@ -44,7 +44,6 @@ export interface Lead {
   nextAttemptAt: number | null;
   leaseUntil: number | null;
   callStartedAt: number | null;
-  lastAttemptAt: number | null;
   lastReason: string | null;
   lastStatus: number | null;
   deliveredAt: number | null;
@@ -150,7 +149,6 @@ function toLead(row: Row): Lead {
     nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
     leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
     callStartedAt: row.call_started_at == null ? null : Number(row.call_started_at),
-    lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
     lastReason: row.last_reason,
     lastStatus: row.last_status === null ? null : Number(row.last_status),
     deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),

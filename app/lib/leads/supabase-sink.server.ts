@@ -19,9 +19,8 @@ export interface SupabaseSinkOptions {
 }
 
 /**
- * Sends contact requests to the Supabase Edge Function `send-contact-email`.
- * The client is created on first use, so a bad configuration fails one request
- * (and is logged) instead of the server's start. No session: the site has no sign-in.
+ * Sends leads to the Supabase Edge Function `send-contact-email`. The client is made on first use
+ * (a bad configuration fails a request, not the start); no session (the site has no sign-in).
  */
 export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOptions): ContactSink {
   let client: SupabaseClient | undefined;
@@ -54,7 +53,6 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         // The kind of answer decides what becomes of the lead: one table (call-outcome.ts).
         if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
           const response = error.context as Response;
-          // The body is not needed (it may echo the request); release the connection without waiting.
           void response.body?.cancel().catch(() => undefined);
           const reason = error instanceof FunctionsRelayError ? "relay" : "http";
           return outcomeOfStatus(response.status) === "sure-failure"
