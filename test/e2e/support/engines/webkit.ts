@@ -91,6 +91,37 @@ function descendants(pid: number): number[] {
 }
 
 /**
+ * What each process of the tree is doing, for an error message: its name, its state (R running, S
+ * sleeping, D waiting on the disk, T stopped) and the CPU seconds it used in the last `sampleMs`.
+ * A command that does not answer is then told apart: a web process busy computing, or everything
+ * asleep waiting for something (once in about ten CI runs a page function hung for 30 s).
+ */
+async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
+  const read = (id: number) => {
+    try {
+      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime, in clock ticks (100 a second on Linux), are fields 14 and 15 of stat.
+      return { name, state: fields[0], ticks: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return undefined;
+    }
+  };
+  const pids = [pid, ...descendants(pid)];
+  const before = new Map(pids.map((id) => [id, read(id)]));
+  await sleep(sampleMs);
+  return pids
+    .map((id) => {
+      const [was, now] = [before.get(id), read(id)];
+      if (!now) return `${id} gone`;
+      const busy = was ? ((now.ticks - was.ticks) / 100).toFixed(2) : "?";
+      return `${id} ${now.name} ${now.state} ${busy} s CPU in ${sampleMs / 1000} s`;
+    })
+    .join("; ");
+}
+
+/**
  * Kills `child` and every process below it. The tree is frozen first (SIGSTOP), and looked at again
  * until nothing new appears: a process that forks between one look at /proc and its SIGKILL would
  * otherwise leave the new child behind, an orphan nobody kills (the rehearsal of d5985b7 found a
@@ -288,7 +319,11 @@ class WebKitSession implements EngineSession {
     const result = await withDeadline(
       "a page function",
       this.client.executeAsyncScript<{ value?: R; error?: string }>(script, arg ?? null),
-    );
+    ).catch(async (error: Error) => {
+      const driver = this.running?.driver.process.pid;
+      if (driver) error.message += ` (the driver's processes: ${await treeActivity(driver)})`;
+      throw error;
+    });
     if (result.error) throw new Error(`WebKit: page function threw: ${result.error}`);
     return result.value as R;
   }
