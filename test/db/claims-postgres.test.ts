@@ -66,4 +66,45 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
       await store.close();
     }
   });
+
+  it("a person's release that waits for a spam row another session erases answers that it is no longer spam", async () => {
+    const databaseUrl = await server.createDatabase();
+    const store = createLeadStore({
+      database: openDatabase({ databaseUrl, file: "" }),
+      leaseMs: 15_000,
+      retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 },
+      log: () => undefined,
+    });
+    const other = new pg.Client({ connectionString: databaseUrl });
+    const watcher = new pg.Client({ connectionString: databaseUrl });
+    try {
+      expect((await store.start()).state).toBe("ready");
+      await other.connect();
+      await watcher.connect();
+      const held = await store.admit(request(), {
+        mode: "function",
+        allow: async () => ({ allowed: true as const }),
+        spam: ["honeypot"],
+      });
+      if (held.kind !== "stored") throw new Error(held.kind);
+
+      // `forget` (or the spam's erasure), not yet committed: it holds the row, and takes no
+      // fingerprint lock, so the release reads the lead as spam, then waits for the row.
+      await other.query("begin");
+      await other.query("delete from leads where id = $1", [held.id]);
+      const release = store.releaseSpam(held.id, "function");
+      await expect
+        .poll(async () =>
+          Number((await watcher.query("select count(*) from pg_locks where not granted")).rows[0].count),
+        )
+        .toBeGreaterThan(0);
+      await other.query("commit");
+      expect(await release).toEqual({ kind: "not-spam" });
+      expect(await store.get(held.id)).toBeUndefined();
+    } finally {
+      await other.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
+      await store.close();
+    }
+  });
 });

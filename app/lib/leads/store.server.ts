@@ -810,7 +810,9 @@ export function createLeadStore({
               )
               .where(spam)
               .returningAll()
-              .executeTakeFirstOrThrow();
+              .executeTakeFirst();
+            // Gone meanwhile: a `forget` or the spam's erasure, which take no fingerprint lock.
+            if (!row) return { kind: "not-spam" };
             return mode === "inbox" ? { kind: "inbox" } : { kind: "claimed", claim: claimOf(row) };
           },
           found.fingerprint,
