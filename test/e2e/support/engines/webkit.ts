@@ -121,13 +121,26 @@ async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
     .join("; ");
 }
 
+/** A process's state and start time (clock ticks after boot), or undefined once it is gone. */
+function processStat(pid: number): { state: string; started: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0]!, started: fields[19]! }; // fields 3 and 22 of stat
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Kills `child` and every process below it. The tree is frozen first (SIGSTOP), and looked at again
- * until nothing new appears: a process that forks between one look at /proc and its SIGKILL would
- * otherwise leave the new child behind, an orphan nobody kills (the rehearsal of d5985b7 found a
- * stand-in MiniBrowser left running so, its driver started it just as the deadline struck).
+ * Kills `child` and every process below it, and returns once none of them runs. The tree is frozen
+ * first (SIGSTOP) and looked at again until nothing new appears, so that a process forking between
+ * a look at /proc and its SIGKILL leaves no orphan. Then the wait: a SIGKILL is a request, carried
+ * out when the kernel next runs the process, which on a busy machine came after the caller looked
+ * for it (the rehearsals of d5985b7 and bc1df56: "stand-in browsers left running", the stand-in
+ * still there a moment after its SIGKILL).
  */
-function killTree(child: ChildProcess | undefined): void {
+async function killTree(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {
@@ -136,16 +149,34 @@ function killTree(child: ChildProcess | undefined): void {
       // Already gone.
     }
   };
-  const frozen = new Set<number>();
+  // Each process with its start time: a number the kernel gives to a new process once this one is
+  // reaped is not waited for.
+  const frozen = new Map<number, string | undefined>();
   for (;;) {
     const found = [child.pid, ...descendants(child.pid)].filter((pid) => !frozen.has(pid));
     if (found.length === 0) break;
     for (const pid of found) {
       signal(pid, "SIGSTOP");
-      frozen.add(pid);
+      frozen.set(pid, processStat(pid)?.started);
     }
   }
-  for (const pid of frozen) signal(pid, "SIGKILL");
+  for (const pid of frozen.keys()) signal(pid, "SIGKILL");
+  // Ended: gone, or a zombie (nothing of it runs; its parent or init reaps it).
+  const running = () =>
+    [...frozen].filter(([pid, started]) => {
+      const now = processStat(pid);
+      return now !== undefined && now.started === started && now.state !== "Z" && now.state !== "X";
+    });
+  const deadline = Date.now() + 10_000;
+  while (running().length > 0) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `still running 10 s after SIGKILL: ${running()
+          .map(([pid]) => pid)
+          .join(", ")}`,
+      );
+    await sleep(10);
+  }
 }
 
 /** A private X display for MiniBrowser, chosen by Xvfb itself (`-displayfd`). */
@@ -206,7 +237,7 @@ async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driv
     }
     await sleep(50);
   }
-  killTree(driver);
+  await killTree(driver);
   throw new Error(
     `WebKitWebDriver on port ${port} ${exited ?? "did not answer /status within 30 s"}: ${output.trim() || "no output"}`,
   );
@@ -271,7 +302,7 @@ class WebKitSession implements EngineSession {
         return;
       } catch (error) {
         failures.push(`attempt ${attempt}: ${String(error)}`);
-        killTree(driver.process);
+        await killTree(driver.process);
       }
     }
     throw new Error(`WebKit: no session after ${this.policy.attempts} attempts:\n${failures.join("\n")}`);
@@ -416,12 +447,12 @@ class WebKitSession implements EngineSession {
     const { driver, client } = this.running;
     this.running = null;
     await withDeadline("ending the session", client.quit(), 5_000).catch(() => undefined);
-    killTree(driver.process);
+    await killTree(driver.process);
   }
 
   async close(): Promise<void> {
     await this.stop();
-    killTree(this.xvfb.process);
+    await killTree(this.xvfb.process);
   }
 }
 
@@ -453,7 +484,7 @@ export function webkitLauncher(override: { browser?: string; policy?: StartPolic
       try {
         await session.start(1);
       } catch (error) {
-        killTree(xvfb.process);
+        await killTree(xvfb.process);
         throw error;
       }
       return session;
