@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 import { openDatabase } from "~/lib/leads/database.server";
-import { createLeadStore } from "~/lib/leads/store.server";
+import { createLeadStore, type LeadStore } from "~/lib/leads/store.server";
 
 import { request } from "../lib/leads/store-contract";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
@@ -14,6 +14,14 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
  * called the function again. Here another session (a dispatcher recording an outcome, a person's
  * `leads retry`) holds the row and commits "delivered" while the resend waits for it.
  */
+/** A store, and another session that holds a row while the store's statement waits for it. */
+interface Sessions {
+  store: LeadStore;
+  other: pg.Client;
+  /** Resolves once a statement of the store waits for a lock (the other session's row). */
+  waitingForTheRow(): Promise<void>;
+}
+
 describeWithPostgres("claims on PostgreSQL while another session changes the row", () => {
   let server: PostgresServer;
   beforeAll(async () => {
@@ -23,7 +31,7 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
     await server?.destroy();
   });
 
-  it("a visitor's resend that waits for a row another session makes delivered never takes it", async () => {
+  async function withSessions(work: (sessions: Sessions) => Promise<void>): Promise<void> {
     const databaseUrl = await server.createDatabase();
     const store = createLeadStore({
       database: openDatabase({ databaseUrl, file: "" }),
@@ -37,6 +45,22 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
       expect((await store.start()).state).toBe("ready");
       await other.connect();
       await watcher.connect();
+      const waitingForTheRow = () =>
+        expect
+          .poll(async () =>
+            Number((await watcher.query("select count(*) from pg_locks where not granted")).rows[0].count),
+          )
+          .toBeGreaterThan(0);
+      await work({ store, other, waitingForTheRow });
+    } finally {
+      await other.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
+      await store.close();
+    }
+  }
+
+  it("a visitor's resend that waits for a row another session makes delivered never takes it", () =>
+    withSessions(async ({ store, other, waitingForTheRow }) => {
       const allow = async () => ({ allowed: true as const });
       const first = await store.admit(request(), { mode: "function", allow });
       if (first.kind !== "claimed") throw new Error(first.kind);
@@ -51,36 +75,15 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
       );
       const resend = store.admit(request(), { mode: "function", allow });
       // The resend has read the lead as pending and now waits for the row lock.
-      await expect
-        .poll(async () =>
-          Number((await watcher.query("select count(*) from pg_locks where not granted")).rows[0].count),
-        )
-        .toBeGreaterThan(0);
+      await waitingForTheRow();
       await other.query("commit");
       const admission = await resend;
       expect(admission.kind, "the resend must not claim a delivered lead").not.toBe("claimed");
       expect(await store.get(first.claim.lead.id)).toMatchObject({ state: "delivered", attempts: 1 });
-    } finally {
-      await other.end().catch(() => undefined);
-      await watcher.end().catch(() => undefined);
-      await store.close();
-    }
-  });
+    }));
 
-  it("a person's release that waits for a spam row another session erases answers that it is no longer spam", async () => {
-    const databaseUrl = await server.createDatabase();
-    const store = createLeadStore({
-      database: openDatabase({ databaseUrl, file: "" }),
-      leaseMs: 15_000,
-      retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 },
-      log: () => undefined,
-    });
-    const other = new pg.Client({ connectionString: databaseUrl });
-    const watcher = new pg.Client({ connectionString: databaseUrl });
-    try {
-      expect((await store.start()).state).toBe("ready");
-      await other.connect();
-      await watcher.connect();
+  it("a person's release that waits for a spam row another session erases answers that it is no longer spam", () =>
+    withSessions(async ({ store, other, waitingForTheRow }) => {
       const held = await store.admit(request(), {
         mode: "function",
         allow: async () => ({ allowed: true as const }),
@@ -93,18 +96,9 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
       await other.query("begin");
       await other.query("delete from leads where id = $1", [held.id]);
       const release = store.releaseSpam(held.id, "function");
-      await expect
-        .poll(async () =>
-          Number((await watcher.query("select count(*) from pg_locks where not granted")).rows[0].count),
-        )
-        .toBeGreaterThan(0);
+      await waitingForTheRow();
       await other.query("commit");
       expect(await release).toEqual({ kind: "not-spam" });
       expect(await store.get(held.id)).toBeUndefined();
-    } finally {
-      await other.end().catch(() => undefined);
-      await watcher.end().catch(() => undefined);
-      await store.close();
-    }
-  });
+    }));
 });
