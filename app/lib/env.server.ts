@@ -81,6 +81,8 @@ export const envSchema = z
     CONTACT_RETRY_MAX_SECONDS: positiveInt(3600),
     CONTACT_RETRY_MAX_ATTEMPTS: positiveInt(20),
     LEADS_RETENTION_DAYS: positiveInt(90),
+    /** Days after its receipt a lead never confirmed (pending, dead, held) is erased; ops are alerted a week before. */
+    LEADS_UNDELIVERED_RETENTION_DAYS: positiveInt(180),
     /** Days a submission held as spam is kept before it is erased (decision 042). */
     LEADS_SPAM_RETENTION_DAYS: positiveInt(30),
     LEADS_ALERT_WEBHOOK_URL: optionalUrl,
@@ -272,6 +274,7 @@ export const RULES: Record<string, Rule> = {
   CONTACT_RETRY_MAX_SECONDS: { must: "must be a whole number of seconds, 1 or more", example: "3600" },
   CONTACT_RETRY_MAX_ATTEMPTS: { must: "must be a whole number of attempts, 1 or more", example: "20" },
   LEADS_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "90" },
+  LEADS_UNDELIVERED_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "180" },
   LEADS_SPAM_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "30" },
   PRIVACY_CONTACT_EMAIL: { must: "must be an e-mail address", example: "privacy@example.com" },
   LEADS_ALERT_WEBHOOK_URL: {
