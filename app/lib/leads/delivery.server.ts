@@ -77,6 +77,8 @@ export async function attemptDelivery(
     store.finishBeforeClose(handBackUncalled(store, claim));
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
+  // Said before the call, so a caller killed mid-call still leaves who made it (the history test reads it).
+  console.log(JSON.stringify({ event: "lead_call", leadId: claim.lead.id, by, attempt: claim.lead.attempts }));
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id, timeoutMs: leftMs });
   functionCalled.publish({
     outcome: sent.ok ? "ok" : sent.reason,
