@@ -1,23 +1,22 @@
 import type { ContactSink } from "~/lib/leads/sink.server";
 import type { Alerts } from "~/lib/leads/alerts.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
-import type { LeadStore } from "~/lib/leads/store.server";
+import type { LeadCounts, LeadStore, RetentionDays } from "~/lib/leads/store.server";
 
 /**
  * Delivered without an operator: every instance runs one dispatcher, which every `intervalMs`
- * expires lapsed leases, tries the due pending leads, erases by retention (hourly) and alerts on
- * old pending leads. A failing store only delays it; nothing here can take the page down.
+ * expires lapsed leases, tries the due pending leads, erases by retention (on its first pass, then
+ * hourly) and alerts from the levels of leads that need a person. A failing store only delays it;
+ * nothing here can take the page down.
  */
 export interface DispatcherOptions {
   store: LeadStore;
-  /** Undefined without a function (the store is the inbox): only expiry and retention run. */
+  /** Undefined without a function (the store is the inbox): only expiry, retention and alerts run. */
   sink: ContactSink | undefined;
   alerts?: Alerts;
   intervalMs: number;
-  retentionDays: number;
-  spamRetentionDays: number;
+  retention: RetentionDays;
   pendingAlertMs: number;
-  batchSize?: number;
   log?: (event: Record<string, unknown>) => void;
 }
 
@@ -29,72 +28,84 @@ export interface Dispatcher {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_SECONDS = 86_400;
+/** How long before an undelivered lead is erased ops hear of it. */
+const ERASURE_NOTICE_DAYS = 7;
+
+const LIST = "npm run leads -- list";
+
+/** The alerts the levels call for (docs/lead-store.md, Alerts): each pass, sent at most once per kind per interval. */
+export function alertsFor(counts: LeadCounts, pendingAlertMs: number, undeliveredDays: number) {
+  const alerts: {
+    kind: "dead" | "possibly-delivered" | "pending-age" | "erasure-soon";
+    text: string;
+    details: Record<string, number>;
+  }[] = [];
+  if (counts.dead > 0)
+    alerts.push({
+      kind: "dead",
+      text: `${counts.dead} lead(s) failed every attempt and are held for a person: ${LIST}`,
+      details: { dead: counts.dead },
+    });
+  if (counts.possiblyDelivered > 0)
+    alerts.push({
+      kind: "possibly-delivered",
+      text: `${counts.possiblyDelivered} lead(s) may have reached the function without a confirmation and are held: check the mailbox, then \`npm run leads -- resolve <id>\` or \`retry --include-possibly-delivered\``,
+      details: { possiblyDelivered: counts.possiblyDelivered },
+    });
+  if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs)
+    alerts.push({
+      kind: "pending-age",
+      text: `${counts.pending} lead(s) are waiting for the function; the oldest for ${Math.round(counts.oldestPendingAgeSeconds / 60)} minutes`,
+      details: { pending: counts.pending, oldestPendingAgeSeconds: counts.oldestPendingAgeSeconds },
+    });
+  const erasedInSeconds = undeliveredDays * DAY_SECONDS - counts.oldestUndeliveredAgeSeconds;
+  if (
+    counts.pending + counts.dead + counts.possiblyDelivered > 0 &&
+    erasedInSeconds <= ERASURE_NOTICE_DAYS * DAY_SECONDS
+  )
+    alerts.push({
+      kind: "erasure-soon",
+      text: `A lead never confirmed will be erased within ${Math.max(0, Math.ceil(erasedInSeconds / DAY_SECONDS))} day(s) (LEADS_UNDELIVERED_RETENTION_DAYS=${undeliveredDays}): ${LIST}`,
+      details: { oldestUndeliveredAgeSeconds: counts.oldestUndeliveredAgeSeconds },
+    });
+  return alerts;
+}
 
 export function startDispatcher({
   store,
   sink,
   alerts,
   intervalMs,
-  retentionDays,
-  spamRetentionDays,
+  retention,
   pendingAlertMs,
-  // One at a time: a lead leased just before its own call never waits for its turn under a lease.
-  batchSize = 1,
   log = (event) => console.log(JSON.stringify(event)),
 }: DispatcherOptions): Dispatcher {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let lastRetention = 0;
+  let lastRetention: number | undefined;
 
   const pass = async () => {
     if (store.status().state !== "ready") return;
     const { held, returned } = await store.expireLeases();
     if (returned.length > 0) log({ event: "lead_lease_expired", leads: returned, state: "pending" });
-    if (held.length > 0) {
-      log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
-      alerts?.notify(
-        "possibly-delivered",
-        `${held.length} lead(s) whose call may have reached the function (an instance stopped mid-call) are held as possibly delivered: check the mailbox, then npm run leads -- list`,
-        { count: held.length },
-      );
+    if (held.length > 0) log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
+    // One at a time: a lead leased just before its own call never waits for its turn under a lease.
+    for (
+      let claims = sink ? await store.claimDue(1) : [];
+      claims.length > 0 && !stopped;
+      claims = await store.claimDue(1)
+    )
+      await attemptDelivery({ store, sink: sink! }, claims[0]!, "dispatcher");
+    if (lastRetention === undefined || performance.now() - lastRetention >= HOUR_MS) {
+      lastRetention = performance.now();
+      // `copiesGone` false: a reader kept old pages in SQLite's log, until next hour's checkpoint.
+      const erased = await store.eraseExpired(retention);
+      log({ event: "lead_retention", ...erased, retention });
     }
-    if (sink) {
-      while (!stopped) {
-        const claims = await store.claimDue(batchSize);
-        for (const claim of claims)
-          await attemptDelivery({ store, sink, ...(alerts ? { alerts } : {}) }, claim, "dispatcher");
-        if (claims.length < batchSize) break;
-      }
-    }
-    if (Date.now() - lastRetention >= HOUR_MS) {
-      lastRetention = Date.now();
-      // `copiesGone` false: a reader kept the old pages in SQLite's log, until the next checkpoint.
-      const retained = await store.eraseDeliveredOlderThan(retentionDays);
-      if (retained.erased > 0)
-        log({
-          event: "lead_retention_erased",
-          leads: retained.erased,
-          retentionDays,
-          copiesGone: retained.copiesGone,
-        });
-      const spam = await store.eraseSpamOlderThan(spamRetentionDays);
-      if (spam.erased > 0)
-        log({
-          event: "lead_spam_erased",
-          leads: spam.erased,
-          spamRetentionDays,
-          copiesGone: spam.copiesGone,
-        });
-    }
-    const counts = await store.counts();
-    if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {
-      alerts?.notify(
-        "pending-age",
-        `${counts.pending} lead(s) are waiting for the function; the oldest for ${Math.round(counts.oldestPendingAgeSeconds / 60)} minutes`,
-        { pending: counts.pending, oldestPendingAgeSeconds: counts.oldestPendingAgeSeconds },
-      );
-    }
+    for (const alert of alertsFor(await store.counts(), pendingAlertMs, retention.undelivered))
+      alerts?.notify(alert.kind, alert.text, alert.details);
   };
 
   const runOnce = () => {

@@ -30,6 +30,8 @@ export interface Transition {
   to: readonly (LeadState | "(erased)")[];
   /** Also from `sending` whose lease ran out (its holder died or lost the store). */
   expiredLease?: boolean;
+  /** Each state it starts from is the state it ends in (it changes the row, not its state). */
+  inPlace?: boolean;
 }
 
 // One row per transition, kept as a table to read down (not wrapped by the formatter).
@@ -44,7 +46,7 @@ export const TRANSITIONS = {
   recordConfirmed: { statement: "recordOutcome",           from: ["sending", "pending", "possibly_delivered", "dead"], to: ["delivered"],
                      by: "the caller whose call the function confirmed (the truth, whoever holds the lead now)" },
   recordFailure:   { statement: "recordOutcome",           from: ["sending"],                                          to: ["pending", "dead", "possibly_delivered"],
-                     by: "the holder (its own claim only), with a failed or unknown answer" },
+                     by: "the holder (its own claim only), with a failed or unknown answer (a held lead stays held)" },
   releaseUncalled: { statement: "releaseUncalled",         from: ["sending"],                                          to: ["pending", "possibly_delivered"],
                      by: "the holder whose beginCall failed (no call made)" },
   expireLeases:    { statement: "expireLeases",            from: ["sending"],                                          to: ["possibly_delivered", "pending"],
@@ -53,11 +55,15 @@ export const TRANSITIONS = {
                      by: "a dispatcher, when a retry is due" },
   retry:           { statement: "claimIfIn",               from: ["pending", "dead", "possibly_delivered"],            to: ["sending"],
                      by: "a person's `leads retry` (possibly delivered ones only when asked)" },
+  resolve:         { statement: "resolve",                 from: ["possibly_delivered"],                               to: ["delivered"],
+                     by: "a person's `leads resolve`, who found it arrived (no call)" },
   releaseSpam:     { statement: "releaseSpam",             from: ["spam"],                                             to: ["sending", "inbox"],
                      by: "a person's `leads release`" },
-  retention:       { statement: "eraseDeliveredOlderThan", from: ["delivered"],                                        to: ["delivered"],
-                     by: "the dispatcher, hourly (personal fields only; the row stays)" },
-  eraseSpam:       { statement: "eraseSpamOlderThan",      from: ["spam"],                                             to: ["(erased)"],
+  retention:       { statement: "eraseExpired",            from: ["delivered", "inbox"],                               to: ["delivered", "inbox"], inPlace: true,
+                     by: "the dispatcher, hourly, LEADS_RETENTION_DAYS after delivery (inbox: receipt); personal fields only, the row stays" },
+  eraseUndelivered:{ statement: "eraseExpired",            from: ["pending", "possibly_delivered", "dead"],            to: ["(erased)"],
+                     by: "the dispatcher, hourly, LEADS_UNDELIVERED_RETENTION_DAYS after receipt" },
+  eraseSpam:       { statement: "eraseExpired",            from: ["spam"],                                             to: ["(erased)"],
                      by: "the dispatcher, hourly" },
   forget:          { statement: "forget",                  from: leadStates,                                           to: ["(erased)"],
                      by: "a person's `leads forget`" },
@@ -82,7 +88,7 @@ export function stateDiagram(): string {
       ...("expiredLease" in transition && transition.expiredLease ? ["sending" as const] : []),
     ];
     for (const from of sources)
-      for (const to of transition.to) {
+      for (const to of "inPlace" in transition && transition.inPlace ? [from as LeadState] : transition.to) {
         const key = `${node(from)} --> ${node(to)}`;
         edges.set(key, [...(edges.get(key) ?? []), name]);
       }
