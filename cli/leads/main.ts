@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
 import { env } from "~/lib/env.server";
-import { openDatabase } from "~/lib/leads/database.server";
+import { openDatabase, storeError } from "~/lib/leads/database.server";
 import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
 import { configuredSink, databaseConfig } from "~/lib/leads/services.server";
 import { createLeadStore, type Lead, type LeadState, type LeadStore } from "~/lib/leads/store.server";
@@ -362,8 +362,8 @@ async function forget(email: string): Promise<number> {
     out(
       copiesGone
         ? erased > 0
-          ? `Erased ${plural(erased, "lead")} of ${email.trim()} (every state); no copy remains in the store's files.\n`
-          : `No lead of ${email.trim()} is in the store, and no copy remains in its files.\n`
+          ? `Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`
+          : `No lead of ${email.trim()} is in the store (nothing left to erase).\n`
         : `Deleted ${plural(erased, "lead")} of ${email.trim()} from the store, but a copy may remain in its write-ahead ` +
             `log (${store.status().location}-wal) or its free pages: another program is reading the database (a backup, an export). ` +
             "Run this command again once it has finished.\n",
@@ -591,6 +591,14 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CliError) {
       note(`leads: ${error.message}`);
       return error.exitCode;
+    }
+    const { errorClass, down } = storeError(error);
+    if (!down && errorClass === "timeout") {
+      note(
+        "leads: the lead store stayed busy (another program held its write lock: a backup, a VACUUM, a long " +
+          "write), and the command stopped at that step: run it again.",
+      );
+      return 2;
     }
     note(`leads: ${(error as Error).stack ?? String(error)}`);
     return 2;

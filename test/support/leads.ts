@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
 import Database from "better-sqlite3";
 
 import type { LeadsTable } from "~/lib/leads/database.server";
@@ -26,4 +29,13 @@ export function readLeads(file: string): LeadRow[] {
   } finally {
     database.close();
   }
+}
+
+/** The files under `dir` whose bytes hold `text` (its UTF-8, in any ASCII case): where a lead's data still is. */
+export function filesHolding(dir: string, text: string): string[] {
+  const needle = Buffer.from(text.toLowerCase(), "utf8").toString("latin1");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .filter((path) => readFileSync(path).toString("latin1").toLowerCase().includes(needle));
 }

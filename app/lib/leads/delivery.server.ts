@@ -33,7 +33,8 @@ async function untilLeaseEnds<T>(work: () => Promise<T>, until: number): Promise
       return await work();
     } catch (error) {
       if (performance.now() + AGAIN_MS > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, AGAIN_MS).unref());
+      // Not unref'd: the CLI, and a server shutting down, stay until the store has heard it.
+      await new Promise((resolve) => setTimeout(resolve, AGAIN_MS));
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { ContactSink } from "~/lib/leads/sink.server";
 import type { Alerts } from "~/lib/leads/alerts.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
+import { dispatcherPassed } from "~/lib/leads/events.server";
 import type { LeadCounts, LeadStore, RetentionDays } from "~/lib/leads/store.server";
 
 /**
@@ -91,6 +92,13 @@ export function startDispatcher({
     const { held, returned } = await store.expireLeases();
     if (returned.length > 0) log({ event: "lead_lease_expired", leads: returned, state: "pending" });
     if (held.length > 0) log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
+    if (lastRetention === undefined || performance.now() - lastRetention >= HOUR_MS) {
+      lastRetention = performance.now();
+      // Before any call: a lead past its retention is erased, never sent. `copiesGone` false: a
+      // reader kept old pages in SQLite's log, until next hour's checkpoint.
+      const erased = await store.eraseExpired(retention);
+      log({ event: "lead_retention", ...erased, retention });
+    }
     // One at a time: a lead leased just before its own call never waits for its turn under a lease.
     for (
       let claims = sink ? await store.claimDue(1) : [];
@@ -98,14 +106,9 @@ export function startDispatcher({
       claims = await store.claimDue(1)
     )
       await attemptDelivery({ store, sink: sink! }, claims[0]!, "dispatcher");
-    if (lastRetention === undefined || performance.now() - lastRetention >= HOUR_MS) {
-      lastRetention = performance.now();
-      // `copiesGone` false: a reader kept old pages in SQLite's log, until next hour's checkpoint.
-      const erased = await store.eraseExpired(retention);
-      log({ event: "lead_retention", ...erased, retention });
-    }
     for (const alert of alertsFor(await store.counts(), pendingAlertMs, retention.undelivered))
       alerts?.notify(alert.kind, alert.text, alert.details);
+    dispatcherPassed.publish({});
   };
 
   const runOnce = () => {

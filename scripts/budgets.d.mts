@@ -1,0 +1,8 @@
+export interface Budget {
+  name: string;
+  folder: string;
+  maxCodeLines: number;
+}
+export declare const BUDGETS: Budget[];
+export declare function codeLines(text: string, fileName?: string): number;
+export declare function measure(budget: Budget, base?: string): number;
