@@ -5,8 +5,13 @@ import Database from "better-sqlite3";
 
 import type { LeadsTable } from "~/lib/leads/database.server";
 
-/** One row of the lead store as the tests read it: the schema's own row type (times in ms). */
-export type LeadRow = LeadsTable;
+/** `companySize` as its column is named: `company_size`. */
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+
+/** One row of the lead store as ops read it with any SQLite client: the schema's own type, by its columns' names (times in ms). */
+export type LeadRow = { [Key in keyof LeadsTable as SnakeCase<Key>]-?: LeadsTable[Key] };
 
 /**
  * Every lead in an SQLite lead store (LEADS_DATABASE_FILE), oldest first, read as ops would with

@@ -1,6 +1,13 @@
 import { resolve } from "node:path";
 
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+} from "kysely";
 import pg from "pg";
 
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
@@ -12,48 +19,51 @@ import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 export type Engine = "sqlite" | "postgres";
 
-/** Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). */
+/**
+ * Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). Named in
+ * camelCase here; the columns are their snake_case (Kysely's CamelCasePlugin maps both ways).
+ */
 export interface LeadsTable {
   id: string;
   /** Same e-mail (any case) and message: the same lead (decision 026). */
   fingerprint: string;
   state: string;
-  received_at: number;
+  receivedAt: number;
   name: string;
   email: string;
   /** `email` trimmed and lower-cased (JavaScript's Unicode rules): what `forget` matches. */
-  email_key: string;
+  emailKey: string;
   phone: string;
   company: string;
   website: string;
-  company_size: string;
+  companySize: string;
   industry: string;
   message: string;
-  request_id: string | null;
+  requestId: string | null;
   source: string;
   attempts: number;
-  next_attempt_at: number | null;
-  lease_until: number | null;
-  lease_token: string | null;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  leaseToken: string | null;
   /** Set once a call of the lead may have reached the function (a lapsed lease then holds it). */
-  call_started_at: number | null;
-  last_attempt_at: number | null;
-  last_reason: string | null;
-  last_status: number | null;
-  delivered_at: number | null;
-  erased_at: number | null;
+  callStartedAt: number | null;
+  lastAttemptAt: number | null;
+  lastReason: string | null;
+  lastStatus: number | null;
+  deliveredAt: number | null;
+  erasedAt: number | null;
   /** Why a submission is held as spam: its signals, comma-separated (decision 042). */
-  spam_signals?: string | null;
+  spamSignals?: string | null;
 }
 
 export interface LeadAlertsTable {
   kind: string;
-  sent_at: number;
+  sentAt: number;
 }
 
 export interface LeadsDatabase {
   leads: LeadsTable;
-  lead_alerts: LeadAlertsTable;
+  leadAlerts: LeadAlertsTable;
 }
 
 export interface OpenDatabase {
@@ -211,6 +221,7 @@ function openPostgres(url: string, statementTimeoutMs: number, busyMs: number): 
   pool.on("error", () => {});
   const db = new Kysely<LeadsDatabase>({
     dialect: new PostgresDialect({ pool: codedPool(pool, { busyMs, queryMs: queryTimeoutMs }) }),
+    plugins: [new CamelCasePlugin()],
   });
   return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
 }
@@ -219,6 +230,7 @@ function openSqlite(file: string, busyMs: number): OpenDatabase {
   const path = resolve(file);
   const db = new Kysely<LeadsDatabase>({
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
+    plugins: [new CamelCasePlugin()],
   });
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }

@@ -34,25 +34,16 @@ export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
 const DAY_MS = 86_400_000;
 
-export interface Lead {
-  id: string;
-  fingerprint: string;
+/** A lead as the store gives it: its row, with what the visitor asked as one `request`. */
+export type Lead = Omit<
+  Row,
+  keyof LeadRequest | "emailKey" | "leaseToken" | "lastAttemptAt" | "spamSignals"
+> & {
   state: LeadState;
-  receivedAt: number;
   request: LeadRequest;
-  requestId: string | null;
-  source: string;
-  attempts: number;
-  nextAttemptAt: number | null;
-  leaseUntil: number | null;
-  callStartedAt: number | null;
-  lastReason: string | null;
-  lastStatus: number | null;
-  deliveredAt: number | null;
-  erasedAt: number | null;
   /** Why it is held as spam (its signals); empty for every other lead. */
   spamSignals: string[];
-}
+};
 
 /** One attempt this process holds the lease of: only its holder records the outcome. */
 export interface Claim {
@@ -147,53 +138,22 @@ export interface LeadStoreOptions {
 type Row = LeadsTable;
 
 function toLead(row: Row): Lead {
+  const { name, email, phone, company, website, companySize, industry, message } = row;
+  const { emailKey: _key, leaseToken: _token, lastAttemptAt: _at, spamSignals, ...rest } = row;
   return {
-    id: row.id,
-    fingerprint: row.fingerprint,
+    ...rest,
     state: row.state as LeadState,
-    receivedAt: Number(row.received_at),
-    request: {
-      name: row.name,
-      email: row.email,
-      phone: row.phone,
-      company: row.company,
-      website: row.website,
-      companySize: row.company_size,
-      industry: row.industry,
-      message: row.message,
-    },
-    requestId: row.request_id,
-    source: row.source,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
-    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
-    callStartedAt: row.call_started_at == null ? null : Number(row.call_started_at),
-    lastReason: row.last_reason,
-    lastStatus: row.last_status === null ? null : Number(row.last_status),
-    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
-    erasedAt: row.erased_at === null ? null : Number(row.erased_at),
-    spamSignals: row.spam_signals ? row.spam_signals.split(",") : [],
+    request: { name, email, phone, company, website, companySize, industry, message },
+    spamSignals: spamSignals ? spamSignals.split(",") : [],
   };
 }
 
 export { emailKey };
 
-/** The eight fields as columns, and the address as it is compared. */
-export function requestColumns(request: LeadRequest) {
-  return {
-    name: request.name,
-    email: request.email,
-    email_key: emailKey(request.email),
-    phone: request.phone,
-    company: request.company,
-    website: request.website,
-    company_size: request.companySize,
-    industry: request.industry,
-    message: request.message,
-  };
-}
+/** What the visitor asked, as columns, and the address as it is compared. */
+export const requestColumns = (request: LeadRequest) => ({ ...request, emailKey: emailKey(request.email) });
 
-/** A lead's eight fields once retention erased them. */
+/** The personal fields once retention erased them. */
 const ERASED_COLUMNS = requestColumns({
   name: "",
   email: "",
@@ -274,8 +234,8 @@ export function createLeadStore({
       const applied = await migrateToLatest(db as unknown as Kysely<unknown>);
       if (wasDown)
         await writeTransaction(database, async (trx) => {
-          await trx.insertInto("lead_alerts").values({ kind: "(write check)", sent_at: 0 }).execute();
-          await trx.deleteFrom("lead_alerts").where("kind", "=", "(write check)").execute();
+          await trx.insertInto("leadAlerts").values({ kind: "(write check)", sentAt: 0 }).execute();
+          await trx.deleteFrom("leadAlerts").where("kind", "=", "(write check)").execute();
         });
       status = { engine, location: database.location, state: "ready" };
       log({ event: wasDown ? "lead_store_reconnected" : "lead_store_ready", engine, migrations: applied });
@@ -304,18 +264,18 @@ export function createLeadStore({
    */
   const leaseFields = (at: Instant) => ({
     state: "sending" as const,
-    lease_until: plus(at, leaseMs),
-    lease_token: randomUUID(),
-    last_attempt_at: at,
-    next_attempt_at: null,
+    leaseUntil: plus(at, leaseMs),
+    leaseToken: randomUUID(),
+    lastAttemptAt: at,
+    nextAttemptAt: null,
     attempts: sql<number>`attempts + 1`,
-    call_started_at: sql<number | null>`case
+    callStartedAt: sql<number | null>`case
       when state = 'possibly_delivered' then coalesce(call_started_at, last_attempt_at, received_at)
       when state = 'sending' then call_started_at
       else null end`,
   });
 
-  const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
+  const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.leaseToken ?? "" });
 
   /** Leases the leads `where` names, each with its own token; PostgreSQL re-checks `where` on a row a waiting claim then sees. */
   const claim = async (trx: Kysely<LeadsDatabase>, where: Where): Promise<Claim[]> =>
@@ -329,7 +289,7 @@ export function createLeadStore({
     (eb) =>
       eb.or([
         eb("state", "in", states),
-        ...(expiredLease ? [eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)])] : []),
+        ...(expiredLease ? [eb.and([eb("state", "=", "sending"), eb("leaseUntil", "<", at)])] : []),
       ]);
 
   /**
@@ -348,11 +308,11 @@ export function createLeadStore({
       .where((eb) =>
         eb.or([
           eb("state", "in", OPEN_STATES),
-          eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", since)]),
-          eb.and([eb("state", "in", held ? ["inbox", "spam"] : ["inbox"]), eb("received_at", ">=", since)]),
+          eb.and([eb("state", "=", "delivered"), eb("deliveredAt", ">=", since)]),
+          eb.and([eb("state", "in", held ? ["inbox", "spam"] : ["inbox"]), eb("receivedAt", ">=", since)]),
         ]),
       )
-      .orderBy("received_at", "desc")
+      .orderBy("receivedAt", "desc")
       .execute();
     const live = rows.find((row) => row.state === "sending" && Number(row.live) === 1);
     if (live) return { kind: "in-flight" as const, id: live.id };
@@ -388,7 +348,7 @@ export function createLeadStore({
     const result = keepRow
       ? await db
           .updateTable("leads")
-          .set({ ...ERASED_COLUMNS, fingerprint: "erased", request_id: null, erased_at: nowSql() })
+          .set({ ...ERASED_COLUMNS, fingerprint: "erased", requestId: null, erasedAt: nowSql() })
           .where(where)
           .executeTakeFirst()
       : await db.deleteFrom("leads").where(where).executeTakeFirst();
@@ -434,7 +394,7 @@ export function createLeadStore({
               if (!limit.allowed) return { kind: "limited", limit };
             }
             const at = nowSql();
-            const values = { ...requestColumns(request), request_id: requestId ?? null };
+            const values = { ...requestColumns(request), requestId: requestId ?? null };
             if (found.id !== undefined && !held) {
               // The open lead's next attempt: same row and key, with what the visitor typed this time.
               const where: Where = (eb) =>
@@ -442,7 +402,7 @@ export function createLeadStore({
               if (mode === "inbox") {
                 await trx
                   .updateTable("leads")
-                  .set({ ...values, state: "inbox", lease_until: null, lease_token: null })
+                  .set({ ...values, state: "inbox", leaseUntil: null, leaseToken: null })
                   .where(where)
                   .execute();
                 return { kind: "stored", id: found.id };
@@ -456,15 +416,15 @@ export function createLeadStore({
               // Taken meanwhile (a dispatcher, `leads retry`, a confirmation): its outcome is this visitor's too.
               return row ? { kind: "claimed", claim: claimOf(row) } : { kind: "in-flight", id: found.id };
             }
-            const base = { id: randomUUID(), fingerprint, received_at: at, source: "form", ...values };
+            const base = { id: randomUUID(), fingerprint, receivedAt: at, source: "form", ...values };
             const row = await trx
               .insertInto("leads")
               .values(
                 held
-                  ? { ...base, state: "spam", attempts: 0, spam_signals: spam.join(",") }
+                  ? { ...base, state: "spam", attempts: 0, spamSignals: spam.join(",") }
                   : mode === "inbox"
                     ? { ...base, state: "inbox", attempts: 0 }
-                    : { ...base, ...leaseFields(at), attempts: 1, call_started_at: null },
+                    : { ...base, ...leaseFields(at), attempts: 1, callStartedAt: null },
               )
               .returningAll()
               .executeTakeFirstOrThrow();
@@ -487,13 +447,13 @@ export function createLeadStore({
         const result = await db
           .updateTable("leads")
           .set({
-            call_started_at: sql<number>`coalesce(call_started_at, ${at})`,
-            lease_until: plus(at, leaseMs),
+            callStartedAt: sql<number>`coalesce(call_started_at, ${at})`,
+            leaseUntil: plus(at, leaseMs),
           })
           .where("id", "=", lead.id)
           .where("state", "=", "sending")
-          .where("lease_token", "=", token)
-          .where("lease_until", ">", at)
+          .where("leaseToken", "=", token)
+          .where("leaseUntil", ">", at)
           .executeTakeFirst();
         return Number(result.numUpdatedRows) === 1;
       });
@@ -512,15 +472,15 @@ export function createLeadStore({
           .updateTable("leads")
           .set({
             state: wasHeld ? "possibly_delivered" : "pending",
-            lease_until: null,
-            lease_token: null,
-            call_started_at: lead.callStartedAt,
-            next_attempt_at: wasHeld ? null : nowSql(),
+            leaseUntil: null,
+            leaseToken: null,
+            callStartedAt: lead.callStartedAt,
+            nextAttemptAt: wasHeld ? null : nowSql(),
             attempts: sql<number>`attempts - 1`,
           })
           .where("id", "=", lead.id)
           .where("state", "=", "sending")
-          .where("lease_token", "=", token)
+          .where("leaseToken", "=", token)
           .executeTakeFirst();
         return Number(result.numUpdatedRows) === 1;
       });
@@ -538,10 +498,10 @@ export function createLeadStore({
             .updateTable("leads")
             .set({
               state: "delivered",
-              delivered_at: at,
-              lease_until: null,
-              lease_token: null,
-              next_attempt_at: null,
+              deliveredAt: at,
+              leaseUntil: null,
+              leaseToken: null,
+              nextAttemptAt: null,
             })
             .where("id", "=", lead.id)
             .where("state", "in", fromStates("recordConfirmed"))
@@ -558,16 +518,15 @@ export function createLeadStore({
           .updateTable("leads")
           .set({
             state,
-            lease_until: null,
-            lease_token: null,
-            last_reason: sent.reason,
-            last_status: sent.status ?? null,
-            next_attempt_at:
-              state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
+            leaseUntil: null,
+            leaseToken: null,
+            lastReason: sent.reason,
+            lastStatus: sent.status ?? null,
+            nextAttemptAt: state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
           })
           .where("id", "=", lead.id)
           .where("state", "in", fromStates("recordFailure"))
-          .where("lease_token", "=", token)
+          .where("leaseToken", "=", token)
           .returning("state")
           .execute();
         // The lease lapsed and another attempt decided meanwhile: its decision stands.
@@ -580,7 +539,7 @@ export function createLeadStore({
       return guarded(async () => {
         const result = await db
           .updateTable("leads")
-          .set({ state: "delivered", delivered_at: nowSql(), last_reason: "resolved" })
+          .set({ state: "delivered", deliveredAt: nowSql(), lastReason: "resolved" })
           .where("id", "=", id.trim())
           .where("state", "in", fromStates("resolve"))
           .executeTakeFirst();
@@ -628,8 +587,8 @@ export function createLeadStore({
               .selectFrom("leads")
               .select("id")
               .where("state", "in", fromStates("dispatch"))
-              .where("next_attempt_at", "<=", nowSql())
-              .orderBy("next_attempt_at")
+              .where("nextAttemptAt", "<=", nowSql())
+              .orderBy("nextAttemptAt")
               .limit(limit)
               .$if(engine === "postgres", (query) => query.forUpdate().skipLocked()),
           ),
@@ -658,14 +617,14 @@ export function createLeadStore({
           .updateTable("leads")
           .set({
             state: sql<string>`case when ${uncalled} then 'pending' else 'possibly_delivered' end`,
-            next_attempt_at: sql<number | null>`case when ${uncalled} then ${at} else null end`,
+            nextAttemptAt: sql<number | null>`case when ${uncalled} then ${at} else null end`,
             attempts: sql<number>`case when ${uncalled} then attempts - 1 else attempts end`,
-            last_reason: sql<string | null>`case when ${uncalled} then last_reason else 'unknown' end`,
-            lease_until: null,
-            lease_token: null,
+            lastReason: sql<string | null>`case when ${uncalled} then last_reason else 'unknown' end`,
+            leaseUntil: null,
+            leaseToken: null,
           })
           .where("state", "=", "sending")
-          .where("lease_until", "<", at)
+          .where("leaseUntil", "<", at)
           .returning(["id", "state"])
           .execute();
         const ids = (state: LeadState) => rows.filter((row) => row.state === state).map((row) => row.id);
@@ -679,8 +638,8 @@ export function createLeadStore({
           .selectFrom("leads")
           .selectAll()
           .where("state", "in", states)
-          .$if(email !== undefined, (query) => query.where("email_key", "=", emailKey(email ?? "")))
-          .orderBy("received_at")
+          .$if(email !== undefined, (query) => query.where("emailKey", "=", emailKey(email ?? "")))
+          .orderBy("receivedAt")
           .orderBy("id")
           .execute();
         return rows.map(toLead);
@@ -722,7 +681,7 @@ export function createLeadStore({
      */
     async forget(email: string): Promise<Erasure> {
       return guarded(async () => {
-        const erased = await erase((eb) => eb.and([eb("email_key", "=", emailKey(email))]), false);
+        const erased = await erase((eb) => eb.and([eb("emailKey", "=", emailKey(email))]), false);
         return { erased, copiesGone: await noCopyLeft(true) };
       });
     },
@@ -741,10 +700,10 @@ export function createLeadStore({
         const delivered = await erase(
           (eb) =>
             eb.and([
-              eb("erased_at", "is", null),
+              eb("erasedAt", "is", null),
               eb.or([
-                eb.and([eb("state", "=", "delivered"), eb("delivered_at", "<", before(days.delivered))]),
-                eb.and([eb("state", "=", "inbox"), eb("received_at", "<", before(days.delivered))]),
+                eb.and([eb("state", "=", "delivered"), eb("deliveredAt", "<", before(days.delivered))]),
+                eb.and([eb("state", "=", "inbox"), eb("receivedAt", "<", before(days.delivered))]),
               ]),
             ]),
           true,
@@ -753,13 +712,13 @@ export function createLeadStore({
           (eb) =>
             eb.and([
               eb("state", "in", fromStates("eraseUndelivered")),
-              eb("received_at", "<", before(days.undelivered)),
+              eb("receivedAt", "<", before(days.undelivered)),
             ]),
           false,
         );
         const spam = await erase(
           (eb) =>
-            eb.and([eb("state", "in", fromStates("eraseSpam")), eb("received_at", "<", before(days.spam))]),
+            eb.and([eb("state", "in", fromStates("eraseSpam")), eb("receivedAt", "<", before(days.spam))]),
           false,
         );
         return {
@@ -779,8 +738,8 @@ export function createLeadStore({
           .selectFrom("leads")
           .selectAll()
           .where("state", "=", "spam")
-          .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("email_key", "=", emailKey(idOrEmail))]))
-          .orderBy("received_at")
+          .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("emailKey", "=", emailKey(idOrEmail))]))
+          .orderBy("receivedAt")
           .orderBy("id")
           .execute();
         return rows.map(toLead);
@@ -848,24 +807,24 @@ export function createLeadStore({
     async claimAlert(kind: string, intervalMs: number): Promise<AlertSlot | undefined> {
       return guarded(async () => {
         const row = await db
-          .insertInto("lead_alerts")
-          .values({ kind, sent_at: nowSql() })
+          .insertInto("leadAlerts")
+          .values({ kind, sentAt: nowSql() })
           .onConflict((oc) =>
             oc
               .column("kind")
-              .doUpdateSet({ sent_at: (eb) => eb.ref("excluded.sent_at") })
-              .where("lead_alerts.sent_at", "<=", sql<number>`excluded.sent_at - ${intervalMs}`),
+              .doUpdateSet({ sentAt: (eb) => eb.ref("excluded.sentAt") })
+              .where("leadAlerts.sentAt", "<=", sql<number>`excluded.sent_at - ${intervalMs}`),
           )
-          .returning("sent_at")
+          .returning("sentAt")
           .executeTakeFirst();
-        return row ? { kind, at: Number(row.sent_at) } : undefined;
+        return row ? { kind, at: Number(row.sentAt) } : undefined;
       });
     },
 
     /** The slot's alert was not delivered (its webhook failed): the kind may be sent again at once. */
     async releaseAlert({ kind, at }: AlertSlot): Promise<void> {
       await guarded(() =>
-        db.deleteFrom("lead_alerts").where("kind", "=", kind).where("sent_at", "=", at).execute(),
+        db.deleteFrom("leadAlerts").where("kind", "=", kind).where("sentAt", "=", at).execute(),
       );
     },
 

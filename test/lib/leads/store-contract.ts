@@ -119,7 +119,7 @@ export function storeContract(engine: Engine) {
       run: (store, lead) => store.recordOutcome(lead.claim, { ok: false, reason: "http", status: 503 }),
     },
     releaseUncalled: { run: (store, lead) => store.releaseUncalled(lead.claim) },
-    expireLeases: { prepare: (now) => ({ lease_until: now - 1 }), run: (store) => store.expireLeases() },
+    expireLeases: { prepare: (now) => ({ leaseUntil: now - 1 }), run: (store) => store.expireLeases() },
     dispatch: { run: (store) => store.claimDue(10) },
     retry: { run: (store, lead) => store.claimIfIn(lead.id, fromStates("retry")) },
     releaseSpam: { run: (store, lead) => store.releaseSpam(lead.id, "inbox") },
@@ -150,11 +150,11 @@ export function storeContract(engine: Engine) {
           .updateTable("leads")
           .set({
             state,
-            lease_token: TOKEN,
-            lease_until: clock + 60_000,
-            next_attempt_at: clock - 1,
-            received_at: clock - 1,
-            delivered_at: clock - 1,
+            leaseToken: TOKEN,
+            leaseUntil: clock + 60_000,
+            nextAttemptAt: clock - 1,
+            receivedAt: clock - 1,
+            deliveredAt: clock - 1,
             ...driver.prepare?.(clock),
           })
           .where("id", "=", id)
