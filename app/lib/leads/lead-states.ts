@@ -1,7 +1,7 @@
 /**
  * The lead's state machine, one table (issue 40): each transition, the store's statement that runs
  * it and the states it may start from (statements take their `where state in` from here). The
- * diagram in docs/lead-store.md is made from it (test/docs/lead-states.test.ts).
+ * diagram in docs/lead-store.md is made from it, and checked (test/docs/lead-states.test.ts).
  */
 
 export const leadStates = [
@@ -19,7 +19,7 @@ export type LeadState = (typeof leadStates)[number];
 export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
 
 /** Where a lead comes from before it exists, and where it goes when it is erased. */
-type Outside = "(new)" | "(erased)";
+export type Outside = "(new)" | "(erased)";
 
 export interface Transition {
   /** The store's method that runs it, as one conditional statement. */
@@ -76,24 +76,3 @@ export const fromStates = (name: TransitionName): LeadState[] =>
   (TRANSITIONS[name].from as readonly string[]).filter((state): state is LeadState =>
     (leadStates as readonly string[]).includes(state),
   );
-
-const node = (state: LeadState | Outside) => (state === "(new)" || state === "(erased)" ? "[*]" : state);
-
-/** The table as a Mermaid state diagram (one edge per pair, labelled with its transitions). */
-export function stateDiagram(): string {
-  const edges = new Map<string, string[]>();
-  for (const [name, transition] of Object.entries(TRANSITIONS) as [TransitionName, Transition][]) {
-    const sources = [
-      ...transition.from,
-      ...("expiredLease" in transition && transition.expiredLease ? ["sending" as const] : []),
-    ];
-    for (const from of sources)
-      for (const to of "inPlace" in transition && transition.inPlace ? [from as LeadState] : transition.to) {
-        const key = `${node(from)} --> ${node(to)}`;
-        edges.set(key, [...(edges.get(key) ?? []), name]);
-      }
-  }
-  return ["stateDiagram-v2", ...[...edges].map(([edge, names]) => `    ${edge}: ${names.join(", ")}`)].join(
-    "\n",
-  );
-}

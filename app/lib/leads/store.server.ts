@@ -87,25 +87,6 @@ export interface StoreStatus {
   reasonClass?: StoreErrorClass;
 }
 
-export interface LeadCounts {
-  pending: number;
-  possiblyDelivered: number;
-  dead: number;
-  sending: number;
-  inbox: number;
-  spam: number;
-  /** Seconds since the oldest pending lead arrived; 0 when none is pending. */
-  oldestPendingAgeSeconds: number;
-  /** Seconds since the oldest lead never confirmed (pending, dead, held) arrived; 0 when none. */
-  oldestUndeliveredAgeSeconds: number;
-}
-
-/** What an erasure did: how many leads, and whether no copy of them is left in the store's files. */
-export interface Erasure {
-  erased: number;
-  copiesGone: boolean;
-}
-
 export interface RetentionDays {
   /** Personal fields of a delivered lead, from its delivery; of an inbox lead, from its receipt. */
   delivered: number;
@@ -185,6 +166,8 @@ type Where = (
 ) => ReturnType<ExpressionBuilder<LeadsDatabase, "leads">["and"]>;
 
 export type LeadStore = ReturnType<typeof createLeadStore>;
+/** How many leads are in each state that needs watching, and the ages (seconds) of the oldest pending and undelivered ones. */
+export type LeadCounts = Awaited<ReturnType<LeadStore["counts"]>>;
 
 export function createLeadStore({
   database,
@@ -275,6 +258,8 @@ export function createLeadStore({
       else null end`,
   });
 
+  const changedOne = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
+
   const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.leaseToken ?? "" });
 
   /** Leases the leads `where` names, each with its own token; PostgreSQL re-checks `where` on a row a waiting claim then sees. */
@@ -350,10 +335,17 @@ export function createLeadStore({
           .updateTable("leads")
           .set({ ...ERASED_COLUMNS, fingerprint: "erased", requestId: null, erasedAt: nowSql() })
           .where(where)
+          .where("erasedAt", "is", null)
           .executeTakeFirst()
       : await db.deleteFrom("leads").where(where).executeTakeFirst();
     return Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
   };
+
+  const get = (id: string): Promise<Lead | undefined> =>
+    guarded(async () => {
+      const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? toLead(row) : undefined;
+    });
 
   return {
     /** How long an attempt holds a lead: `beginCall` renews it to this, at the database's time. */
@@ -441,8 +433,8 @@ export function createLeadStore({
      * The holder's last word before its call: records that it begins, if this claim's lease is still
      * live, and renews the lease for the call. False: do not call.
      */
-    async beginCall({ lead, token }: Claim): Promise<boolean> {
-      return guarded(async () => {
+    beginCall: ({ lead, token }: Claim): Promise<boolean> =>
+      guarded(async () => {
         const at = nowSql();
         const result = await db
           .updateTable("leads")
@@ -455,9 +447,8 @@ export function createLeadStore({
           .where("leaseToken", "=", token)
           .where("leaseUntil", ">", at)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      });
-    },
+        return changedOne(result);
+      }),
 
     /**
      * The holder's word, after `beginCall` failed, that its call never began (the store may yet
@@ -465,8 +456,8 @@ export function createLeadStore({
      * call may have reached the function, else pending and due now), the attempt uncounted. Only
      * this claim's token matches. False: the claim no longer held the lead.
      */
-    async releaseUncalled({ lead, token }: Claim): Promise<boolean> {
-      return guarded(async () => {
+    releaseUncalled: ({ lead, token }: Claim): Promise<boolean> =>
+      guarded(async () => {
         const wasHeld = lead.callStartedAt !== null;
         const result = await db
           .updateTable("leads")
@@ -482,16 +473,15 @@ export function createLeadStore({
           .where("state", "=", "sending")
           .where("leaseToken", "=", token)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      });
-    },
+        return changedOne(result);
+      }),
 
     /**
      * What the call ended in (docs/lead-store.md): returns the lead's new state. A sure failure of a
      * lead that was held leaves it held: the earlier unknown call still stands.
      */
-    async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
-      return guarded(async () => {
+    recordOutcome: ({ lead, token }: Claim, sent: SendResult): Promise<LeadState> =>
+      guarded(async () => {
         const at = nowSql();
         if (sent.ok) {
           await db
@@ -530,29 +520,22 @@ export function createLeadStore({
           .returning("state")
           .execute();
         // The lease lapsed and another attempt decided meanwhile: its decision stands.
-        return row ? state : ((await this.get(lead.id))?.state ?? state);
-      });
-    },
+        return row ? state : ((await get(lead.id))?.state ?? state);
+      }),
 
     /** A person found a held lead arrived: delivered, with no call. False: it was not held. */
-    async resolve(id: string): Promise<boolean> {
-      return guarded(async () => {
+    resolve: (id: string): Promise<boolean> =>
+      guarded(async () => {
         const result = await db
           .updateTable("leads")
           .set({ state: "delivered", deliveredAt: nowSql(), lastReason: "resolved" })
           .where("id", "=", id.trim())
           .where("state", "in", fromStates("resolve"))
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      });
-    },
+        return changedOne(result);
+      }),
 
-    async get(id: string): Promise<Lead | undefined> {
-      return guarded(async () => {
-        const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
-        return row ? toLead(row) : undefined;
-      });
-    },
+    get,
 
     /** Waits for another attempt at the same lead (any instance) to end, reading its row (one statement) every `pollMs`. */
     async awaitOutcome(id: string, timeoutMs: number, pollMs = 250): Promise<LeadState | "unknown"> {
@@ -577,8 +560,8 @@ export function createLeadStore({
     },
 
     /** Leases the pending leads that are due, oldest first; another instance skips the ones taken. */
-    async claimDue(limit: number): Promise<Claim[]> {
-      return guarded(() =>
+    claimDue: (limit: number): Promise<Claim[]> =>
+      guarded(() =>
         claim(db, (eb) =>
           eb(
             "id",
@@ -593,8 +576,7 @@ export function createLeadStore({
               .$if(engine === "postgres", (query) => query.forUpdate().skipLocked()),
           ),
         ),
-      );
-    },
+      ),
 
     /** Leases one lead for a person's `retry`, just before its call, if it is still in one of these states. */
     async claimIfIn(id: string, states: readonly LeadState[]): Promise<Claim | undefined> {
@@ -632,8 +614,8 @@ export function createLeadStore({
       });
     },
 
-    async list(states: readonly LeadState[], email?: string): Promise<Lead[]> {
-      return guarded(async () => {
+    list: (states: readonly LeadState[], email?: string): Promise<Lead[]> =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .selectAll()
@@ -643,11 +625,10 @@ export function createLeadStore({
           .orderBy("id")
           .execute();
         return rows.map(toLead);
-      });
-    },
+      }),
 
-    async counts(): Promise<LeadCounts> {
-      return guarded(async () => {
+    counts: () =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .select((eb) => [
@@ -672,19 +653,17 @@ export function createLeadStore({
           oldestPendingAgeSeconds: age("pending"),
           oldestUndeliveredAgeSeconds: age("pending", "possibly_delivered", "dead"),
         };
-      });
-    },
+      }),
 
     /**
      * GDPR art. 17: every lead of this address erased, and whether no copy is left on disk (SQLite:
      * the file rewritten and its log emptied; run again, it finishes what a reader kept).
      */
-    async forget(email: string): Promise<Erasure> {
-      return guarded(async () => {
+    forget: (email: string) =>
+      guarded(async () => {
         const erased = await erase((eb) => eb.and([eb("emailKey", "=", emailKey(email))]), false);
         return { erased, copiesGone: await noCopyLeft(true) };
-      });
-    },
+      }),
 
     /**
      * Retention (docs/lead-store.md), one pass: the personal fields of delivered leads (from their
@@ -692,48 +671,27 @@ export function createLeadStore({
      * and all (from their receipt). Ends with SQLite's checkpoint every time, so a copy a reader kept
      * in the log last hour is gone this hour.
      */
-    async eraseExpired(
-      days: RetentionDays,
-    ): Promise<Erasure & { delivered: number; undelivered: number; spam: number }> {
-      return guarded(async () => {
-        const before = (ageDays: number) => plus(nowSql(), -ageDays * DAY_MS);
-        const delivered = await erase(
+    eraseExpired: (days: RetentionDays) =>
+      guarded(async () => {
+        const older =
+          (states: readonly LeadState[], column: "receivedAt" | "deliveredAt", ageDays: number): Where =>
           (eb) =>
-            eb.and([
-              eb("erasedAt", "is", null),
-              eb.or([
-                eb.and([eb("state", "=", "delivered"), eb("deliveredAt", "<", before(days.delivered))]),
-                eb.and([eb("state", "=", "inbox"), eb("receivedAt", "<", before(days.delivered))]),
-              ]),
-            ]),
-          true,
-        );
+            eb.and([eb("state", "in", states), eb(column, "<", plus(nowSql(), -ageDays * DAY_MS))]);
+        const delivered =
+          (await erase(older(["delivered"], "deliveredAt", days.delivered), true)) +
+          (await erase(older(["inbox"], "receivedAt", days.delivered), true));
         const undelivered = await erase(
-          (eb) =>
-            eb.and([
-              eb("state", "in", fromStates("eraseUndelivered")),
-              eb("receivedAt", "<", before(days.undelivered)),
-            ]),
+          older(fromStates("eraseUndelivered"), "receivedAt", days.undelivered),
           false,
         );
-        const spam = await erase(
-          (eb) =>
-            eb.and([eb("state", "in", fromStates("eraseSpam")), eb("receivedAt", "<", before(days.spam))]),
-          false,
-        );
-        return {
-          delivered,
-          undelivered,
-          spam,
-          erased: delivered + undelivered + spam,
-          copiesGone: await noCopyLeft(),
-        };
-      });
-    },
+        const spam = await erase(older(fromStates("eraseSpam"), "receivedAt", days.spam), false);
+        const erased = delivered + undelivered + spam;
+        return { delivered, undelivered, spam, erased, copiesGone: await noCopyLeft() };
+      }),
 
     /** The leads held as spam that this id or e-mail address (any case, NFC) names, oldest first. */
-    async spamMatching(idOrEmail: string): Promise<Lead[]> {
-      return guarded(async () => {
+    spamMatching: (idOrEmail: string): Promise<Lead[]> =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .selectAll()
@@ -743,8 +701,7 @@ export function createLeadStore({
           .orderBy("id")
           .execute();
         return rows.map(toLead);
-      });
-    },
+      }),
 
     /**
      * A person says this lead held as spam is real: an attempt (or, without a function, an inbox
@@ -804,8 +761,8 @@ export function createLeadStore({
      * At most one alert of a kind per interval, across every instance: the slot this caller may send
      * it in, or undefined. One upsert: of two callers at once, one gets it.
      */
-    async claimAlert(kind: string, intervalMs: number): Promise<AlertSlot | undefined> {
-      return guarded(async () => {
+    claimAlert: (kind: string, intervalMs: number): Promise<AlertSlot | undefined> =>
+      guarded(async () => {
         const row = await db
           .insertInto("leadAlerts")
           .values({ kind, sentAt: nowSql() })
@@ -818,8 +775,7 @@ export function createLeadStore({
           .returning("sentAt")
           .executeTakeFirst();
         return row ? { kind, at: Number(row.sentAt) } : undefined;
-      });
-    },
+      }),
 
     /** The slot's alert was not delivered (its webhook failed): the kind may be sent again at once. */
     async releaseAlert({ kind, at }: AlertSlot): Promise<void> {
@@ -829,8 +785,8 @@ export function createLeadStore({
     },
 
     /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
-    async insertImported(rows: LeadsTable[]): Promise<number> {
-      return guarded(() =>
+    insertImported: (rows: LeadsTable[]): Promise<number> =>
+      guarded(() =>
         writeTransaction(database, async (trx) => {
           let inserted = 0;
           for (const row of rows) {
@@ -843,8 +799,7 @@ export function createLeadStore({
           }
           return inserted;
         }),
-      );
-    },
+      ),
 
     /** Work (a hand-back of an uncalled claim) that `close` waits for: the CLI's end and a SIGTERM too. */
     finishBeforeClose(work: Promise<unknown>): void {
