@@ -80,7 +80,7 @@ export interface DatabaseConfig {
   /** postgres://…: PostgreSQL. Unset: the SQLite file. */
   databaseUrl?: string | undefined;
   file: string;
-  /** How long one statement may take before it fails (that request only: a slow store is not down). */
+  /** How long one statement may take before it fails (that request only: a slow store is not down); `busyMs` unset. */
   statementTimeoutMs?: number;
   /** How long a request waits for a free connection or another program's write lock: busy, not down. */
   busyMs?: number;
@@ -238,8 +238,9 @@ function openSqlite(file: string, busyMs: number): OpenDatabase {
 export function openDatabase({
   databaseUrl,
   file,
-  statementTimeoutMs = 5_000,
   busyMs = 10_000,
+  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
+  statementTimeoutMs = busyMs,
 }: DatabaseConfig): OpenDatabase {
   return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs, busyMs) : openSqlite(file, busyMs);
 }

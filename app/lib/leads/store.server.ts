@@ -198,7 +198,8 @@ export function createLeadStore({
       reason,
       reasonClass: storeError(error).errorClass,
     };
-    if (!wasDown) log({ event: "lead_store_unavailable", engine, reason });
+    // Each failed reconnect too: ops see it is still trying, and why.
+    log({ event: wasDown ? "lead_store_still_unavailable" : "lead_store_unavailable", engine, reason });
     if (closed || reconnect) return;
     reconnect = setTimeout(() => {
       reconnect = undefined;

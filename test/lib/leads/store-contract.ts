@@ -611,10 +611,9 @@ export function storeContract(engine: Engine) {
     expect(Object.values(erased?.request ?? {}).every((value) => value === "")).toBe(true);
     expect((await store.list(["inbox"]))[0]?.request.email).toBe("");
     expect((await store.get(recent.lead.id))?.request.email).toBe("recent@example.com");
-    expect((await store.list(["pending", "possibly_delivered"])).map((lead) => lead.request.email)).toEqual([
-      "pending@example.com",
-      "held@example.com",
-    ]);
+    expect(
+      (await store.list(["pending", "possibly_delivered"])).map((lead) => lead.request.email).sort(),
+    ).toEqual(["held@example.com", "pending@example.com"]);
     clock += 90 * 86_400_000;
     expect(await store.eraseExpired(days)).toMatchObject({ delivered: 0, undelivered: 2, spam: 0 });
     expect(await store.list(["pending", "possibly_delivered"])).toEqual([]);
