@@ -7,9 +7,14 @@ import {
 } from "@supabase/supabase-js";
 import { Agent } from "undici";
 
-import { networkErrorCode, outcomeOfNetworkError, outcomeOfStatus } from "~/lib/leads/call-outcome";
+import {
+  type CallOutcome,
+  networkErrorCode,
+  outcomeOfNetworkError,
+  outcomeOfStatus,
+} from "~/lib/leads/call-outcome";
 import type { LeadRequest } from "~/lib/leads/request";
-import type { ContactSink, SendOptions, SendResult } from "~/lib/leads/sink.server";
+import type { ContactSink, SendFailure, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";
 
@@ -62,46 +67,45 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         });
         // Delivered only by the function's own answer, its JSON: a portal's or a proxy's 2xx page
         // says nothing of whether it ran.
-        if (!error && isFunctionAnswer(response, data)) return { ok: true };
         if (!error)
-          return {
-            ok: false,
-            reason: "unknown",
-            status: response?.status,
-            detail: "not the function's answer",
-            possiblyDelivered: true,
-          };
-        if (timedOut) return { ok: false, reason: "timeout", possiblyDelivered: true };
+          return isFunctionAnswer(response, data)
+            ? { ok: true }
+            : failed("unknown", "unknown", { status: response?.status, detail: "not the function's answer" });
+        if (timedOut) return failed("timeout", "unknown");
         // The kind of answer decides what becomes of the lead: one table (call-outcome.ts).
         if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
-          const response = error.context as Response;
-          void response.body?.cancel().catch(() => undefined);
-          const reason = error instanceof FunctionsRelayError ? "relay" : "http";
-          return outcomeOfStatus(response.status) === "sure-failure"
-            ? { ok: false, reason, status: response.status }
-            : { ok: false, reason, status: response.status, possiblyDelivered: true };
+          const { status, body } = error.context as Response;
+          void body?.cancel().catch(() => undefined);
+          return failed(error instanceof FunctionsRelayError ? "relay" : "http", outcomeOfStatus(status), {
+            status,
+          });
         }
-        if (error instanceof FunctionsFetchError) {
-          const detail = describeCause(error.context);
-          return outcomeOfNetworkError(networkErrorCode(error.context)) === "sure-failure"
-            ? { ok: false, reason: "network", detail }
-            : { ok: false, reason: "network", detail, possiblyDelivered: true };
-        }
+        if (error instanceof FunctionsFetchError)
+          return failed("network", outcomeOfNetworkError(networkErrorCode(error.context)), {
+            detail: describeCause(error.context),
+          });
         // E.g. a 2xx whose body is not what its Content-Type says: the function did answer.
-        return { ok: false, reason: "unknown", detail: describeCause(error), possiblyDelivered: true };
+        return failed("unknown", "unknown", { detail: describeCause(error) });
       } catch (error) {
-        return {
-          ok: false,
-          reason: timedOut ? "timeout" : "unknown",
-          detail: describeCause(error),
-          possiblyDelivered: true,
-        };
+        return failed(timedOut ? "timeout" : "unknown", "unknown", { detail: describeCause(error) });
       } finally {
         clearTimeout(timer);
       }
     },
   };
 }
+
+/** A failed call, held as possibly delivered when its outcome is unknown. */
+const failed = (
+  reason: SendFailure,
+  outcome: CallOutcome,
+  extra: { status?: number | undefined; detail?: string } = {},
+): SendResult => ({
+  ok: false,
+  reason,
+  ...extra,
+  ...(outcome === "unknown" ? { possiblyDelivered: true } : {}),
+});
 
 /** A 2xx the function itself made: JSON (supabase-js parsed it), an object or an array. */
 function isFunctionAnswer(response: Response | undefined, data: unknown): boolean {
