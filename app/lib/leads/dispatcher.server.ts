@@ -1,5 +1,5 @@
 import type { ContactSink } from "~/lib/leads/sink.server";
-import type { Alerts } from "~/lib/leads/alerts.server";
+import type { AlertKind, Alerts } from "~/lib/leads/alerts.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
 import { dispatcherPassed } from "~/lib/leads/events.server";
 import type { LeadCounts, LeadStore, RetentionDays } from "~/lib/leads/store.server";
@@ -35,42 +35,38 @@ const ERASURE_NOTICE_DAYS = 7;
 
 const LIST = "npm run leads -- list";
 
-/** The alerts the levels call for (docs/lead-store.md, Alerts): each pass, sent at most once per kind per interval. */
-export function alertsFor(counts: LeadCounts, pendingAlertMs: number, undeliveredDays: number) {
-  const alerts: {
-    kind: "dead" | "possibly-delivered" | "pending-age" | "erasure-soon";
-    text: string;
-    details: Record<string, number>;
-  }[] = [];
-  if (counts.dead > 0)
-    alerts.push({
-      kind: "dead",
-      text: `${counts.dead} lead(s) failed every attempt and are held for a person: ${LIST}`,
-      details: { dead: counts.dead },
-    });
-  if (counts.possiblyDelivered > 0)
-    alerts.push({
-      kind: "possibly-delivered",
-      text: `${counts.possiblyDelivered} lead(s) may have reached the function without a confirmation and are held: check the mailbox, then \`npm run leads -- resolve <id>\` or \`retry --include-possibly-delivered\``,
-      details: { possiblyDelivered: counts.possiblyDelivered },
-    });
-  if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs)
-    alerts.push({
-      kind: "pending-age",
-      text: `${counts.pending} lead(s) are waiting for the function; the oldest for ${Math.round(counts.oldestPendingAgeSeconds / 60)} minutes`,
-      details: { pending: counts.pending, oldestPendingAgeSeconds: counts.oldestPendingAgeSeconds },
-    });
-  const erasedInSeconds = undeliveredDays * DAY_SECONDS - counts.oldestUndeliveredAgeSeconds;
-  if (
-    counts.pending + counts.dead + counts.possiblyDelivered > 0 &&
-    erasedInSeconds <= ERASURE_NOTICE_DAYS * DAY_SECONDS
-  )
-    alerts.push({
-      kind: "erasure-soon",
-      text: `A lead never confirmed will be erased within ${Math.max(0, Math.ceil(erasedInSeconds / DAY_SECONDS))} day(s) (LEADS_UNDELIVERED_RETENTION_DAYS=${undeliveredDays}): ${LIST}`,
-      details: { oldestUndeliveredAgeSeconds: counts.oldestUndeliveredAgeSeconds },
-    });
-  return alerts;
+/**
+ * The alerts the levels call for (docs/lead-store.md, Alerts), one table: each pass, every row whose
+ * level is up, sent at most once per kind per interval. Counts only, never a lead's data.
+ */
+export function alertsFor(
+  { dead, possiblyDelivered: held, pending, ...ages }: LeadCounts,
+  pendingAlertMs: number,
+  undeliveredDays: number,
+) {
+  const erasedInDays = Math.ceil(undeliveredDays - ages.oldestUndeliveredAgeSeconds / DAY_SECONDS);
+  const rows: [AlertKind, boolean, string, Record<string, number>][] = [
+    ["dead", dead > 0, `${dead} lead(s) failed every attempt and are held for a person: ${LIST}`, { dead }],
+    [
+      "possibly-delivered",
+      held > 0,
+      `${held} lead(s) may have reached the function without a confirmation and are held: check the mailbox, then \`npm run leads -- resolve <id>\` or \`retry --include-possibly-delivered\``,
+      { possiblyDelivered: held },
+    ],
+    [
+      "pending-age",
+      pending > 0 && ages.oldestPendingAgeSeconds * 1000 > pendingAlertMs,
+      `${pending} lead(s) are waiting for the function; the oldest for ${Math.round(ages.oldestPendingAgeSeconds / 60)} minutes`,
+      { pending, oldestPendingAgeSeconds: ages.oldestPendingAgeSeconds },
+    ],
+    [
+      "erasure-soon",
+      pending + dead + held > 0 && erasedInDays <= ERASURE_NOTICE_DAYS,
+      `A lead never confirmed will be erased within ${Math.max(0, erasedInDays)} day(s) (LEADS_UNDELIVERED_RETENTION_DAYS=${undeliveredDays}): ${LIST}`,
+      { oldestUndeliveredAgeSeconds: ages.oldestUndeliveredAgeSeconds },
+    ],
+  ];
+  return rows.filter(([, up]) => up).map(([kind, , text, details]) => ({ kind, text, details }));
 }
 
 export function startDispatcher({
