@@ -120,13 +120,13 @@ type Row = LeadsTable;
 
 function toLead(row: Row): Lead {
   const { name, email, phone, company, website, companySize, industry, message } = row;
-  const { emailKey: _key, leaseToken: _token, lastAttemptAt: _at, spamSignals, ...rest } = row;
-  return {
-    ...rest,
-    state: row.state as LeadState,
-    request: { name, email, phone, company, website, companySize, industry, message },
-    spamSignals: spamSignals ? spamSignals.split(",") : [],
-  };
+  const request = { name, email, phone, company, website, companySize, industry, message };
+  const rest: Partial<Row> = { ...row };
+  // What the visitor asked is `request`; the store's own bookkeeping stays with the store.
+  for (const key of [...Object.keys(request), "emailKey", "leaseToken", "lastAttemptAt"])
+    delete rest[key as keyof Row];
+  const spamSignals = row.spamSignals ? row.spamSignals.split(",") : [];
+  return { ...(rest as Omit<Row, "spamSignals">), state: row.state as LeadState, request, spamSignals };
 }
 
 export { emailKey };
