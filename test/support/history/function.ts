@@ -50,7 +50,15 @@ const CONTACT_PATH = "/functions/v1/send-contact-email";
  */
 const HANG_MAX_MS = 8_000;
 
-export async function startRecordingFunction(random: Random): Promise<RecordingFunction> {
+/**
+ * `look` runs as each call arrives (the harness's look at the store, and the caller's announcement:
+ * test/support/history/scenario.ts); the function answers only once it has, so a product that
+ * stored the lead only after the answer could not have stored it before the look.
+ */
+export async function startRecordingFunction(
+  random: Random,
+  look: (call: Call) => Promise<void>,
+): Promise<RecordingFunction> {
   const port = await freePort();
   let mode: FunctionMode = { kind: "ok" };
   const calls: Call[] = [];
@@ -135,6 +143,7 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
     calls.push(call);
     for (const waiter of [...waiters]) if (calls.length > waiter.count) waiter.settle();
     open.add(call);
+    const looked = look(call);
     let ended = false;
     const end = (answered: boolean) => {
       if (ended) return;
@@ -147,37 +156,45 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
     res.on("close", () => end(false));
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      try {
-        const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-          email?: unknown;
-          message?: unknown;
-        };
-        call.email = String(lead.email ?? "");
-        call.message = String(lead.message ?? "");
-      } catch {
-        call.email = "(unreadable body)";
-      }
-      // The function works on it until then, whether or not its caller is still there: a slow call
-      // sends its e-mail after its caller gave up, a hung one is stuck that long.
-      call.finishedAt = now() + (plan === "reset" ? 0 : delayMs);
-      // Down: cut without the function running (a call on a connection opened before the port closed).
-      if (plan === "reset") return void socket.destroy();
-      if (plan === "hang") return; // never answered: until the caller gives up (its timeout) or dies
-      const answer = () => {
-        if (res.destroyed) return;
-        if (plan === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
-        else if (plan === "garbage")
-          res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
-        // The e-mail is sent; what comes back says nothing of it.
-        else if (plan === "ran-504")
-          res.writeHead(504, { "content-type": "text/html" }).end("<html>504 Gateway Time-out</html>");
-        else if (plan === "ran-cut") socket.destroy();
-        else res.writeHead(status, { "content-type": "application/json" }).end('{"error":"function failed"}');
-      };
-      if (delayMs > 0) setTimeout(answer, delayMs);
-      else answer();
-    });
+    req.on(
+      "end",
+      () =>
+        void looked.then(() => {
+          try {
+            const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+              email?: unknown;
+              message?: unknown;
+            };
+            call.email = String(lead.email ?? "");
+            call.message = String(lead.message ?? "");
+          } catch {
+            call.email = "(unreadable body)";
+          }
+          // The function works on it until then, whether or not its caller is still there: a slow call
+          // sends its e-mail after its caller gave up, a hung one is stuck that long.
+          call.finishedAt = now() + (plan === "reset" ? 0 : delayMs);
+          // Down: cut without the function running (a call on a connection opened before the port closed).
+          if (plan === "reset") return void socket.destroy();
+          if (plan === "hang") return; // never answered: until the caller gives up (its timeout) or dies
+          const answer = () => {
+            if (res.destroyed) return;
+            if (plan === "ok")
+              res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+            else if (plan === "garbage")
+              res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+            // The e-mail is sent; what comes back says nothing of it.
+            else if (plan === "ran-504")
+              res.writeHead(504, { "content-type": "text/html" }).end("<html>504 Gateway Time-out</html>");
+            else if (plan === "ran-cut") socket.destroy();
+            else
+              res
+                .writeHead(status, { "content-type": "application/json" })
+                .end('{"error":"function failed"}');
+          };
+          if (delayMs > 0) setTimeout(answer, delayMs);
+          else answer();
+        }),
+    );
   });
   let listener: NetServer | undefined;
   const listen = async () => {

@@ -4,19 +4,28 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 
 import {
-  check,
   emptyHistory,
   type FinalLead,
   formatViolations,
   type Forgotten,
   type History,
+  judge,
   leadOf,
+  type Rule,
   type Violation,
   type VisitorOutcome,
   type VisitorRequest,
 } from "./checker";
 import { type FunctionMode, now, type RecordingFunction, startRecordingFunction } from "./function";
-import { type CliRun, createSlot, killRun, newProcessLog, runLeads, type Slot } from "./processes";
+import {
+  announcedBy,
+  type CliRun,
+  createSlot,
+  killRun,
+  newProcessLog,
+  runLeads,
+  type Slot,
+} from "./processes";
 import { type Random, seededRandom } from "./random";
 
 /**
@@ -33,6 +42,8 @@ export interface Engine {
   storeEnv: Record<string, string | undefined>;
   /** Every lead, as stored (the test's own read, beside the CLI's). */
   readLeads(): Promise<(FinalLead & { callStartedAt: number | null })[]>;
+  /** Whether the store holds the lead `id` now (the test's own read); undefined when it cannot tell. */
+  holdsLead(id: string): Promise<boolean | undefined>;
   /** Where an address is still held after `forget`: files of the data folder, and table rows. */
   holding(needle: string): Promise<{ files: string[]; rows: string[] }>;
   /** Database faults (PostgreSQL), each lasting a random time in its range; `inject` returns the undo. */
@@ -75,6 +86,8 @@ export interface HistoryOptions {
   timeoutMs: number;
   /** Longest wait for the dispatchers to catch up after the faults stop. */
   quietMs: number;
+  /** The fewest cases each of the checker's rules must judge on this engine (else the run is hollow). */
+  minimumCases: Record<Rule, number>;
   /** Where the run's record is kept (history.json, every process's output). */
   dir?: string;
   /** Called at once with what stops every process of the run (for the test's afterAll). */
@@ -94,6 +107,8 @@ export interface HistoryRun {
   dir: string;
   quiet: { settledAfterMs: number | null };
   counts: Record<string, number>;
+  /** How many cases each rule judged. */
+  cases: Record<Rule, number>;
   lastKindMet?: { kind: string; atSeconds: number };
   stop(): Promise<void>;
 }
@@ -167,6 +182,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     ...emptyHistory(seed, engine.name, startedAt),
     maxAttempts: MAX_ATTEMPTS,
     leaseMs: timeoutMs + 5_000,
+    minimumCases: options.minimumCases,
     faultKinds: [
       ...Object.keys(FUNCTION_FAULTS).map((kind) => `function {"kind":"${kind}"`),
       ...Object.keys(PROCESS_FAULTS),
@@ -175,7 +191,20 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   };
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
-  const fake: RecordingFunction = await startRecordingFunction(random.stream("function calls"));
+  /** A database fault is under way: the harness does not look at the store then (its look would wait). */
+  let databaseAtFault = false;
+  // As each call arrives: whether its lead's row is in the store (stored before its first call), and
+  // which of its caller's announced attempts it is (who made it).
+  const fake: RecordingFunction = await startRecordingFunction(
+    random.stream("function calls"),
+    async (call) => {
+      if (call.key === undefined) return;
+      const stored = databaseAtFault ? undefined : await engine.holdsLead(call.key);
+      if (stored !== undefined) Object.assign(call, { stored, lookedAt: now() });
+      const by = await announcedBy(log, call.caller, call.key);
+      if (by) call.by = by;
+    },
+  );
   history.calls = fake.calls;
   history.reports = log.reports;
   history.crashes = log.crashes;
@@ -376,6 +405,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         }
         let back!: () => void;
         databaseBack = new Promise((resolve) => (back = resolve));
+        databaseAtFault = true;
         try {
           const undo = await fault.inject(own);
           record(`database: ${name}`);
@@ -383,6 +413,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           await undo();
           record(`database: ${name} undone`);
         } finally {
+          databaseAtFault = false;
           back();
         }
       }
@@ -569,6 +600,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       const message = await engine.holding(lead.message);
       forgotten.push({
         address: typed,
+        began: { at: from, lead: leadOf(lead.email, lead.message) },
         // Gone from the store since then, unless that forget could not run at all.
         ...(code === 0 || code === 1 ? { during: { from, to, lead: leadOf(lead.email, lead.message) } } : {}),
         files: [...address.files, ...message.files.map((file) => `${file} (the message)`)],
@@ -585,7 +617,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           seen.keptIn ? { result: seen.result, keptIn: seen.keptIn } : { result: seen.result },
         );
     }
-    const violations = check(history);
+    const { violations, cases } = judge(history);
     writeFileSync(join(dir, "history.json"), JSON.stringify(history, null, 1));
     writeFileSync(join(dir, "violations.txt"), formatViolations(history, violations, `HISTORY_SEED=${seed}`));
     writeFileSync(
@@ -601,6 +633,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       clocks,
       dir,
       quiet: { settledAfterMs },
+      cases,
       counts: {
         leads: new Set(history.visitors.map((request) => request.message)).size,
         visitorRequests: history.visitors.length,
