@@ -758,7 +758,7 @@ describe("the history checker", () => {
     expect(check(delivered)[0]!.message).toContain("held leads stay held");
   });
 
-  it("a lead reported held had a call that may have reached the function; one held after sure failures only is caught, unless its caller was frozen or the database at fault meanwhile", () => {
+  it("a lead reported held had a call that may have reached the function; one held after sure failures only is caught, unless its outcome was recorded late", () => {
     const failed = call({ plan: "fail", status: 503 });
     const held = history({
       calls: [failed],
@@ -766,9 +766,17 @@ describe("the history checker", () => {
       final: { leads: [row({ state: "pending" })], listOutput: "" },
     });
     expect(rules(held)).toEqual(["held only when unsure", "delivered or held"]);
-    // Its lease ran out while the database was paused: another instance's expiry held it, rightly.
-    const paused = { ...held, events: [{ at: T + 10, what: "database: postgres paused (SIGSTOP)" }] };
-    expect(rules(paused)).toEqual(["delivered or held"]);
+    // Recorded more than half a lease after its call (the database paused), or its caller frozen
+    // meanwhile: another instance's expiry of its lease may have held it first, rightly.
+    const late = {
+      ...held,
+      reports: [report({ state: "possibly_delivered", at: T + 4_000 })],
+      leaseMs: 6_500,
+    };
+    expect(rules(late)).toEqual(["delivered or held"]);
+    expect(rules({ ...late, leaseMs: 9_000 })).toEqual(["held only when unsure", "delivered or held"]);
+    const frozen = { ...held, events: [{ at: T + 10, what: "SIGSTOP pg-a.1 for 8000 ms" }] };
+    expect(rules(frozen)).toEqual(["delivered or held"]);
     // A person's resend of a held lead that failed for sure leaves it held, as it should.
     const resent = history({
       calls: [

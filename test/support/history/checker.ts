@@ -429,16 +429,17 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   const visitorsOf = (lead: string) =>
     history.visitors.filter((request) => leadOf(request.email, request.message) === lead);
   /**
-   * Its caller's outcome may not stand for the store's: the caller was frozen past its lease, or the
-   * database was down or paused, between the call's lease and `until` (another instance's expiry may
-   * have held the lead meanwhile).
+   * Its caller's word may not be the store's: the attempt took more than half a lease from its call
+   * (its outcome recorded late: the database paused or down), or its caller was frozen meanwhile,
+   * so another instance's expiry of its lease may have decided the lead's state first.
    */
-  const disturbed = (call: Call, until: Time) =>
+  const recordedLate = (call: Call, reportedAt: Time) =>
+    reportedAt - call.arrivedAt > (history.leaseMs ?? Infinity) / 2 ||
     history.events.some(
       (event) =>
-        (event.what.startsWith(`SIGSTOP ${call.caller} `) || event.what.startsWith("database:")) &&
+        event.what.startsWith(`SIGSTOP ${call.caller} `) &&
         event.at >= call.arrivedAt - (history.leaseMs ?? 0) &&
-        event.at <= until,
+        event.at <= reportedAt,
     );
 
   for (const [lead, calls] of byLead) {
@@ -617,7 +618,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   // As each attempt ended: a lead its caller reported held (possibly delivered) had a call that may
   // have reached the function, and a lead it reported dead had the limit of attempts, every call of
   // it a sure failure (a held lead whose person's resend failed for sure stays held: decisions.md).
-  // Not judged when its caller's word may not be the store's (frozen, or the database at fault).
+  // Not judged when its caller's word may not be the store's (recordedLate).
   const callsOfKey = (key: string, until: Time) =>
     history.calls.filter((call) => call.key === key && call.arrivedAt < until);
   const madeDead = new Set<string>();
@@ -625,7 +626,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     if (report.state !== "possibly_delivered" && report.state !== "dead") continue;
     const before = callsOfKey(report.key, report.at);
     const own = before.filter((call) => call.caller === report.caller).at(-1);
-    if (own && disturbed(own, report.at)) continue;
+    if (own && recordedLate(own, report.at)) continue;
     const lead = before[0] ? leadOfCall(before[0]) : undefined;
     const unsure = before.find((call) => !sureFailure(call));
     if (report.state === "possibly_delivered") {
