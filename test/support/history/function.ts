@@ -156,45 +156,40 @@ export async function startRecordingFunction(
     res.on("close", () => end(false));
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on(
-      "end",
-      () =>
-        void looked.then(() => {
-          try {
-            const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-              email?: unknown;
-              message?: unknown;
-            };
-            call.email = String(lead.email ?? "");
-            call.message = String(lead.message ?? "");
-          } catch {
-            call.email = "(unreadable body)";
-          }
-          // The function works on it until then, whether or not its caller is still there: a slow call
-          // sends its e-mail after its caller gave up, a hung one is stuck that long.
-          call.finishedAt = now() + (plan === "reset" ? 0 : delayMs);
-          // Down: cut without the function running (a call on a connection opened before the port closed).
-          if (plan === "reset") return void socket.destroy();
-          if (plan === "hang") return; // never answered: until the caller gives up (its timeout) or dies
-          const answer = () => {
-            if (res.destroyed) return;
-            if (plan === "ok")
-              res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
-            else if (plan === "garbage")
-              res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
-            // The e-mail is sent; what comes back says nothing of it.
-            else if (plan === "ran-504")
-              res.writeHead(504, { "content-type": "text/html" }).end("<html>504 Gateway Time-out</html>");
-            else if (plan === "ran-cut") socket.destroy();
-            else
-              res
-                .writeHead(status, { "content-type": "application/json" })
-                .end('{"error":"function failed"}');
-          };
-          if (delayMs > 0) setTimeout(answer, delayMs);
-          else answer();
-        }),
-    );
+    // The function begins once the harness has looked (`look`): a product that stores only after the
+    // answer cannot have stored before.
+    req.on("end", async () => {
+      await looked;
+      try {
+        const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          email?: unknown;
+          message?: unknown;
+        };
+        call.email = String(lead.email ?? "");
+        call.message = String(lead.message ?? "");
+      } catch {
+        call.email = "(unreadable body)";
+      }
+      // The function works on it until then, whether or not its caller is still there: a slow call
+      // sends its e-mail after its caller gave up, a hung one is stuck that long.
+      call.finishedAt = now() + (plan === "reset" ? 0 : delayMs);
+      // Down: cut without the function running (a call on a connection opened before the port closed).
+      if (plan === "reset") return void socket.destroy();
+      if (plan === "hang") return; // never answered: until the caller gives up (its timeout) or dies
+      const answer = () => {
+        if (res.destroyed) return;
+        if (plan === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+        else if (plan === "garbage")
+          res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+        // The e-mail is sent; what comes back says nothing of it.
+        else if (plan === "ran-504")
+          res.writeHead(504, { "content-type": "text/html" }).end("<html>504 Gateway Time-out</html>");
+        else if (plan === "ran-cut") socket.destroy();
+        else res.writeHead(status, { "content-type": "application/json" }).end('{"error":"function failed"}');
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
   });
   let listener: NetServer | undefined;
   const listen = async () => {
