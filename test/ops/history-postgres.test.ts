@@ -26,18 +26,20 @@ const suite = historySuite("test/ops/history-postgres.test.ts", 45);
  * The fewest cases each rule must judge in a run (issue 51): about a third of the fewest that runs of
  * 45 s of faults gave on a loaded 2-core machine (docs/testing.md has their counts); "no crash" is
  * the three instances' starts and their restarts after the one SIGKILL and SIGTERM every run has.
- * One forget of a lead while the faults run: about half exit 2, the database being at fault then.
+ * One forget of a lead while the faults run: about half exit 2, the database being at fault then;
+ * the calls that arrive while a database fault is under way (about a third) are not looked for in
+ * the store.
  */
 const MINIMUM_CASES: Record<Rule, number> = {
   "no crash": 5,
-  "every call announced": 15,
-  "stored before its first call": 12,
-  "one call in flight": 10,
+  "every call announced": 10,
+  "stored before its first call": 6,
+  "one call in flight": 20,
   "one confirmed call": 30,
-  "no machine resend": 4,
-  "one key": 10,
+  "no machine resend": 3,
+  "one key": 8,
   "told sent means confirmed": 25,
-  "delivered or held": 10,
+  "delivered or held": 8,
   "held only when unsure": 4,
   "dead after the limit": 1,
   "forget leaves nothing": 3,

@@ -27,7 +27,7 @@ const MINIMUM_CASES: Record<Rule, number> = {
   "no crash": 3,
   "every call announced": 12,
   "stored before its first call": 12,
-  "one call in flight": 6,
+  "one call in flight": 15,
   "one confirmed call": 30,
   "no machine resend": 3,
   "one key": 8,

@@ -494,9 +494,16 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     // visitor's resend, `retry --include-possibly-delivered`) while the function is still at the
     // first call. A machine never calls it then, even after a person's attempt failed for sure: the
     // lead stays held (decisions.md, "Held leads"). A case: two attempts of the lead at once, a call
-    // or a visitor's post arriving while a call of it was in flight.
-    cases["one call in flight"] += visitorsOf(lead).filter((request) =>
-      calls.some((call) => call.arrivedAt <= request.sentAt && request.sentAt < inFlightUntil(call)),
+    // arriving while another was in flight, or a visitor's post sent while a call of the lead was in
+    // flight or, before the lead was delivered, while another post of it was open.
+    const posts = visitorsOf(lead);
+    cases["one call in flight"] += posts.filter(
+      (request) =>
+        calls.some((call) => call.arrivedAt <= request.sentAt && request.sentAt < inFlightUntil(call)) ||
+        (posts.some(
+          (other) => other !== request && other.sentAt <= request.sentAt && request.sentAt <= other.endedAt,
+        ) &&
+          !calls.some((call) => call.plan === "ok" && call.answered && call.endedAt < request.sentAt)),
     ).length;
     let longest: Call | undefined;
     for (const call of calls) {

@@ -354,17 +354,27 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
                 : { kind };
         const callsBefore = fake.calls.length;
         // A fault that no call met tested nothing: it stays until one does (the function down
-        // refuses connections, which no call records), or the faults' time is up. Said before the
-        // fault is recorded, so the visitors never stop for every kind met while this one waits.
+        // refuses connections, which no call records), or the faults' time is up; a failing function
+        // until one lead failed under it as often as makes it dead (issue 51: the instance down
+        // meanwhile, a run made none). Said before the fault is recorded, so the visitors never stop
+        // for every kind met while this one waits.
         functionFaultUnmet = kind !== "down";
+        const met = () => {
+          const since = fake.calls.slice(callsBefore);
+          if (kind !== "fail") return since.length > 0;
+          return since.some((call) => since.filter((other) => other.key === call.key).length >= MAX_ATTEMPTS);
+        };
         await fake.setMode(mode);
         record(`function ${JSON.stringify(mode)}`);
         await sleep(own.int(1_000, 4_000));
         if (functionFaultUnmet) {
-          const met = new AbortController();
-          const timeUp = delay(Math.max(0, chaosCap - now()), undefined, { signal: met.signal });
-          await Promise.race([fake.callsBeyond(callsBefore), timeUp.catch(() => undefined)]);
-          met.abort();
+          const stop = new AbortController();
+          let timeUp = false;
+          const untilCap = delay(Math.max(0, chaosCap - now()), undefined, { signal: stop.signal })
+            .catch(() => undefined)
+            .then(() => (timeUp = true));
+          while (!met() && !timeUp) await Promise.race([fake.callsBeyond(fake.calls.length), untilCap]);
+          stop.abort();
           functionFaultUnmet = false;
         }
         await fake.setMode({ kind: "ok" });
@@ -501,9 +511,12 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         // Often enough that a 30 s run forgets two or more (the minimum of its rule: issue 51).
         await sleep(own.int(4_000, 8_000));
         if (!chaos()) break;
-        // Just out of the visitors' window (nobody posts it any more), perhaps still retried or in flight.
-        const index = Math.floor((now() - chaosStart) / LEAD_EVERY_MS) - WINDOW - own.int(1, 4);
-        if (index < 0) continue;
+        // Just out of the visitors' window (nobody posts it any more), perhaps still retried or in
+        // flight. The first leads leave it some seconds in: the first forget waits for its lead to.
+        const back = own.int(1, 4);
+        const leftAt = chaosStart + (WINDOW + back) * LEAD_EVERY_MS;
+        if (now() < leftAt) await sleep(leftAt - now());
+        const index = Math.floor((now() - chaosStart) / LEAD_EVERY_MS) - WINDOW - back;
         const lead = leadAt(seed, index);
         // No visitor posts it any more; one whose post is still under way (an instance frozen, the
         // database paused) could store it again after the forget, as a new lead: wait for it.
