@@ -875,7 +875,7 @@ describe("the history checker", () => {
     const text = formatViolations(
       input,
       check(input),
-      "HISTORY_SEED=4242 npx vitest run test/ops/history.test.ts",
+      "HISTORY_SEED=4242 npx vitest run test/ops/history-sqlite.test.ts",
     );
     expect(text).toContain("seed 4242 (replay: HISTORY_SEED=4242");
     expect(text).toMatch(/call #\d+ from pg-b\.1 \(dispatcher\)/);

@@ -34,7 +34,7 @@ const MINIMUM_CASES: Record<Rule, number> = {
   "told sent means confirmed": 60,
   "delivered or held": 8,
   "held only when unsure": 5,
-  "dead after the limit": 2,
+  "dead after the limit": 1,
   "forget leaves nothing": 3,
   "forgotten is never called": 2,
 };

@@ -1,13 +1,14 @@
 /**
- * The checker of the randomized history test (test/ops/history.test.ts, issue 33): a pure function
- * over what was recorded, in the manner of Jepsen's checkers. It knows nothing of the code under
- * test; it reads only what an outside observer saw:
+ * The checker of the randomized history test (test/ops/history-sqlite.test.ts and
+ * history-postgres.test.ts, issue 33): a pure function over what was recorded, in the manner of
+ * Jepsen's checkers. It knows nothing of the code under test; it reads only what an outside
+ * observer saw, and what the processes printed:
  *
  * - every call the function received (who made it, its Idempotency-Key, the lead it carried, when it
  *   arrived and ended, what the function did with it, whether the answer reached the caller, the
  *   caller's `lead_call` line that announced it, and whether the lead's row was in the store then),
  * - every visitor request (which instance, which lead, what the visitor was told),
- * - every attempt report the processes printed (`lead_attempt` log lines, `leads retry` lines),
+ * - every attempt report the processes printed (`lead_attempt` log lines, servers and `leads retry`),
  * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill,
  * - the store at the end (rows, `npm run leads -- list`), and what `forget` left behind.
  *

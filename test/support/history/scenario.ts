@@ -355,15 +355,15 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         const callsBefore = fake.calls.length;
         // A fault that no call met tested nothing: it stays until one does (the function down
         // refuses connections, which no call records), or the faults' time is up; a failing function
-        // until one lead failed under it as often as makes it dead (issue 51: the instance down
-        // meanwhile, a run made none). Said before the fault is recorded, so the visitors never stop
-        // for every kind met while this one waits.
+        // until a lead was reported dead under it (issue 51: with the instance down meanwhile, a run
+        // made none). Said before the fault is recorded, so the visitors never stop for every kind
+        // met while this one waits.
         functionFaultUnmet = kind !== "down";
-        const met = () => {
-          const since = fake.calls.slice(callsBefore);
-          if (kind !== "fail") return since.length > 0;
-          return since.some((call) => since.filter((other) => other.key === call.key).length >= MAX_ATTEMPTS);
-        };
+        const since = now();
+        const met = () =>
+          kind === "fail"
+            ? log.reports.some((report) => report.state === "dead" && report.at >= since)
+            : fake.calls.length > callsBefore;
         await fake.setMode(mode);
         record(`function ${JSON.stringify(mode)}`);
         await sleep(own.int(1_000, 4_000));
