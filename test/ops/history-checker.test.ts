@@ -554,7 +554,7 @@ describe("the history checker", () => {
         ).toEqual([]);
     });
 
-    it("lets a lead be possibly delivered when its process was killed just as its call began, not long after", () => {
+    it("lets a lead be possibly delivered when its process was killed or frozen just as its call began, not long after", () => {
       const kill = (startedBeforeKillMs: number) =>
         history({
           kills: [

@@ -9,7 +9,8 @@
  *   caller's `lead_call` line that announced it, and whether the lead's row was in the store then),
  * - every visitor request (which instance, which lead, what the visitor was told),
  * - every attempt report the processes printed (`lead_attempt` log lines, servers and `leads retry`),
- * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill,
+ * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill
+ *   and freeze,
  * - the store at the end (rows, `npm run leads -- list`), and what `forget` left behind.
  *
  * Its unit tests (test/ops/history-checker.test.ts) feed it one violating history per rule.
@@ -100,7 +101,7 @@ export interface HistoryEvent {
   what: string;
 }
 
-/** The leads being sent (state `sending`) right after a process was SIGKILLed. */
+/** The leads being sent (state `sending`) right after a process was SIGKILLed or frozen (SIGSTOP). */
 export interface KillSnapshot {
   at: Time;
   caller: string;
@@ -204,9 +205,10 @@ export interface Violation {
 /** Reports are read from pipes: this much out of order against calls is not taken as evidence. */
 const SLACK_MS = 100;
 /**
- * A call its process recorded as begun this shortly before it was killed may not have reached the
- * function yet (killed between the store's `beginCall` and its `lead_call` line, or with the
- * request still leaving the process): held as possibly delivered, rightly.
+ * A call its process recorded as begun this shortly before it was killed or frozen may never reach
+ * the function (stopped between the store's `beginCall` and its `lead_call` line, or with the
+ * request still leaving the process; a frozen one's call is cut when it wakes past its lease): held
+ * as possibly delivered, rightly.
  */
 const CALL_LEAVING_MS = 2_000;
 
@@ -325,7 +327,7 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
       if (kill.at >= from && kill.at <= to && kill.sending.some((row) => keys.has(row.id)))
         lines.push({
           at: kill.at,
-          text: `${at(history, kill.at)} after the kill of ${kill.caller}, being sent: ${kill.sending
+          text: `${at(history, kill.at)} after ${kill.caller} was killed or frozen, being sent: ${kill.sending
             .filter((row) => keys.has(row.id))
             .map(
               (row) =>
@@ -720,7 +722,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
             ["list output:", ...history.final.listOutput.split("\n")],
           );
         // Held since a call whose outcome never reached its caller, or one begun when its process
-        // was killed and never arrived.
+        // was killed or frozen and never arrived.
         const lost = own.some((call) => !settled(call, history));
         const last = own.at(-1);
         const leaving = history.kills.some((kill) =>

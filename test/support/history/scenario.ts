@@ -431,6 +431,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     };
 
     // --- the instances -----------------------------------------------------------------------------
+    /** The leads being sent, and when their calls began in the store (none: not yet). */
+    const sendingNow = async () =>
+      (await whileDatabaseUp(() => engine.readLeads()))
+        .filter((lead) => lead.state === "sending")
+        .map((lead) => ({ id: lead.id, callStartedAt: lead.callStartedAt }));
     const processNemesis = async () => {
       const own = random.stream("process faults");
       const nextAction = own.everyThenWeighted(PROCESS_FAULTS);
@@ -451,7 +456,12 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           // its call, if it makes one on waking, carries the lead's one key (decision 044).
           const pauseMs = timeoutMs + 5_000 + own.int(500, 3_000);
           record(`SIGSTOP ${caller} for ${pauseMs} ms${busy.has(caller) ? " (a call under way)" : ""}`);
-          await slot.pause(pauseMs);
+          const at = now();
+          const paused = slot.pause(pauseMs);
+          // What it holds: a lead whose call began in the store just before may be held once its
+          // lease runs out, its call never made (the seed 2569614661's run).
+          history.kills.push({ at, caller, sending: await sendingNow() });
+          await paused;
           record(`SIGCONT ${caller}`);
           continue;
         }
@@ -459,13 +469,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         const at = now();
         slot.signal(action);
         await slot.exited();
-        if (action === "SIGKILL") {
-          // What it held: a lead whose call had just begun may be held as possibly delivered.
-          const sending = (await whileDatabaseUp(() => engine.readLeads()))
-            .filter((lead) => lead.state === "sending")
-            .map((lead) => ({ id: lead.id, callStartedAt: lead.callStartedAt }));
-          history.kills.push({ at, caller, sending });
-        }
+        // What it held: a lead whose call had just begun may be held as possibly delivered.
+        if (action === "SIGKILL") history.kills.push({ at, caller, sending: await sendingNow() });
         await restart(slot, own.int(100, 1_500), clocks, skews.get(slot), record);
       }
     };
