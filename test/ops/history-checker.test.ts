@@ -758,7 +758,7 @@ describe("the history checker", () => {
     expect(check(delivered)[0]!.message).toContain("held leads stay held");
   });
 
-  it("a lead reported held had a call that may have reached the function; one held after sure failures only is caught, unless its outcome was recorded late", () => {
+  it("a lead reported held had a call that may have reached the function; one held after sure failures only is caught, unless its caller's call timed out or its outcome was recorded late", () => {
     const failed = call({ plan: "fail", status: 503 });
     const held = history({
       calls: [failed],
@@ -766,6 +766,10 @@ describe("the history checker", () => {
       final: { leads: [row({ state: "pending" })], listOutput: "" },
     });
     expect(rules(held)).toEqual(["held only when unsure", "delivered or held"]);
+    // Its caller's call timed out (a frozen caller, or one that gave up before the function had
+    // it): it never learned the outcome, whatever the function did.
+    const timedOut = { ...held, reports: [report({ state: "possibly_delivered", reason: "timeout" })] };
+    expect(rules(timedOut)).toEqual(["delivered or held"]);
     // Recorded more than half a lease after its call (the database paused), or its caller frozen
     // meanwhile: another instance's expiry of its lease may have held it first, rightly.
     const late = {

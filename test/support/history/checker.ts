@@ -94,6 +94,8 @@ export interface AttemptReport {
   state: ReportState;
   /** The lead's attempts, this one included (the line's `attempt`). */
   attempt?: number;
+  /** Why it was not delivered, as its caller saw it (`timeout`: it never learned the outcome). */
+  reason?: string;
 }
 
 export interface HistoryEvent {
@@ -626,9 +628,11 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   }
 
   // As each attempt ended: a lead its caller reported held (possibly delivered) had a call that may
-  // have reached the function, and a lead it reported dead had the limit of attempts, every call of
-  // it a sure failure (a held lead whose person's resend failed for sure stays held: decisions.md).
-  // Not judged when its caller's word may not be the store's (recordedLate).
+  // have reached the function, or its caller's own call timed out (its request may arrive after it
+  // gave up, or never leave while it is frozen: SQLite seed 254867430); a lead it reported dead had
+  // the limit of attempts, every call of it a sure failure (a held lead whose person's resend failed
+  // for sure stays held: decisions.md). Not judged when its caller's word may not be the store's
+  // (recordedLate).
   const callsOfKey = (key: string, until: Time) =>
     history.calls.filter((call) => call.key === key && call.arrivedAt < until);
   const madeDead = new Set<string>();
@@ -641,7 +645,8 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     const unsure = before.find((call) => !sureFailure(call));
     if (report.state === "possibly_delivered") {
       cases["held only when unsure"]++;
-      if (!unsure)
+      // Its caller's own call timed out: it never learned whether the function ran it.
+      if (!unsure && report.reason !== "timeout")
         violation(
           "held only when unsure",
           lead,

@@ -34,10 +34,9 @@ export interface Crash {
   output: string[];
 }
 
-/** One attempt a process announced (`lead_call`): reported once its `lead_attempt` line came, called once its call arrived. */
+/** One attempt a process announced (`lead_call`), and whether its call has arrived. */
 interface Announced {
   by: AttemptBy;
-  reported: boolean;
   called: boolean;
 }
 
@@ -79,11 +78,13 @@ const byOf = (value: unknown): AttemptBy =>
 const ANNOUNCED_WITHIN_MS = 1_000;
 
 /**
- * Who made the call that has just arrived from `caller` under `key`: the attempt its process
- * announced (`lead_call`) and has neither reported nor matched to a call yet. The line was written
- * before the request was sent, so once the event loop has read what the pipes held (two turns), it
- * is here; a process cannot announce its next attempt of the lead before this call ends (its
- * attempts are one after the other). Undefined: no line announced it.
+ * Who made the call that has just arrived from `caller` under `key`: the last attempt its process
+ * announced (`lead_call`) whose call had not arrived yet. The line was written before the request
+ * was sent, so once the event loop has read what the pipes held (two turns), it is here; a process
+ * announces its next attempt of the lead only once this one is over (its attempts are one after
+ * the other), and it may have given up on this call already (a call cut at what was left of its
+ * lease arrives after its caller's report: PostgreSQL seed 2573774122). Undefined: no line
+ * announced it.
  */
 export async function announcedBy(
   log: ProcessLog,
@@ -93,7 +94,7 @@ export async function announcedBy(
   const open = () =>
     log.announced
       .get(`${caller} ${key}`)
-      ?.filter((one) => !one.called && !one.reported)
+      ?.filter((one) => !one.called)
       .at(-1);
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
   const found =
@@ -133,14 +134,11 @@ function readOutput(child: ChildProcess, who: string, log: ProcessLog) {
       // The same lines from a server and from `leads retry` (attemptDelivery prints them for both).
       if (event.event === "lead_call" && typeof event.leadId === "string") {
         const attempts = log.announced.get(`${who} ${event.leadId}`) ?? [];
-        attempts.push({ by: byOf(event.by), reported: false, called: false });
+        attempts.push({ by: byOf(event.by), called: false });
         log.announced.set(`${who} ${event.leadId}`, attempts);
         for (const look of [...log.onAnnounce]) look();
       }
-      if (event.event === "lead_attempt" && typeof event.leadId === "string") {
-        // Its attempt's announcement: the first not yet reported (one process's attempts of a lead are in turn).
-        const announced = log.announced.get(`${who} ${event.leadId}`)?.find((one) => !one.reported);
-        if (announced) announced.reported = true;
+      if (event.event === "lead_attempt" && typeof event.leadId === "string")
         log.reports.push({
           at,
           caller: who,
@@ -148,8 +146,8 @@ function readOutput(child: ChildProcess, who: string, log: ProcessLog) {
           by: byOf(event.by),
           state: REPORT_STATES[String(event.state)] ?? "unknown",
           ...(typeof event.attempt === "number" ? { attempt: event.attempt } : {}),
+          ...(typeof event.reason === "string" ? { reason: event.reason } : {}),
         });
-      }
       if (event.event === "contact_submission" && typeof event.requestId === "string")
         log.results.set(event.requestId, {
           result: String(event.result),

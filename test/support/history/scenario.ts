@@ -121,6 +121,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * none: issue 51), high enough that most leads outlive a fault.
  */
 const MAX_ATTEMPTS = 3;
+/** How long a call's answer waits at most for the harness's look at the store (its query, on PostgreSQL). */
+const LOOK_WITHIN_MS = 500;
 /** Each visitor's own limit (by the address a trusted proxy forwards): a fast clicker is limited sometimes. */
 const PER_VISITOR_LIMIT = { posts: 10, windowSeconds: 10 };
 
@@ -192,18 +194,24 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
   };
   const record = (what: string) => history.events.push({ at: now(), what });
   const log = newProcessLog();
-  /** A database fault is under way: the harness does not look at the store then (its look would wait). */
-  let databaseAtFault = false;
-  // As each call arrives: whether its lead's row is in the store (stored before its first call), and
-  // which of its caller's announced attempts it is (who made it).
+  // As each call arrives: which of its caller's announced attempts it is (who made it), and whether
+  // its lead's row is in the store (stored before its first call). A look the store does not answer
+  // within LOOK_WITHIN_MS (the database paused) is not waited for: the call is then not judged.
   const fake: RecordingFunction = await startRecordingFunction(
     random.stream("function calls"),
     async (call) => {
       if (call.key === undefined) return;
-      const stored = databaseAtFault ? undefined : await engine.holdsLead(call.key);
-      if (stored !== undefined) Object.assign(call, { stored, lookedAt: now() });
-      const by = await announcedBy(log, call.caller, call.key);
+      const bound = new AbortController();
+      const [by, stored] = await Promise.all([
+        announcedBy(log, call.caller, call.key),
+        Promise.race([
+          engine.holdsLead(call.key),
+          delay(LOOK_WITHIN_MS, undefined, { signal: bound.signal }).catch(() => undefined),
+        ]),
+      ]);
+      bound.abort();
       if (by) call.by = by;
+      if (stored !== undefined) Object.assign(call, { stored, lookedAt: now() });
     },
   );
   history.calls = fake.calls;
@@ -416,7 +424,6 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
         }
         let back!: () => void;
         databaseBack = new Promise((resolve) => (back = resolve));
-        databaseAtFault = true;
         try {
           const undo = await fault.inject(own);
           record(`database: ${name}`);
@@ -424,7 +431,6 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           await undo();
           record(`database: ${name} undone`);
         } finally {
-          databaseAtFault = false;
           back();
         }
       }
