@@ -202,16 +202,18 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     async (call) => {
       if (call.key === undefined) return;
       const bound = new AbortController();
-      const [by, stored] = await Promise.all([
+      const [by, look] = await Promise.all([
         announcedBy(log, call.caller, call.key),
         Promise.race([
-          engine.holdsLead(call.key),
+          engine
+            .holdsLead(call.key)
+            .then((stored) => (stored === undefined ? undefined : { stored, lookedAt: now() })),
           delay(LOOK_WITHIN_MS, undefined, { signal: bound.signal }).catch(() => undefined),
         ]),
       ]);
       bound.abort();
       if (by) call.by = by;
-      if (stored !== undefined) Object.assign(call, { stored, lookedAt: now() });
+      if (look) Object.assign(call, look);
     },
   );
   history.calls = fake.calls;
