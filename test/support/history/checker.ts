@@ -54,7 +54,8 @@ export interface Call {
   by?: AttemptBy;
   /**
    * Whether the lead's row (its id: the call's key) was in the store when the call arrived, as the
-   * harness saw it then; unset when it could not look (a database fault under way).
+   * harness saw it then, before the function answered; unset when the store did not answer the look
+   * in time (the database paused).
    */
   stored?: boolean;
   /** When the harness's look at the store was answered. */
