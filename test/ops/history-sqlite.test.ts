@@ -31,7 +31,7 @@ const MINIMUM_CASES: Record<Rule, number> = {
   "one confirmed call": 30,
   "no machine resend": 3,
   "one key": 8,
-  "told sent means confirmed": 60,
+  "told sent means confirmed": 40,
   "delivered or held": 8,
   "held only when unsure": 5,
   "dead after the limit": 1,
