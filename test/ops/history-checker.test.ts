@@ -770,6 +770,11 @@ describe("the history checker", () => {
     // it): it never learned the outcome, whatever the function did.
     const timedOut = { ...held, reports: [report({ state: "possibly_delivered", reason: "timeout" })] };
     expect(rules(timedOut)).toEqual(["delivered or held"]);
+    // Its connection lost under it as the function went down: unknown too; lost otherwise, not.
+    const lost = { ...held, reports: [report({ state: "possibly_delivered", reason: "network" })] };
+    expect(rules(lost)).toEqual(["held only when unsure", "delivered or held"]);
+    const goingDown = { ...lost, events: [{ at: T + 10, what: 'function {"kind":"down"}' }], leaseMs: 6_500 };
+    expect(rules(goingDown)).toEqual(["delivered or held"]);
     // Recorded more than half a lease after its call (the database paused), or its caller frozen
     // meanwhile: another instance's expiry of its lease may have held it first, rightly.
     const late = {

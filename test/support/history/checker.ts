@@ -646,8 +646,19 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     const unsure = before.find((call) => !sureFailure(call));
     if (report.state === "possibly_delivered") {
       cases["held only when unsure"]++;
-      // Its caller's own call timed out: it never learned whether the function ran it.
-      if (!unsure && report.reason !== "timeout")
+      // Its caller never learned whether the function ran its own call: it timed out, or its
+      // connection was lost under it as the function went down (the port closing cuts the kept-alive
+      // connections, and a request sent on one meanwhile is lost unread: PostgreSQL soak seed
+      // 1635955491).
+      const cutGoingDown =
+        report.reason === "network" &&
+        history.events.some(
+          (event) =>
+            event.what.startsWith('function {"kind":"down"') &&
+            event.at <= report.at &&
+            event.at >= report.at - (history.leaseMs ?? 0),
+        );
+      if (!unsure && report.reason !== "timeout" && !cutGoingDown)
         violation(
           "held only when unsure",
           lead,
