@@ -9,7 +9,7 @@ describe("npm test's times", () => {
   it("names a file's tier by what it needs: unit, browser, processes, http", () => {
     expect(tierOf("test/lib/env.test.ts", unit)).toBe("unit");
     expect(tierOf("test/e2e/faq.test.ts", unit)).toBe("browser");
-    expect(tierOf("test/ops/history.test.ts", unit)).toBe("processes");
+    expect(tierOf("test/ops/history-sqlite.test.ts", unit)).toBe("processes");
     expect(tierOf("test/cli/leads.test.ts", unit)).toBe("processes");
     expect(tierOf("test/http/page.test.ts", unit)).toBe("http");
   });

@@ -1,13 +1,16 @@
 /**
- * The checker of the randomized history test (test/ops/history.test.ts, issue 33): a pure function
- * over what was recorded, in the manner of Jepsen's checkers. It knows nothing of the code under
- * test; it reads only what an outside observer saw:
+ * The checker of the randomized history test (test/ops/history-sqlite.test.ts and
+ * history-postgres.test.ts, issue 33): a pure function over what was recorded, in the manner of
+ * Jepsen's checkers. It knows nothing of the code under test; it reads only what an outside
+ * observer saw, and what the processes printed:
  *
  * - every call the function received (who made it, its Idempotency-Key, the lead it carried, when it
- *   arrived and ended, what the function did with it and whether the answer reached the caller),
+ *   arrived and ended, what the function did with it, whether the answer reached the caller, the
+ *   caller's `lead_call` line that announced it, and whether the lead's row was in the store then),
  * - every visitor request (which instance, which lead, what the visitor was told),
- * - every attempt report the processes printed (`lead_attempt` log lines, `leads retry` lines),
- * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill,
+ * - every attempt report the processes printed (`lead_attempt` log lines, servers and `leads retry`),
+ * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill
+ *   and freeze,
  * - the store at the end (rows, `npm run leads -- list`), and what `forget` left behind.
  *
  * Its unit tests (test/ops/history-checker.test.ts) feed it one violating history per rule.
@@ -44,7 +47,22 @@ export interface Call {
   status: number;
   /** The answer was written while the caller was still connected. */
   answered: boolean;
+  /**
+   * Who made it, in its caller's own `lead_call` line, printed just before the call (the harness
+   * matches them as the call arrives: test/support/history/scenario.ts). Unset: no line announced it.
+   */
+  by?: AttemptBy;
+  /**
+   * Whether the lead's row (its id: the call's key) was in the store when the call arrived, as the
+   * harness saw it then, before the function answered; unset when the store did not answer the look
+   * in time (the database paused).
+   */
+  stored?: boolean;
+  /** When the harness's look at the store was answered. */
+  lookedAt?: Time;
 }
+
+export type AttemptBy = "visitor" | "dispatcher" | "cli";
 
 export type VisitorOutcome = "sent" | "failed" | "limited" | "refused" | "no-answer" | "other";
 
@@ -73,8 +91,12 @@ export interface AttemptReport {
   at: Time;
   caller: string;
   key: string;
-  by: "visitor" | "dispatcher" | "cli";
+  by: AttemptBy;
   state: ReportState;
+  /** The lead's attempts, this one included (the line's `attempt`). */
+  attempt?: number;
+  /** Why it was not delivered, as its caller saw it (`timeout`: it never learned the outcome). */
+  reason?: string;
 }
 
 export interface HistoryEvent {
@@ -82,7 +104,7 @@ export interface HistoryEvent {
   what: string;
 }
 
-/** The leads being sent (state `sending`) right after a process was SIGKILLed. */
+/** The leads being sent (state `sending`) right after a process was SIGKILLed or frozen (SIGSTOP). */
 export interface KillSnapshot {
   at: Time;
   caller: string;
@@ -107,6 +129,8 @@ export interface FinalLead {
 
 export interface Forgotten {
   address: string;
+  /** A run while the faults were under way, whatever its exit: when it began, and the lead it was for. */
+  began?: { at: Time; lead: string };
   /** When `leads forget` ran, for one run while the faults were under way (issue 40); else after the run. */
   during?: { from: Time; to: Time; lead: string };
   /** Files under the data folder that still hold the address (SQLite). */
@@ -134,6 +158,8 @@ export interface History {
    * `SIGSTOP`, `database: postgres paused (SIGSTOP)`): each must have happened (issue 40).
    */
   faultKinds?: string[];
+  /** The fewest cases each rule must have judged (judge()), else the run is hollow; 1 when unset. */
+  minimumCases?: Partial<Record<Rule, number>>;
   /** The store after the quiet period. */
   final?: { leads: FinalLead[]; listOutput: string };
   forgotten?: Forgotten[];
@@ -152,16 +178,23 @@ export const emptyHistory = (seed: number, engine: string, startedAt: Time): His
   crashes: [],
 });
 
-export type Rule =
-  | "no crash"
-  | "one call in flight"
-  | "one confirmed call"
-  | "no machine resend"
-  | "one key"
-  | "told sent means confirmed"
-  | "delivered or held"
-  | "forget leaves nothing"
-  | "forgotten is never called";
+export const RULES = [
+  "no crash",
+  "every call announced",
+  "stored before its first call",
+  "one call in flight",
+  "one confirmed call",
+  "no machine resend",
+  "one key",
+  "told sent means confirmed",
+  "delivered or held",
+  "held only when unsure",
+  "dead after the limit",
+  "forget leaves nothing",
+  "forgotten is never called",
+] as const;
+
+export type Rule = (typeof RULES)[number];
 
 export interface Violation {
   rule: Rule;
@@ -175,8 +208,10 @@ export interface Violation {
 /** Reports are read from pipes: this much out of order against calls is not taken as evidence. */
 const SLACK_MS = 100;
 /**
- * A call its process recorded as begun this shortly before it was killed may not have reached the
- * function yet (the request still leaving the process): held as possibly delivered, rightly.
+ * A call its process recorded as begun this shortly before it was killed or frozen may never reach
+ * the function (stopped between the store's `beginCall` and its `lead_call` line, or with the
+ * request still leaving the process; a frozen one's call is cut when it wakes past its lease): held
+ * as possibly delivered, rightly.
  */
 const CALL_LEAVING_MS = 2_000;
 
@@ -187,40 +222,24 @@ export function leadOf(email: string, message: string): string {
 
 const leadOfCall = (call: Call) => leadOf(call.email, call.message);
 
-/** Who made a call, as far as the history tells. */
-export type CallPath = "visitor" | "dispatcher" | "retry" | "retry --include-possibly-delivered";
+/** Who made a call: its caller's `lead_call` line says, and a `retry` run's name says whether with the flag. */
+export type CallPath =
+  "visitor" | "dispatcher" | "retry" | "retry --include-possibly-delivered" | "unannounced";
 
-const slotOf = (caller: string) => caller.slice(0, caller.lastIndexOf("."));
-
-export function pathOf(call: Call, history: History): CallPath {
-  if (call.caller.startsWith("cli-pd.")) return "retry --include-possibly-delivered";
-  if (call.caller.startsWith("cli.")) return "retry";
-  // Its caller's own account of the attempt names who made it (issue 40). Only a caller killed
-  // before it could report leaves the timing to tell.
-  const report = ownReport(call, history);
-  if (report) return report.by === "visitor" ? "visitor" : "dispatcher";
-  const slot = slotOf(call.caller);
-  const lead = leadOfCall(call);
-  // A visitor's attempt happens inside its request: with none of this lead open at that instance,
-  // the call can only be its dispatcher's.
-  const visitor = history.visitors.some(
-    (request) =>
-      request.slot === slot &&
-      leadOf(request.email, request.message) === lead &&
-      request.sentAt <= call.arrivedAt &&
-      call.arrivedAt <= request.endedAt,
-  );
-  return visitor ? "visitor" : "dispatcher";
+export function pathOf(call: Call): CallPath {
+  if (call.by === undefined) return "unannounced";
+  if (call.by !== "cli") return call.by;
+  return call.caller.startsWith("cli-pd.") ? "retry --include-possibly-delivered" : "retry";
 }
 
 /** A person asked for it: a visitor's resend, or `retry --include-possibly-delivered`. */
 const byPerson = (path: CallPath) => path === "visitor" || path === "retry --include-possibly-delivered";
-const personReport = (report: AttemptReport) =>
-  report.by === "visitor" || report.caller.startsWith("cli-pd.");
 
 /** The caller could have learned a definite outcome: a readable answer, or a cut before the function ran. */
 const informed = (call: Call) =>
   (call.answered && (call.plan === "ok" || call.plan === "fail")) || call.plan === "reset";
+/** The caller learned that the function did not send it. */
+const sureFailure = (call: Call) => informed(call) && (call.plan === "fail" || call.plan === "reset");
 /** Until when a call is in flight: its caller waits for it, and the function works on it. */
 const inFlightUntil = (call: Call) => Math.max(call.endedAt, call.finishedAt ?? call.endedAt);
 /** The function sent the e-mail, whatever its caller heard. */
@@ -251,29 +270,6 @@ function deliveredBefore(call: Call, time: Time, history: History): boolean {
   return call.plan === "ok" && call.answered && report?.state === "delivered" && report.at < time - SLACK_MS;
 }
 
-/**
- * A person's attempt between two calls that never reached the function and failed for sure (a
- * visitor's resend, or `retry --include-possibly-delivered`, while the function was down): it
- * brings a possibly delivered lead back to pending, as the person asked.
- */
-function personRetryBetween(
-  previous: Call,
-  next: Call,
-  keys: Set<string>,
-  history: History,
-): AttemptReport | undefined {
-  const own = ownReport(previous, history);
-  return history.reports.find(
-    (report) =>
-      report !== own &&
-      keys.has(report.key) &&
-      personReport(report) &&
-      (report.state === "pending" || report.state === "dead") &&
-      report.at >= previous.endedAt - SLACK_MS &&
-      report.at <= next.arrivedAt + SLACK_MS,
-  );
-}
-
 // --- the excerpt of a violation --------------------------------------------------------------------
 
 const at = (history: History, time: Time) => `+${((time - history.startedAt) / 1000).toFixed(3)}s`;
@@ -290,8 +286,8 @@ export function describeCall(call: Call, history: History): string {
           ? "ran, then the connection was cut"
           : `${call.plan === "ok" ? "2xx" : call.plan === "garbage" ? "2xx garbage" : call.plan === "ran-504" ? "ran, then 504" : call.status}${call.answered ? "" : ", caller gone before the answer"}`;
   return (
-    `${at(history, call.arrivedAt)}..${at(history, call.endedAt)} call #${call.seq} from ${call.caller} (${pathOf(call, history)}) ` +
-    `key ${short(call.key)} ${call.email}: ${answer}`
+    `${at(history, call.arrivedAt)}..${at(history, call.endedAt)} call #${call.seq} from ${call.caller} (${pathOf(call)}) ` +
+    `key ${short(call.key)} ${call.email}: ${answer}${call.stored === false ? " (its row not in the store yet)" : ""}`
   );
 }
 
@@ -300,7 +296,7 @@ const describeVisitor = (request: VisitorRequest, history: History) =>
   `told ${request.outcome}${request.status ? ` (${request.status}${request.result ? ` ${request.result}` : ""})` : ""}`;
 
 const describeReport = (report: AttemptReport, history: History) =>
-  `${at(history, report.at)} ${report.caller} reports ${report.by} attempt key ${short(report.key)}: ${report.state}`;
+  `${at(history, report.at)} ${report.caller} reports ${report.by} attempt${report.attempt ? ` ${report.attempt}` : ""} key ${short(report.key)}: ${report.state}`;
 
 /** Everything the history holds about one lead, and what the nemesis did meanwhile, in time order. */
 export function excerptOf(history: History, lead: string, extra: string[] = []): string[] {
@@ -334,7 +330,7 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
       if (kill.at >= from && kill.at <= to && kill.sending.some((row) => keys.has(row.id)))
         lines.push({
           at: kill.at,
-          text: `${at(history, kill.at)} after the kill of ${kill.caller}, being sent: ${kill.sending
+          text: `${at(history, kill.at)} after ${kill.caller} was killed or frozen, being sent: ${kill.sending
             .filter((row) => keys.has(row.id))
             .map(
               (row) =>
@@ -356,17 +352,19 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
 
 /**
  * Why a history proves nothing, if it does not (issue 40: a store that never became ready made no
- * call, broke no rule, and passed): no visitor told "sent", no confirmed call, no final state read,
+ * call, broke no rule, and passed; issue 51: a seed can pass while a rule never had a chance to
+ * fail): a rule that judged fewer cases than its minimum (`history.minimumCases`, at least one each),
  * no instance killed or stopped, on PostgreSQL no database fault, no fault kinds declared, or a
  * declared kind that never happened. Empty: the run tested what the checker's rules are about.
  */
 export function hollowRun(history: History): string[] {
   const reasons: string[] = [];
-  if (!history.visitors.some((request) => request.outcome === "sent"))
-    reasons.push("no visitor was told sent");
-  if (!history.calls.some((call) => call.plan === "ok" && call.answered))
-    reasons.push("no call was confirmed");
-  if (!history.final || history.final.leads.length === 0) reasons.push("the final state was never read");
+  const { cases } = judge(history);
+  for (const rule of RULES) {
+    const minimum = Math.max(1, history.minimumCases?.[rule] ?? 1);
+    if (cases[rule] < minimum)
+      reasons.push(`the rule "${rule}" judged ${cases[rule]} case(s), fewer than its minimum ${minimum}`);
+  }
   if (!history.events.some((event) => /^SIG(KILL|TERM)/.test(event.what)))
     reasons.push("no instance was killed or stopped");
   if (history.engine === "postgres" && !history.events.some((event) => event.what.startsWith("database:")))
@@ -405,8 +403,21 @@ function forgottenForGood(history: History): Map<string, Time> {
 }
 
 export function check(history: History): Violation[] {
+  return judge(history).violations;
+}
+
+/**
+ * Every rule over the history: what broke it, and how many cases each rule judged (hollowRun fails a
+ * run in which a rule had fewer than its minimum). A case is a moment the rule could have failed:
+ * a call (announced, stored), two attempts of one lead under way at once, a person's resend of a lead
+ * the function may have sent, a lead held, a dead lead, a forget.
+ */
+export function judge(history: History): { violations: Violation[]; cases: Record<Rule, number> } {
   const violations: Violation[] = [];
+  const cases = Object.fromEntries(RULES.map((rule) => [rule, 0])) as Record<Rule, number>;
   const forgotten = forgottenForGood(history);
+  // A case: a lead forgotten while the faults ran, which nothing may call afterwards (below).
+  cases["forgotten is never called"] = forgotten.size;
   const byLead = new Map<string, Call[]>();
   for (const call of [...history.calls].sort((a, b) => a.arrivedAt - b.arrivedAt || a.seq - b.seq)) {
     const lead = leadOfCall(call);
@@ -421,9 +432,52 @@ export function check(history: History): Violation[] {
       message,
       excerpt: lead ? excerptOf(history, lead, extra) : extra,
     });
+  const visitorsOf = (lead: string) =>
+    history.visitors.filter((request) => leadOf(request.email, request.message) === lead);
+  /**
+   * Its caller's word may not be the store's: the attempt took more than half a lease from its call
+   * (its outcome recorded late: the database paused or down), or its caller was frozen meanwhile,
+   * so another instance's expiry of its lease may have decided the lead's state first.
+   */
+  const recordedLate = (call: Call, reportedAt: Time) =>
+    reportedAt - call.arrivedAt > (history.leaseMs ?? Infinity) / 2 ||
+    history.events.some(
+      (event) =>
+        event.what.startsWith(`SIGSTOP ${call.caller} `) &&
+        event.at >= call.arrivedAt - (history.leaseMs ?? 0) &&
+        event.at <= reportedAt,
+    );
 
   for (const [lead, calls] of byLead) {
     const keys = new Set(calls.flatMap((call) => (call.key ? [call.key] : [])));
+
+    // Every call is announced by its caller's `lead_call` line, printed just before it: who made a
+    // call is never guessed (issue 51).
+    for (const call of calls) {
+      cases["every call announced"]++;
+      if (call.by === undefined)
+        violation(
+          "every call announced",
+          lead,
+          `call #${call.seq} (${call.caller}) arrived without a \`lead_call\` line of its caller announcing it`,
+        );
+    }
+
+    // Kept first (decision 032): the lead's row is in the store when its call arrives. A forget of the
+    // lead begun before the harness looked may have erased it since: not judged.
+    for (const call of calls) {
+      if (call.stored === undefined) continue;
+      const lookedAt = call.lookedAt ?? call.arrivedAt;
+      if ((history.forgotten ?? []).some((one) => one.began?.lead === lead && one.began.at <= lookedAt))
+        continue;
+      cases["stored before its first call"]++;
+      if (!call.stored)
+        violation(
+          "stored before its first call",
+          lead,
+          `call #${call.seq} (${call.caller}, ${pathOf(call)}) arrived while the store held no row ${call.key}`,
+        );
+    }
 
     // A forgotten lead is gone: nothing can take it once its forget has ended, so a call of it can
     // only be an attempt begun before, which its lease bounds (decision 044: the call's deadline
@@ -435,7 +489,7 @@ export function check(history: History): Violation[] {
           violation(
             "forgotten is never called",
             lead,
-            `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) arrived ${((call.arrivedAt - forgottenAt) / 1000).toFixed(3)} s after \`leads forget\` had erased it`,
+            `call #${call.seq} (${call.caller}, ${pathOf(call)}) arrived ${((call.arrivedAt - forgottenAt) / 1000).toFixed(3)} s after \`leads forget\` had erased it`,
           );
 
     // No two calls for one lead in flight at once, at the function: a call is in flight from its
@@ -444,9 +498,19 @@ export function check(history: History): Violation[] {
     // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease; and once a caller
     // gave up on an unknown outcome, the lead is held, and a person may ask for it again (a
     // visitor's resend, `retry --include-possibly-delivered`) while the function is still at the
-    // first call; a machine calls it then only after such an attempt failed for sure (the rehearsal
-    // of 72f41b2, seed 2588400310: a visitor's resend refused by a function that was down, then
-    // `leads retry` delivered it while the first call's function was still stuck).
+    // first call. A machine never calls it then, even after a person's attempt failed for sure: the
+    // lead stays held (decisions.md, "Held leads"). A case: two attempts of the lead at once, a call
+    // arriving while another was in flight, or a visitor's post sent while a call of the lead was in
+    // flight or, before the lead was delivered, while another post of it was open.
+    const posts = visitorsOf(lead);
+    cases["one call in flight"] += posts.filter(
+      (request) =>
+        calls.some((call) => call.arrivedAt <= request.sentAt && request.sentAt < inFlightUntil(call)) ||
+        (posts.some(
+          (other) => other !== request && other.sentAt <= request.sentAt && request.sentAt <= other.endedAt,
+        ) &&
+          !calls.some((call) => call.plan === "ok" && call.answered && call.endedAt < request.sentAt)),
+    ).length;
     let longest: Call | undefined;
     for (const call of calls) {
       const pausedMeanwhile = (earlier: Call) =>
@@ -456,13 +520,12 @@ export function check(history: History): Violation[] {
             event.at >= earlier.arrivedAt - SLACK_MS &&
             event.at <= call.arrivedAt,
         );
+      const path = pathOf(call);
       if (longest && call.arrivedAt < inFlightUntil(longest)) {
+        cases["one call in flight"]++;
         const callerGaveUp = call.arrivedAt >= longest.endedAt;
-        const path = pathOf(call, history);
-        const personAskedAgain =
-          byPerson(path) || personRetryBetween(longest, call, keys, history) !== undefined;
         const excused =
-          call.key === longest.key && (pausedMeanwhile(longest) || (callerGaveUp && personAskedAgain));
+          call.key === longest.key && (pausedMeanwhile(longest) || (callerGaveUp && byPerson(path)));
         if (!excused)
           violation(
             "one call in flight",
@@ -484,46 +547,58 @@ export function check(history: History): Violation[] {
         violation(
           "one confirmed call",
           lead,
-          `call #${call.seq} (${call.caller}, ${pathOf(call, history)}) after ${delivered.caller} had recorded call #${delivered.seq} as delivered`,
+          `call #${call.seq} (${call.caller}, ${pathOf(call)}) after ${delivered.caller} had recorded call #${delivered.seq} as delivered`,
         );
     }
 
     // At most one call the function ran (2xx, or ran and then a 504 or a cut): a second only when the
-    // first one's outcome was lost and a person asked for the lead again (a visitor's resend, `retry --include-possibly-delivered`).
+    // first one's outcome was lost and a person asked for the lead again (a visitor's resend,
+    // `retry --include-possibly-delivered`). A case: a person's resend (a visitor's post, a call by
+    // `retry --include-possibly-delivered`) after the function ran a call of the lead.
+    const firstRan = calls.find(ran);
+    if (firstRan)
+      cases["one confirmed call"] +=
+        visitorsOf(lead).filter((request) => request.sentAt > firstRan.arrivedAt).length +
+        calls.filter(
+          (call) =>
+            call.arrivedAt > firstRan.arrivedAt && pathOf(call) === "retry --include-possibly-delivered",
+        ).length;
     let confirmed: Call | undefined;
     for (const call of calls) {
       if (!ran(call)) continue;
-      if (confirmed && !deliveredBefore(confirmed, call.arrivedAt, history)) {
-        const path = pathOf(call, history);
-        if (!byPerson(path) && personRetryBetween(confirmed, call, keys, history) === undefined)
-          violation(
-            "one confirmed call",
-            lead,
-            `confirmed twice: call #${confirmed.seq} (${confirmed.caller}) and call #${call.seq} (${call.caller}, ${path}), ` +
-              "and no person asked for the lead again in between",
-          );
-      }
+      if (confirmed && !deliveredBefore(confirmed, call.arrivedAt, history) && !byPerson(pathOf(call)))
+        violation(
+          "one confirmed call",
+          lead,
+          `confirmed twice: call #${confirmed.seq} (${confirmed.caller}) and call #${call.seq} (${call.caller}, ${pathOf(call)}), ` +
+            "and no person asked for the lead again in between",
+        );
       confirmed = call;
     }
 
-    // Held when unsure (decision 032): no machine (a dispatcher, `retry` without the flag) calls a
-    // lead again after a call that may have reached the function, unless a person's attempt since
-    // failed for sure.
+    // Held when unsure (decisions.md, "Outcome of a call", "Held leads"): once a call may have
+    // reached the function without its caller learning the outcome (or was confirmed), no machine (a
+    // dispatcher, `retry` without the flag) calls that lead again, even after a person's resend
+    // failed for sure: the earlier unknown call still stands. A case: a lead held so.
+    if (calls.some((call) => !sureFailure(call) && !(call.plan === "ok" && call.answered)))
+      cases["no machine resend"]++;
     for (const [index, call] of calls.entries()) {
-      const path = pathOf(call, history);
-      if (byPerson(path) || index === 0) continue;
-      const previous = calls[index - 1]!;
-      const sureFailure = informed(previous) && (previous.plan === "fail" || previous.plan === "reset");
-      if (sureFailure || personRetryBetween(previous, call, keys, history)) continue;
+      const path = pathOf(call);
+      if (byPerson(path)) continue;
+      const unsure = calls
+        .slice(0, index)
+        .find((earlier) => earlier.key === call.key && !sureFailure(earlier));
+      if (!unsure) continue;
       violation(
         "no machine resend",
         lead,
-        `call #${call.seq} by the ${path} of ${call.caller} after call #${previous.seq}, which may have reached the function ` +
-          `(${previous.plan === "ok" ? "2xx" : previous.plan}${previous.answered ? "" : ", outcome never reached its caller"})`,
+        `call #${call.seq} by the ${path} of ${call.caller} after call #${unsure.seq}, which may have reached the function ` +
+          `(${unsure.plan === "ok" ? "2xx" : unsure.plan}${unsure.answered ? "" : ", outcome never reached its caller"})`,
       );
     }
 
-    // One key per lead, one lead per key, and the key is the lead's id.
+    // One key per lead, one lead per key, and the key is the lead's id. A case: a lead called.
+    cases["one key"]++;
     const rows = finalOf(lead);
     if (keys.size > 1 || calls.some((call) => call.key === undefined))
       violation("one key", lead, `one lead sent under ${keys.size} keys: ${[...keys].join(", ")}`);
@@ -540,6 +615,7 @@ export function check(history: History): Violation[] {
   // Every visitor told "sent" was told so after a confirmed call of that lead.
   for (const request of history.visitors) {
     if (request.outcome !== "sent") continue;
+    cases["told sent means confirmed"]++;
     const lead = leadOf(request.email, request.message);
     const confirmedBefore = (byLead.get(lead) ?? []).some(
       (call) => call.plan === "ok" && call.answered && call.endedAt <= request.endedAt + SLACK_MS,
@@ -550,6 +626,57 @@ export function check(history: History): Violation[] {
         lead,
         `visitor ${request.id} was told "sent" with no confirmed call of the lead before`,
       );
+  }
+
+  // As each attempt ended: a lead its caller reported held (possibly delivered) had a call that may
+  // have reached the function, or its caller's own call timed out (its request may arrive after it
+  // gave up, or never leave while it is frozen: SQLite seed 254867430); a lead it reported dead had
+  // the limit of attempts, every call of it a sure failure (a held lead whose person's resend failed
+  // for sure stays held: decisions.md). Not judged when its caller's word may not be the store's
+  // (recordedLate).
+  const callsOfKey = (key: string, until: Time) =>
+    history.calls.filter((call) => call.key === key && call.arrivedAt < until);
+  const madeDead = new Set<string>();
+  for (const report of history.reports) {
+    if (report.state !== "possibly_delivered" && report.state !== "dead") continue;
+    const before = callsOfKey(report.key, report.at);
+    const own = before.filter((call) => call.caller === report.caller).at(-1);
+    if (own && recordedLate(own, report.at)) continue;
+    const lead = before[0] ? leadOfCall(before[0]) : undefined;
+    const unsure = before.find((call) => !sureFailure(call));
+    if (report.state === "possibly_delivered") {
+      cases["held only when unsure"]++;
+      // Its caller never learned whether the function ran its own call: it timed out, or its
+      // connection was lost under it as the function went down (the port closing cuts the kept-alive
+      // connections, and a request sent on one meanwhile is lost unread: PostgreSQL soak seed
+      // 1635955491).
+      const cutGoingDown =
+        report.reason === "network" &&
+        history.events.some(
+          (event) =>
+            event.what.startsWith('function {"kind":"down"') &&
+            event.at <= report.at &&
+            event.at >= report.at - (history.leaseMs ?? 0),
+        );
+      if (!unsure && report.reason !== "timeout" && !cutGoingDown)
+        violation(
+          "held only when unsure",
+          lead,
+          `${report.caller} held lead ${report.key} as possibly delivered, but every call of it had failed for sure`,
+        );
+    } else {
+      cases["dead after the limit"]++;
+      const early = history.maxAttempts !== undefined && (report.attempt ?? 0) < history.maxAttempts;
+      // Each lead once: its later attempts (a visitor's resends of it, dead again) repeat the first.
+      if ((unsure || early) && !madeDead.has(report.key) && madeDead.add(report.key))
+        violation(
+          "dead after the limit",
+          lead,
+          unsure
+            ? `${report.caller} made lead ${report.key} dead after call #${unsure.seq}, which may have reached the function: held leads stay held`
+            : `${report.caller} made lead ${report.key} dead after ${report.attempt} attempts (the limit: ${history.maxAttempts})`,
+        );
+    }
   }
 
   // At the end: every lead the store took (a visitor told it was sent, or told it failed and that
@@ -568,6 +695,7 @@ export function check(history: History): Violation[] {
     for (const lead of leads) {
       // Forgotten while the faults ran: gone, as asked (the rule above and the check below).
       if (forgotten.has(lead)) continue;
+      cases["delivered or held"]++;
       const rows = finalOf(lead);
       const calls = byLead.get(lead) ?? [];
       if (rows.length > 1) {
@@ -593,24 +721,27 @@ export function check(history: History): Violation[] {
       const listed = history.final.listOutput
         .split("\n")
         .some((line) => line.includes(row.email) && line.includes(row.state.replaceAll("_", "-")));
+      const own = calls.filter((call) => call.key === row.id);
       if (row.state === "delivered") {
-        if (!calls.some((call) => call.key === row.id && call.plan === "ok" && call.answered))
+        if (!own.some((call) => call.plan === "ok" && call.answered))
           violation(
             "delivered or held",
             lead,
             `lead ${row.id} is delivered, but no call under its key was confirmed`,
           );
       } else if (row.state === "possibly_delivered") {
+        cases["held only when unsure"]++;
         if (!listed)
           violation(
-            "delivered or held",
+            "held only when unsure",
             lead,
             `lead ${row.id} is possibly delivered but not in \`npm run leads -- list\``,
             ["list output:", ...history.final.listOutput.split("\n")],
           );
-        const own = calls.filter((call) => call.key === row.id);
-        const last = own[own.length - 1];
-        const lost = last !== undefined && !settled(last, history);
+        // Held since a call whose outcome never reached its caller, or one begun when its process
+        // was killed or frozen and never arrived.
+        const lost = own.some((call) => !settled(call, history));
+        const last = own.at(-1);
         const leaving = history.kills.some((kill) =>
           kill.sending.some(
             (sending) =>
@@ -623,34 +754,24 @@ export function check(history: History): Violation[] {
         );
         if (!lost && !leaving)
           violation(
-            "delivered or held",
+            "held only when unsure",
             lead,
             last
-              ? `lead ${row.id} is held as possibly delivered, but its last call (#${last.seq}) ended in an outcome its caller recorded, and no later call reached the function`
+              ? `lead ${row.id} is held as possibly delivered, but every call of it ended in an outcome its caller recorded`
               : `lead ${row.id} is held as possibly delivered, but no call of it ever reached the function`,
           );
       } else if (row.state === "dead") {
         // The product gave up after CONTACT_RETRY_MAX_ATTEMPTS sure failures: held for a person, listed.
-        const own = calls.filter((call) => call.key === row.id);
-        const last = own[own.length - 1];
-        // Its last call failed for sure, or an attempt since did (one refused before reaching the
-        // function leaves no call, only its report).
-        const sure =
-          last === undefined ||
-          (informed(last) && (last.plan === "fail" || last.plan === "reset")) ||
-          history.reports.some(
-            (report) =>
-              report.key === row.id &&
-              report !== ownReport(last, history) &&
-              (report.state === "pending" || report.state === "dead") &&
-              report.at >= last.endedAt - SLACK_MS,
-          );
-        if (!listed || !sure || history.maxAttempts === undefined || row.attempts < history.maxAttempts)
+        cases["dead after the limit"]++;
+        const unsure = own.find((call) => !sureFailure(call));
+        if (!listed || unsure || history.maxAttempts === undefined || row.attempts < history.maxAttempts)
           violation(
-            "delivered or held",
+            "dead after the limit",
             lead,
             `lead ${row.id} is dead after ${row.attempts} attempts (the limit: ${history.maxAttempts ?? "none"})` +
-              (sure ? "" : `, but its last call (#${last!.seq}) may have reached the function`) +
+              (unsure
+                ? `, but its call #${unsure.seq} may have reached the function: held leads stay held`
+                : "") +
               (listed ? "" : ", and not in `npm run leads -- list`"),
           );
       } else {
@@ -664,7 +785,8 @@ export function check(history: History): Violation[] {
     }
   }
 
-  // A server exits when it is told to, never by itself.
+  // A server exits when it is told to, never by itself. A case: a server started.
+  cases["no crash"] = history.events.filter((event) => / started \(clock /.test(event.what)).length;
   for (const crash of history.crashes)
     violation(
       "no crash",
@@ -676,6 +798,7 @@ export function check(history: History): Violation[] {
   for (const forgotten of history.forgotten ?? []) {
     // One posted again after its forget is a new lead, rightly stored.
     if (forgotten.during && !forgottenForGood(history).has(forgotten.during.lead)) continue;
+    cases["forget leaves nothing"]++;
     if (forgotten.files.length > 0 || forgotten.rows.length > 0)
       violation(
         "forget leaves nothing",
@@ -684,7 +807,7 @@ export function check(history: History): Violation[] {
         [...forgotten.files.map((file) => `file ${file}`), ...forgotten.rows.map((row) => `row ${row}`)],
       );
   }
-  return violations;
+  return { violations, cases };
 }
 
 /**

@@ -50,7 +50,15 @@ const CONTACT_PATH = "/functions/v1/send-contact-email";
  */
 const HANG_MAX_MS = 8_000;
 
-export async function startRecordingFunction(random: Random): Promise<RecordingFunction> {
+/**
+ * `look` runs as each call arrives (the harness's look at the store, and the caller's announcement:
+ * test/support/history/scenario.ts); the function answers only once it has, so a product that
+ * stored the lead only after the answer could not have stored it before the look.
+ */
+export async function startRecordingFunction(
+  random: Random,
+  look: (call: Call) => Promise<void>,
+): Promise<RecordingFunction> {
   const port = await freePort();
   let mode: FunctionMode = { kind: "ok" };
   const calls: Call[] = [];
@@ -135,6 +143,7 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
     calls.push(call);
     for (const waiter of [...waiters]) if (calls.length > waiter.count) waiter.settle();
     open.add(call);
+    const looked = look(call);
     let ended = false;
     const end = (answered: boolean) => {
       if (ended) return;
@@ -147,7 +156,10 @@ export async function startRecordingFunction(random: Random): Promise<RecordingF
     res.on("close", () => end(false));
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    // The function begins once the harness has looked (`look`): a product that stores only after the
+    // answer cannot have stored before.
+    req.on("end", async () => {
+      await looked;
       try {
         const lead = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
           email?: unknown;

@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { serverBuildDir } from "../build-output";
 import { childrenOf, killTree } from "../npm";
 import { freePort, root } from "../server-process.mjs";
-import type { AttemptReport, ReportState } from "./checker";
+import type { AttemptBy, AttemptReport, ReportState } from "./checker";
 import { now } from "./function";
 
 /**
@@ -12,7 +12,8 @@ import { now } from "./function";
  * (scripts/start.mjs, as test/support/server-process.mjs starts them, optionally under Debian's
  * `faketime` with the clock ahead) that keep their address across restarts, and `npm run leads`
  * runs. Each process gets its own SUPABASE_ANON_KEY, which the fake function records as the
- * caller of every call; their attempt reports are read from their output.
+ * caller of every call; their `lead_call` lines (printed just before each call) and attempt reports
+ * are read from their output.
  */
 
 const startScript = `${root}scripts/start.mjs`;
@@ -33,16 +34,33 @@ export interface Crash {
   output: string[];
 }
 
+/** One attempt a process announced (`lead_call`), and whether its call has arrived. */
+interface Announced {
+  by: AttemptBy;
+  called: boolean;
+}
+
 export interface ProcessLog {
   lines: OutputLine[];
   crashes: Crash[];
   reports: AttemptReport[];
   /** contact_submission lines by request id: what the server made of each visitor request. */
   results: Map<string, { result: string; status: number; keptIn?: string }>;
+  /** Each process's announced attempts of each lead (`<caller> <lead id>`), in the order it printed them. */
+  announced: Map<string, Announced[]>;
+  /** Called at every `lead_call` line (announcedBy waits on them). */
+  onAnnounce: Set<() => void>;
 }
 
 export function newProcessLog(): ProcessLog {
-  return { lines: [], crashes: [], reports: [], results: new Map() };
+  return {
+    lines: [],
+    crashes: [],
+    reports: [],
+    results: new Map(),
+    announced: new Map(),
+    onAnnounce: new Set(),
+  };
 }
 
 const REPORT_STATES: Record<string, ReportState> = {
@@ -50,36 +68,62 @@ const REPORT_STATES: Record<string, ReportState> = {
   pending: "pending",
   dead: "dead",
   possibly_delivered: "possibly_delivered",
-  "possibly-delivered": "possibly_delivered",
   unknown: "unknown",
-  unrecorded: "unknown",
 };
 
-/** Reads a process's output line by line: its reports and its visitors' results go to `log`. */
-function readOutput(child: ChildProcess, who: string, log: ProcessLog, by: "server" | "cli") {
+const byOf = (value: unknown): AttemptBy =>
+  value === "visitor" ? "visitor" : value === "cli" ? "cli" : "dispatcher";
+
+/** How long a call's announcement may take to be read once the pipes written before it are: a bound, not a pause. */
+const ANNOUNCED_WITHIN_MS = 1_000;
+
+/**
+ * Who made the call that has just arrived from `caller` under `key`: the last attempt its process
+ * announced (`lead_call`) whose call had not arrived yet. The line was written before the request
+ * was sent, so once the event loop has read what the pipes held (two turns), it is here; a process
+ * announces its next attempt of the lead only once this one is over (its attempts are one after
+ * the other), and it may have given up on this call already (a call cut at what was left of its
+ * lease arrives after its caller's report: PostgreSQL seed 2573774122). Undefined: no line
+ * announced it.
+ */
+export async function announcedBy(
+  log: ProcessLog,
+  caller: string,
+  key: string,
+): Promise<AttemptBy | undefined> {
+  const open = () =>
+    log.announced
+      .get(`${caller} ${key}`)
+      ?.filter((one) => !one.called)
+      .at(-1);
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  const found =
+    open() ??
+    (await new Promise<Announced | undefined>((resolve) => {
+      const look = () => {
+        const one = open();
+        if (!one) return;
+        clearTimeout(timer);
+        log.onAnnounce.delete(look);
+        resolve(one);
+      };
+      const timer = setTimeout(() => {
+        log.onAnnounce.delete(look);
+        resolve(undefined);
+      }, ANNOUNCED_WITHIN_MS);
+      log.onAnnounce.add(look);
+    }));
+  if (found) found.called = true;
+  return found?.by;
+}
+
+/** Reads a process's output line by line: its announcements, reports and visitors' results go to `log`. */
+function readOutput(child: ChildProcess, who: string, log: ProcessLog) {
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on("line", (text) => {
       const at = now();
       log.lines.push({ at, who, text });
-      if (by === "cli") {
-        // `leads retry` on a pipe: "[3/7] <lead id>: delivered" (confirmed and recorded), "…:
-        // delivered by the function, but the store could not record it…" (confirmed, state
-        // unknown) or "…: failed (http 503): now pending" (the state recorded, "unrecorded" when none).
-        const match =
-          /^\[\d+\/\d+\] (\S+): (?:(delivered)( by the function, but .*)?|failed \(.*\): now (\S+))$/.exec(
-            text,
-          );
-        if (match)
-          log.reports.push({
-            at,
-            caller: who,
-            key: match[1]!,
-            by: "cli",
-            state: match[2] ? (match[3] ? "unknown" : "delivered") : (REPORT_STATES[match[4]!] ?? "unknown"),
-          });
-        return;
-      }
       if (!text.startsWith("{")) return;
       let event: Record<string, unknown>;
       try {
@@ -87,13 +131,22 @@ function readOutput(child: ChildProcess, who: string, log: ProcessLog, by: "serv
       } catch {
         return;
       }
+      // The same lines from a server and from `leads retry` (attemptDelivery prints them for both).
+      if (event.event === "lead_call" && typeof event.leadId === "string") {
+        const attempts = log.announced.get(`${who} ${event.leadId}`) ?? [];
+        attempts.push({ by: byOf(event.by), called: false });
+        log.announced.set(`${who} ${event.leadId}`, attempts);
+        for (const look of [...log.onAnnounce]) look();
+      }
       if (event.event === "lead_attempt" && typeof event.leadId === "string")
         log.reports.push({
           at,
           caller: who,
           key: event.leadId,
-          by: event.by === "visitor" ? "visitor" : event.by === "cli" ? "cli" : "dispatcher",
+          by: byOf(event.by),
           state: REPORT_STATES[String(event.state)] ?? "unknown",
+          ...(typeof event.attempt === "number" ? { attempt: event.attempt } : {}),
+          ...(typeof event.reason === "string" ? { reason: event.reason } : {}),
         });
       if (event.event === "contact_submission" && typeof event.requestId === "string")
         log.results.set(event.requestId, {
@@ -188,7 +241,7 @@ export async function createSlot({ name, env, skew, log }: SlotOptions): Promise
         resolve();
       }),
     );
-    readOutput(spawned, caller, log, "server");
+    readOutput(spawned, caller, log);
     // `faketime` forks the program it runs: the server is its child, and that is the PID to signal.
     serverPid = skew ? undefined : spawned.pid;
     const deadline = Date.now() + 60_000;
@@ -286,7 +339,7 @@ export function runLeads(
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  readOutput(child, caller, log, "cli");
+  readOutput(child, caller, log);
   log.lines.push({
     at: now(),
     who: caller,
