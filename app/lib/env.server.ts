@@ -125,6 +125,8 @@ export const envSchema = z
     PRIVACY_FUNCTION_REGION: optionalString,
     PRIVACY_EMAIL_REGION: optionalString,
     PRIVACY_ANALYTICS_REGION: optionalString,
+    /** On what the transfers outside the EU/EEA rest (an adequacy decision, the standard contractual clauses), or that there are none. */
+    PRIVACY_TRANSFER_SAFEGUARDS: optionalString,
     PRIVACY_DPO: optionalString,
     PRIVACY_LAST_CHANGED: optionalString.pipe(
       z

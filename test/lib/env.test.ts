@@ -289,6 +289,11 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       'LEADS_SPAM_RETENTION_DAYS is "a month": it must be a whole number of days, 1 or more, for example LEADS_SPAM_RETENTION_DAYS=30.',
     ],
     [
+      "LEADS_UNDELIVERED_RETENTION_DAYS",
+      "half a year",
+      'LEADS_UNDELIVERED_RETENTION_DAYS is "half a year": it must be a whole number of days, 1 or more, for example LEADS_UNDELIVERED_RETENTION_DAYS=180.',
+    ],
+    [
       "PRIVACY_CONTACT_EMAIL",
       "privacy at example.com",
       'PRIVACY_CONTACT_EMAIL is "privacy at example.com": it must be an e-mail address, for example PRIVACY_CONTACT_EMAIL=privacy@example.com.',
@@ -334,6 +339,7 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "PRIVACY_FUNCTION_REGION",
       "PRIVACY_EMAIL_REGION",
       "PRIVACY_ANALYTICS_REGION",
+      "PRIVACY_TRANSFER_SAFEGUARDS",
       "PRIVACY_DPO",
     ];
     const variables = Object.keys(envSchema.shape).sort();
