@@ -215,7 +215,7 @@ function Rights({ controller }: PrivacyFacts) {
       {controller.email === null ? (
         <p>
           <NotPublished label={privacyText.notPublished} /> {text.noContact}{" "}
-          <MailLink email={text.fallbackEmail} />.
+          <MailLink email={text.fallbackEmail} />. {text.howToAfter}
         </p>
       ) : (
         <p>
