@@ -17,6 +17,8 @@ export const CONSENT_DOM = {
   bar: "consent-bar",
   label: "consent-label",
   text: "consent-text",
+  /** The live region the script adds: what a screen reader hears when the bar appears and after a choice. */
+  status: "consent-status",
   /** `data-consent` on a control: what pressing it does. */
   action: "data-consent",
   /** A wrapper the script reveals (the footer's "Cookie settings"): hidden without JavaScript. */
@@ -60,6 +62,7 @@ function runConsent(config: ConsentConfig): void {
   let opener: HTMLElement | null = null;
   // Made here, outside React's markup: React leaves the tail of <body> alone when it hydrates.
   const status = d.createElement("div");
+  status.id = config.dom.status;
   status.setAttribute("role", "status");
   status.className = "sr-only";
   d.body.appendChild(status);
