@@ -6,7 +6,6 @@
  * that decide it; this file only says them in words. Changing what it says: change
  * `copyLastChanged` (./privacy-changed.ts) in the same commit.
  */
-import { CONSENT_KEY } from "~/lib/analytics-consent";
 import type { SpamSignal } from "~/lib/contact/spam";
 import type { ContactField, PrivacyFacts, Processor } from "~/lib/privacy.server";
 
@@ -170,7 +169,8 @@ export const privacyText = {
         basis: "Article 6(1)(f) GDPR: our legitimate interests (below).",
       },
       {
-        purpose: "Keeping the site running and secure: the logs of the server and of what runs in front of it.",
+        purpose:
+          "Keeping the site running and secure: the logs of the server and of what runs in front of it.",
         basis: "Article 6(1)(f) GDPR: our legitimate interests (below).",
       },
       ...(facts.analytics

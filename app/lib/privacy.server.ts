@@ -140,18 +140,39 @@ export const NO_DPO = "none";
  * list: the facts read it, and so does `missingPrivacySettings` (what `npm start` warns of).
  */
 function processorSettings(env: PrivacyEnv) {
-  const rows: { role: Processor["role"]; name: string | undefined; nameSetting?: keyof PrivacyEnv; regionSetting: keyof PrivacyEnv }[] = [
-    { role: "hosting", name: env.PRIVACY_HOSTING_PROVIDER, nameSetting: "PRIVACY_HOSTING_PROVIDER", regionSetting: "PRIVACY_HOSTING_REGION" },
+  const rows: {
+    role: Processor["role"];
+    name: string | undefined;
+    nameSetting?: keyof PrivacyEnv;
+    regionSetting: keyof PrivacyEnv;
+  }[] = [
+    {
+      role: "hosting",
+      name: env.PRIVACY_HOSTING_PROVIDER,
+      nameSetting: "PRIVACY_HOSTING_PROVIDER",
+      regionSetting: "PRIVACY_HOSTING_REGION",
+    },
   ];
   // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032), not on the host's disk.
   if (env.DATABASE_URL)
-    rows.push({ role: "database", name: env.PRIVACY_DATABASE_PROVIDER, nameSetting: "PRIVACY_DATABASE_PROVIDER", regionSetting: "PRIVACY_DATABASE_REGION" });
+    rows.push({
+      role: "database",
+      name: env.PRIVACY_DATABASE_PROVIDER,
+      nameSetting: "PRIVACY_DATABASE_PROVIDER",
+      regionSetting: "PRIVACY_DATABASE_REGION",
+    });
   if (env.SUPABASE_URL) {
     // supabase-js calls the function on the project SUPABASE_URL names (app/lib/leads/supabase-sink.server.ts).
     rows.push({ role: "function", name: "Supabase", regionSetting: "PRIVACY_FUNCTION_REGION" });
-    rows.push({ role: "email", name: env.PRIVACY_EMAIL_PROVIDER, nameSetting: "PRIVACY_EMAIL_PROVIDER", regionSetting: "PRIVACY_EMAIL_REGION" });
+    rows.push({
+      role: "email",
+      name: env.PRIVACY_EMAIL_PROVIDER,
+      nameSetting: "PRIVACY_EMAIL_PROVIDER",
+      regionSetting: "PRIVACY_EMAIL_REGION",
+    });
   }
-  if (env.GA_MEASUREMENT_ID) rows.push({ role: "analytics", name: "Google", regionSetting: "PRIVACY_ANALYTICS_REGION" });
+  if (env.GA_MEASUREMENT_ID)
+    rows.push({ role: "analytics", name: "Google", regionSetting: "PRIVACY_ANALYTICS_REGION" });
   return rows;
 }
 

@@ -11,7 +11,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 
 import type { AppServer } from "../support/app-server";
 import type { FakeFunction } from "../support/fake-function";
-import { describeBrowser, DESKTOP as DESKTOP_CONTEXT, launchChromium, startBrowserTestServer } from "./support/browser";
+import {
+  describeBrowser,
+  DESKTOP as DESKTOP_CONTEXT,
+  launchChromium,
+  startBrowserTestServer,
+} from "./support/browser";
 import { describeEngines } from "./support/engines/suite";
 import { DESKTOP, type Visitor } from "./support/engines/visitor";
 import { AXE_TAGS, SUCCESS, uniqueContact } from "./support/spec-texts";
@@ -65,7 +70,11 @@ function eventsOf(): string[] {
 describeEngines(
   "consent before analytics, in every engine (GA_MEASUREMENT_ID set)",
   ({ engine, stack, visitor }) => {
-    const googleSince = (from: number) => stack.proxy!.hosts().slice(from).filter((host) => GOOGLE.test(host));
+    const googleSince = (from: number) =>
+      stack
+        .proxy!.hosts()
+        .slice(from)
+        .filter((host) => GOOGLE.test(host));
 
     it(`${engine}: before a choice the bar is shown, fixed at the bottom, announced, and the first Tabs reach Accept then Decline, Enter chooses; nothing from Google is asked for`, async () => {
       const page = await visitor(true);
@@ -97,7 +106,8 @@ describeEngines(
         await page.press("Tab");
         focused.push(
           await page.evaluate(
-            () => document.activeElement?.getAttribute("data-consent") ?? document.activeElement?.tagName ?? "",
+            () =>
+              document.activeElement?.getAttribute("data-consent") ?? document.activeElement?.tagName ?? "",
           ),
         );
       }
@@ -195,7 +205,12 @@ describeEngines(
       await page.open("/", DESKTOP);
       expect(await page.evaluate(barGone)).toBe(true);
       await stack.proxy!.waitForHost(TAG_HOST);
-      expect(stack.proxy!.hosts().slice(again).some((host) => TAG_HOST.test(host))).toBe(true);
+      expect(
+        stack
+          .proxy!.hosts()
+          .slice(again)
+          .some((host) => TAG_HOST.test(host)),
+      ).toBe(true);
       // Nothing of this session asks for anything while the next test watches.
       await page.session.goto("about:blank");
     });
@@ -206,7 +221,8 @@ describeEngines(
       await page.open("/", DESKTOP);
       const state = await page.evaluate(() => ({
         bar: document.getElementById("consent-bar")?.getBoundingClientRect().height ?? -1,
-        settings: document.querySelector("footer [data-consent='open']")?.getBoundingClientRect().height ?? -1,
+        settings:
+          document.querySelector("footer [data-consent='open']")?.getBoundingClientRect().height ?? -1,
         footer: document.querySelector("footer")?.getBoundingClientRect().height ?? 0,
       }));
       // In the markup (the same bytes for everyone), shown to nobody without a script.
@@ -236,7 +252,10 @@ describeBrowser("the consent bar, audited by axe (Chromium)", () => {
     const context = await browser.newContext({ baseURL: app.url, ...DESKTOP_CONTEXT });
     try {
       // Nothing leaves the machine (and nothing is asked of Google before Accept anyway).
-      await context.route((url) => url.hostname !== "127.0.0.1", (route) => route.abort());
+      await context.route(
+        (url) => url.hostname !== "127.0.0.1",
+        (route) => route.abort(),
+      );
       const page = await context.newPage();
       await page.goto("/");
       await page.waitForFunction(() => {
@@ -245,10 +264,14 @@ describeBrowser("the consent bar, audited by axe (Chromium)", () => {
       });
       const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).include("#consent-bar").analyze();
       // The positive control: axe did look at the bar and its controls.
-      expect(results.passes.some((rule) => rule.nodes.some((node) => node.target.join(" ").includes("consent")))).toBe(
-        true,
-      );
-      expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
+      expect(
+        results.passes.some((rule) => rule.nodes.some((node) => node.target.join(" ").includes("consent"))),
+      ).toBe(true);
+      expect(
+        results.violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`,
+        ),
+      ).toEqual([]);
     } finally {
       await context.close();
     }

@@ -214,7 +214,9 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
     expect(textOf(page.doc, "#controller")).toContain(
       "The operator of this site has not published this yet.",
     );
-    expect(textOf(page.doc, "#dpo")).toContain("has not published yet whether it has a data protection officer");
+    expect(textOf(page.doc, "#dpo")).toContain(
+      "has not published yet whether it has a data protection officer",
+    );
     expect(textOf(page.doc, "#rights")).toContain("The operator has not published a privacy contact yet.");
     const hosting = page.doc.querySelector("#recipients li");
     expect(squash(hosting?.textContent)).toMatch(/^HostingNot named yet runs the server/);
@@ -242,7 +244,9 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
     expect(processors.hosting).toContain("whose disk holds the site's database with your request");
     expect(textOf(page.doc, "#recipients")).not.toContain("Supabase");
     const retention = textOf(page.doc, "#retention");
-    expect(retention).toContain("Every request: kept in this site's database, where the agency reads it, and erased 90 days after it arrived.");
+    expect(retention).toContain(
+      "Every request: kept in this site's database, where the agency reads it, and erased 90 days after it arrived.",
+    );
     expect(retention).toContain("erased 30 days after they arrived");
     expect(retention).toContain("Backups of the database that the operator makes keep an erased request");
     expect(retention).toContain("renamed when their requests were imported, not deleted");
@@ -462,7 +466,9 @@ describeWithPostgres("/privacy with DATABASE_URL: the database's provider holds 
   it("names the database's provider and its place beside the host, and no DPO appointed", () => {
     const processors = processorsOf(page.doc);
     expect(Object.keys(processors)).toEqual(["hosting", "database"]);
-    expect(processors.database).toContain("Supabase, Inc. hosts the site's PostgreSQL database, which stores your request.");
+    expect(processors.database).toContain(
+      "Supabase, Inc. hosts the site's PostgreSQL database, which stores your request.",
+    );
     expect(processors.database).toContain("Where: Stockholm, Sweden (EU)");
     expect(processors.hosting).toContain("passes it to the database");
     expect(processors.hosting).toContain("Where: Frankfurt, Germany (EU)");
@@ -471,7 +477,9 @@ describeWithPostgres("/privacy with DATABASE_URL: the database's provider holds 
 
   it("names what PostgreSQL keeps until it reclaims it, and keeps the limits' counters in the database under the address", () => {
     const retention = textOf(page.doc, "#retention");
-    expect(retention).toContain("PostgreSQL keeps old versions of changed and deleted rows, and its write-ahead log");
+    expect(retention).toContain(
+      "PostgreSQL keeps old versions of changed and deleted rows, and its write-ahead log",
+    );
     expect(retention).toContain("Backups of the database that the operator makes");
     expect(retention).not.toContain("overwritten in the site's database file");
     expect(textOf(page.doc, "#ip-address")).toContain(

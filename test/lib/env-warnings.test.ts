@@ -69,14 +69,16 @@ describe("configWarnings", () => {
       expect.stringMatching(
         /^PRIVACY_CONTROLLER_NAME, PRIVACY_CONTROLLER_ADDRESS and PRIVACY_CONTACT_EMAIL are unset: \/privacy tells visitors/,
       ),
-      "PRIVACY_DPO, PRIVACY_HOSTING_PROVIDER, PRIVACY_HOSTING_REGION, PRIVACY_TRANSFER_SAFEGUARDS and PRIVACY_LAST_CHANGED are unset: /privacy marks each as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set them, for example PRIVACY_DPO=none, PRIVACY_HOSTING_PROVIDER=\"Example Cloud GmbH\", PRIVACY_HOSTING_REGION=\"Frankfurt, Germany (EU)\", PRIVACY_TRANSFER_SAFEGUARDS=\"the European Commission's standard contractual clauses in each processor's contract\" and PRIVACY_LAST_CHANGED=2026-12-02.",
+      'PRIVACY_DPO, PRIVACY_HOSTING_PROVIDER, PRIVACY_HOSTING_REGION, PRIVACY_TRANSFER_SAFEGUARDS and PRIVACY_LAST_CHANGED are unset: /privacy marks each as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set them, for example PRIVACY_DPO=none, PRIVACY_HOSTING_PROVIDER="Example Cloud GmbH", PRIVACY_HOSTING_REGION="Frankfurt, Germany (EU)", PRIVACY_TRANSFER_SAFEGUARDS="the European Commission\'s standard contractual clauses in each processor\'s contract" and PRIVACY_LAST_CHANGED=2026-12-02.',
     ]);
   });
 
   it("the page's settings follow the deployment: the database's provider and region with DATABASE_URL, the function's and the e-mail's with SUPABASE_URL, Google's with GA_MEASUREMENT_ID", () => {
     const unset = { PRIVACY_DATABASE_PROVIDER: undefined, PRIVACY_DATABASE_REGION: undefined };
     expect(production(unset)).toEqual([
-      expect.stringMatching(/^PRIVACY_DATABASE_PROVIDER and PRIVACY_DATABASE_REGION are unset: \/privacy marks each/),
+      expect.stringMatching(
+        /^PRIVACY_DATABASE_PROVIDER and PRIVACY_DATABASE_REGION are unset: \/privacy marks each/,
+      ),
     ]);
     // Without DATABASE_URL the leads are on the host's disk: no database provider to name.
     expect(production({ ...unset, DATABASE_URL: undefined })).toEqual([

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 
 import { contactFormText } from "~/content/contact-form";
 import { copyLastChanged } from "~/content/privacy-changed";
-import { days, duration, fieldPurposes, longDate, per, privacyText, spamSignalWords } from "~/content/privacy";
+import {
+  days,
+  duration,
+  fieldPurposes,
+  longDate,
+  per,
+  privacyText,
+  spamSignalWords,
+} from "~/content/privacy";
 import { contactSchema } from "~/lib/contact/schema";
 import { parseEnv } from "~/lib/env.server";
 import { SPAM_SIGNALS } from "~/lib/contact/spam";
@@ -224,14 +232,20 @@ describe("the privacy page's copy", () => {
       GA_MEASUREMENT_ID: "G-ABC123DEF4",
     });
     expect(privacyText.summary.points(inbox).join(" ")).toContain("erased 41 days after it arrived");
-    expect(privacyText.summary.points(withFunction).join(" ")).toContain("37 days after the agency received it");
+    expect(privacyText.summary.points(withFunction).join(" ")).toContain(
+      "37 days after the agency received it",
+    );
     expect(privacyText.retention.rules(inbox).join(" ")).toContain("erased 41 days after it arrived");
     expect(privacyText.retention.rules(withFunction).join(" ")).toContain("erased 37 days after");
-    expect(privacyText.retention.rules(withFunction).join(" ")).toContain("erased 61 days after they arrived");
+    expect(privacyText.retention.rules(withFunction).join(" ")).toContain(
+      "erased 61 days after they arrived",
+    );
     expect(privacyText.cookies.paragraphs(inbox).join(" ")).toContain("sets no cookies");
     expect(privacyText.cookies.paragraphs(withFunction).join(" ")).toContain("_ga and _ga_ABC123DEF4");
     expect(privacyText.purposes.items(inbox)).toHaveLength(3);
-    expect(privacyText.purposes.items(withFunction).at(-1)?.basis).toMatch(/^Your consent: article 6\(1\)\(a\)/);
+    expect(privacyText.purposes.items(withFunction).at(-1)?.basis).toMatch(
+      /^Your consent: article 6\(1\)\(a\)/,
+    );
     expect(privacyText.consent.paragraphs(inbox).join(" ")).toContain("nothing to withdraw");
     expect(privacyText.consent.paragraphs(withFunction).join(" ")).toContain('"Cookie settings"');
   });

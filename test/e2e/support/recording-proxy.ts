@@ -59,7 +59,11 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no request to a host matching ${pattern} within ${timeoutMs} ms (seen: ${seen.join(", ") || "none"})`));
+          reject(
+            new Error(
+              `no request to a host matching ${pattern} within ${timeoutMs} ms (seen: ${seen.join(", ") || "none"})`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -286,7 +286,9 @@ class WebKitSession implements EngineSession {
           "--full-screen",
           ...(this.javaScript ? [] : ["--enable-javascript=false"]),
           // WebKitGTK proxies loopback too unless told: the app stays direct.
-          ...(this.proxy ? [`--proxy=${this.proxy}`, "--ignore-host=127.0.0.1", "--ignore-host=localhost"] : []),
+          ...(this.proxy
+            ? [`--proxy=${this.proxy}`, "--ignore-host=127.0.0.1", "--ignore-host=localhost"]
+            : []),
         ],
       },
     });
