@@ -58,6 +58,13 @@ async function openFresh(page: Visitor, path = "/"): Promise<void> {
 
 const choice = (page: Visitor) => page.evaluate(() => localStorage.getItem("analytics-consent"));
 
+/** A toast shows `title`. Runs in the page. */
+function toastSays(title: string): boolean {
+  return Array.from(document.querySelectorAll("[role=region] *")).some(
+    (el) => el.children.length === 0 && (el.textContent ?? "").includes(title),
+  );
+}
+
 /** The events gtag was asked for, by name (the tag cannot load here: dataLayer is what it would read). */
 function eventsOf(): string[] {
   const layer = (window as unknown as { dataLayer?: ArrayLike<unknown>[] }).dataLayer ?? [];
@@ -132,7 +139,7 @@ describeEngines(
       }
     });
 
-    it(`${engine}: Decline hides the bar and keeps the choice; across a reload nothing from Google is asked for and the bar stays away`, async () => {
+    it(`${engine}: Decline hides the bar and keeps the choice; across a reload nothing from Google is asked for, the bar stays away, a submission fires no form_submit`, async () => {
       const page = await visitor(true);
       const from = stack.proxy!.hosts().length;
       await openFresh(page);
@@ -146,9 +153,16 @@ describeEngines(
         undefined,
         "the choice announced",
       );
-      await page.open("/", DESKTOP);
+      await page.open("/#contact", DESKTOP);
       await waitForEnhancement(page);
       expect(await page.evaluate(barGone)).toBe(true);
+      // A submission without consent fires no form_submit (the Accept test below is the control).
+      const contact = uniqueContact();
+      for (const field of ["name", "email", "message"] as const)
+        await page.fill(`#contact [name="${field}"]`, contact[field]);
+      await page.click('#contact form button[type="submit"]');
+      await page.waitFor(toastSays, SUCCESS.title, "the success toast");
+      expect(await page.evaluate(eventsOf)).toEqual([]);
       expect(googleSince(from)).toEqual([]);
     });
 
@@ -191,14 +205,7 @@ describeEngines(
       for (const field of ["name", "email", "message"] as const)
         await page.fill(`#contact [name="${field}"]`, contact[field]);
       await page.click('#contact form button[type="submit"]');
-      await page.waitFor(
-        (title) =>
-          Array.from(document.querySelectorAll("[role=region] *")).some(
-            (el) => el.children.length === 0 && (el.textContent ?? "").includes(title),
-          ),
-        SUCCESS.title,
-        "the success toast",
-      );
+      await page.waitFor(toastSays, SUCCESS.title, "the success toast");
       expect(await page.evaluate(eventsOf)).toEqual(["form_submit"]);
       // The next visit loads the tag at once, without asking again.
       const again = stack.proxy!.hosts().length;
