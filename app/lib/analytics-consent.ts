@@ -151,9 +151,16 @@ function runConsent(config: ConsentConfig): void {
   });
   for (const element of Array.from(d.querySelectorAll(`[${config.dom.reveal}]`)))
     (element as HTMLElement).hidden = false;
-  const choice = read();
-  if (choice === "granted") load();
-  else if (choice !== "denied") show(false);
+  // After the first paint: the first read of localStorage is a synchronous round trip to the
+  // browser process (Chromium), which would hold the page's first paint; the bar is fixed, so
+  // showing it a frame later moves nothing (decision 022: paint first).
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const choice = read();
+      if (choice === "granted") load();
+      else if (choice !== "denied") show(false);
+    }, 0),
+  );
 }
 
 /** The inline script's text: `runConsent` with this configuration. Inlined in `<script>`, so checked. */
