@@ -13,8 +13,11 @@ export interface RecordingProxy {
   readonly url: string;
   /** Every host a request was attempted to, in order, with repeats. */
   hosts(): string[];
-  /** Resolves with the hosts once one matching `pattern` was attempted; rejects after `timeoutMs`. */
-  waitForHost(pattern: RegExp, timeoutMs?: number): Promise<string[]>;
+  /**
+   * Resolves with the hosts once one matching `pattern` was attempted (counting from the `from`th
+   * recorded, default all); rejects after `timeoutMs`.
+   */
+  waitForHost(pattern: RegExp, options?: { from?: number; timeoutMs?: number }): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -49,10 +52,10 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     hosts: () => [...seen],
-    waitForHost(pattern, timeoutMs = 15_000) {
+    waitForHost(pattern, { from = 0, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          if (!seen.some((host) => pattern.test(host))) return;
+          if (!seen.slice(from).some((host) => pattern.test(host))) return;
           clearTimeout(timer);
           waiters.delete(check);
           resolve([...seen]);
