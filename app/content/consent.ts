@@ -5,8 +5,8 @@
 export const consentText = {
   /** The bar's name for assistive technology, and its first line. */
   heading: "Analytics cookies",
-  body: "May we count your visit with Google Analytics? It sets cookies and sends Google your page views. Nothing from Google loads unless you accept.",
-  more: "Details in the Privacy Policy",
+  body: "May Google Analytics count your visit? It sets cookies. Nothing from Google loads unless you accept.",
+  more: "Privacy Policy",
   accept: "Accept",
   decline: "Decline",
   /** The footer's control that opens the bar again. */

@@ -139,7 +139,7 @@ describeEngines(
           ),
         );
       }
-      // The bar's own "Details" link may come first; nothing of the page does.
+      // The bar's own "Privacy Policy" link may come first; nothing of the page does.
       expect(focused.at(-1)).toBe("accept");
       expect(focused.length).toBeLessThanOrEqual(2);
       await page.press("Tab");
