@@ -126,7 +126,7 @@ export function collectedFields(): PrivacyFacts["fields"] {
 
 /**
  * GA4's cookies: `_ga`, and `_ga_<container-id>`, the measurement id without its `G-`
- *  (Google's documentation of gtag.js cookies; app/components/Analytics.tsx loads gtag.js after consent).
+ * (Google's documentation of gtag.js cookies; app/components/Analytics.tsx loads gtag.js after consent).
  */
 export function analyticsCookies(measurementId: string): string[] {
   return ["_ga", `_ga_${measurementId.replace(/^G-/, "")}`];
