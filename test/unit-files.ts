@@ -23,6 +23,7 @@ export const UNIT_TESTS = [
   "test/seo/structured-data.test.ts",
   "test/styles/dev-css.test.ts",
   "test/styles/icons.test.ts",
+  "test/scripts/budgets.test.ts",
   "test/scripts/executables.test.ts",
   "test/scripts/flakes.test.ts",
   "test/scripts/ports.test.ts",

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 
 import { contactResults, contactSubmitted } from "~/lib/contact/events.server";
 import { documentServed } from "~/lib/document/events.server";
-import { functionCalled, leadAttempted } from "~/lib/leads/events.server";
+import { dispatcherPassed, functionCalled, leadAttempted } from "~/lib/leads/events.server";
 import type { LeadCounts } from "~/lib/leads/store.server";
 
 /**
@@ -100,6 +100,12 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
     registers: [registry],
   });
 
+  const dispatcherPasses = new Counter({
+    name: "lead_dispatcher_passes_total",
+    help: "Passes of this instance's dispatcher that ran to their end (a stalled dispatcher stops counting).",
+    registers: [registry],
+  });
+
   const documentsServed = new Counter({
     name: "documents_served_total",
     help: "HTML documents served, by HTTP status and whether the document was made at build (prerendered) or for the request.",
@@ -109,6 +115,7 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
 
   contactSubmitted.subscribe(({ result }) => contactSubmissions.inc({ result }));
   leadAttempted.subscribe(({ by, outcome }) => leadAttempts.inc({ by, outcome }));
+  dispatcherPassed.subscribe(() => dispatcherPasses.inc());
   functionCalled.subscribe(({ outcome, seconds }) => functionDuration.observe({ outcome }, seconds));
   documentServed.subscribe(({ status, source }) => documentsServed.inc({ status: String(status), source }));
 

@@ -29,7 +29,11 @@ export function startupSummary(store: StoreStatus): Record<string, unknown> {
       maxSeconds: env.CONTACT_RETRY_MAX_SECONDS,
       maxAttempts: env.CONTACT_RETRY_MAX_ATTEMPTS,
     },
-    retentionDays: env.LEADS_RETENTION_DAYS,
+    retentionDays: {
+      delivered: env.LEADS_RETENTION_DAYS,
+      undelivered: env.LEADS_UNDELIVERED_RETENTION_DAYS,
+      spam: env.LEADS_SPAM_RETENTION_DAYS,
+    },
     alerts: Boolean(env.LEADS_ALERT_WEBHOOK_URL),
     siteUrl: env.SITE_URL,
     trustProxy: env.TRUST_PROXY,

@@ -72,13 +72,13 @@ function contentId(text: string): string {
 const baseRow = (request: LeadRequest) => ({
   ...requestColumns(request),
   fingerprint: fingerprintOf(request),
-  lease_until: null,
-  lease_token: null,
-  call_started_at: null,
-  last_attempt_at: null,
-  last_status: null,
-  delivered_at: null,
-  erased_at: null,
+  leaseUntil: null,
+  leaseToken: null,
+  callStartedAt: null,
+  lastAttemptAt: null,
+  lastStatus: null,
+  deliveredAt: null,
+  erasedAt: null,
 });
 
 /** The pending requests of an undelivered file, one row per request (the latest copy). */
@@ -120,13 +120,13 @@ export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]
       ...baseRow(request),
       id: String(entry.id).slice(0, 36),
       state: possiblyDelivered ? "possibly_delivered" : "pending",
-      received_at: failedAt,
-      request_id: typeof entry.requestId === "string" ? entry.requestId.slice(0, 128) : null,
+      receivedAt: failedAt,
+      requestId: typeof entry.requestId === "string" ? entry.requestId.slice(0, 128) : null,
       source: "import-undelivered",
       attempts: 1 + (typeof entry.attempts === "number" ? entry.attempts : 0),
       // Due at once: the dispatcher delivers what waited for a person before the upgrade.
-      next_attempt_at: possiblyDelivered ? null : now,
-      last_reason:
+      nextAttemptAt: possiblyDelivered ? null : now,
+      lastReason:
         typeof entry.lastReason === "string"
           ? entry.lastReason
           : typeof entry.reason === "string"
@@ -152,12 +152,12 @@ export function inboxRows(text: string, now: number): { rows: LeadsTable[]; unre
       ...baseRow(request),
       id: contentId(JSON.stringify(value)),
       state: "inbox",
-      received_at: time(value.receivedAt, now),
-      request_id: null,
+      receivedAt: time(value.receivedAt, now),
+      requestId: null,
       source: "import-inbox",
       attempts: 0,
-      next_attempt_at: null,
-      last_reason: null,
+      nextAttemptAt: null,
+      lastReason: null,
     });
   }
   return { rows, unreadable: bad };

@@ -3,8 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
 import { env } from "~/lib/env.server";
-import { createAlerts } from "~/lib/leads/alerts.server";
-import { openDatabase } from "~/lib/leads/database.server";
+import { openDatabase, storeError } from "~/lib/leads/database.server";
 import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
 import { configuredSink, databaseConfig } from "~/lib/leads/services.server";
 import { createLeadStore, type Lead, type LeadState, type LeadStore } from "~/lib/leads/store.server";
@@ -15,7 +14,7 @@ import { forgetInLegacyFiles, importLegacyFiles } from "./legacy-files";
 import { type Column, formatTable } from "./table";
 
 /**
- * `npm run leads -- list|retry|export|release|forget|import`: what ops need to see, resend, export and
+ * `npm run leads -- list|retry|resolve|export|release|forget|import`: what ops need to see, resend, export and
  * erase the leads in the lead store, and the upgrade's one step (importing the previous release's files) (SQLite file or PostgreSQL, as the server is configured: same
  * environment). Safe while the servers run: every change is a transaction, and a lead an instance
  * is sending is never taken. Exit codes: 0 done; 1 something is left for a person or a later retry
@@ -195,7 +194,8 @@ async function list(options: Selection): Promise<number> {
       out(
         `\n${wrap(
           `${plural(held, "lead")} possibly delivered: the function timed out or its answer could not be read, so it ` +
-            "may have run. Check the agency's mailbox first; `retry --include-possibly-delivered` sends them.",
+            "may have run. Check the agency's mailbox first: `resolve <id>` marks one that arrived delivered; " +
+            "`retry --include-possibly-delivered` sends them again.",
           terminalWidth(),
         )}\n`,
       );
@@ -219,6 +219,51 @@ async function exportCsv(options: Selection & CsvOptions): Promise<number> {
     const leads = await store.list(statesOf(options));
     out(toCsv(leads, leadCsvColumns, { raw: Boolean(options.raw) }));
     return 0;
+  });
+}
+
+/**
+ * A person's leads as JSON (GDPR art. 15 and 20: access and portability): every state, matched as
+ * `forget` matches, and nothing of anyone else's. What the person typed, when it arrived and what
+ * became of it; the store's own bookkeeping (leases, tokens, fingerprints) is not theirs.
+ */
+async function exportPerson(email: string): Promise<number> {
+  if (!email.includes("@"))
+    throw new CliError(
+      `"${email}" is not an e-mail address: \`npm run leads -- export --email person@example.com\``,
+    );
+  return withStore(async (store) => {
+    const leads = await store.list(ALL, email);
+    const person = leads.map((lead) => ({
+      id: lead.id,
+      receivedAt: new Date(lead.receivedAt).toISOString(),
+      status: statusText[lead.state],
+      ...(lead.deliveredAt ? { deliveredAt: new Date(lead.deliveredAt).toISOString() } : {}),
+      ...(lead.state === "spam" ? { spamSignals: lead.spamSignals } : {}),
+      request: lead.request,
+    }));
+    out(
+      `${JSON.stringify({ email: email.trim(), exportedAt: new Date().toISOString(), leads: person }, null, 2)}\n`,
+    );
+    note(`${plural(leads.length, "lead")} of ${email.trim()} exported.`);
+    return 0;
+  });
+}
+
+/** A person found a held lead arrived (in the agency's mailbox): delivered, with no call. */
+async function resolve(id: string): Promise<number> {
+  return withStore(async (store) => {
+    if (await store.resolve(id)) {
+      out(`${id.trim()}: marked delivered (no call made).\n`);
+      return 0;
+    }
+    const lead = await store.get(id.trim());
+    out(
+      lead
+        ? `${id.trim()} is ${statusText[lead.state]}, not possibly delivered: nothing changed.\n`
+        : `No lead ${id.trim()} in ${store.status().location}: nothing changed.\n`,
+    );
+    return 1;
   });
 }
 
@@ -271,7 +316,6 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
       ...(options.includePossiblyDelivered ? (["possibly_delivered"] as const) : []),
     ];
     const ids = (await store.list(states)).map((lead) => lead.id);
-    const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
     let delivered = 0;
     let sent = 0;
     if (ids.length > 0) {
@@ -283,7 +327,7 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
           const claim = await store.claimIfIn(id, states);
           done++;
           if (!claim) continue; // taken meanwhile by a server (a visitor's resend, the dispatcher)
-          const attempt = await attemptDelivery({ store, sink, alerts }, claim, "cli");
+          const attempt = await attemptDelivery({ store, sink }, claim, "cli");
           if (attempt.called) sent++;
           if (attempt.sent.ok) delivered++;
           progress.progress(done, claim.lead, attempt);
@@ -317,9 +361,11 @@ async function forget(email: string): Promise<number> {
     // Never "Erased" while a copy is on disk (issue 40): say what is left, and exit 1.
     out(
       copiesGone
-        ? `Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`
+        ? erased > 0
+          ? `Erased ${plural(erased, "lead")} of ${email.trim()} (every state).\n`
+          : `No lead of ${email.trim()} is in the store (nothing left to erase).\n`
         : `Deleted ${plural(erased, "lead")} of ${email.trim()} from the store, but a copy may remain in its write-ahead ` +
-            `log (${store.status().location}-wal): another program is reading the database (a backup, an export). ` +
+            `log (${store.status().location}-wal) or its free pages: another program is reading the database (a backup, an export). ` +
             "Run this command again once it has finished.\n",
     );
     // The previous release's files, imported and renamed (or still waiting): rewritten without it.
@@ -382,7 +428,6 @@ async function release(idOrEmail: string): Promise<number> {
       out(`No lead held as spam matches ${idOrEmail.trim()}: nothing released.\n`);
       return 0;
     }
-    const alerts = createAlerts({ url: undefined, store, intervalMs: 0 });
     let left = 0;
     for (const lead of held) {
       const released = await store.releaseSpam(lead.id, sink ? "function" : "inbox");
@@ -402,7 +447,7 @@ async function release(idOrEmail: string): Promise<number> {
           );
           break;
         case "claimed": {
-          const attempt = await attemptDelivery({ store, sink: sink!, alerts }, released.claim, "cli");
+          const attempt = await attemptDelivery({ store, sink: sink! }, released.claim, "cli");
           if (!attempt.sent.ok) left++;
           out(`${lead.id}: released and sent to the function ${CONTACT_FUNCTION}: ${describe(attempt)}\n`);
           break;
@@ -455,11 +500,17 @@ export function leadsProgram(result: { code: number }): Command {
   program
     .command("export")
     .description(
-      "Write the leads still to be delivered (or the inbox, or all) to stdout as CSV (RFC 4180). A value a " +
+      "With --email: that person's leads as JSON. With --csv: the leads still to be delivered (or the inbox, or all) as CSV (RFC 4180). A value a " +
         "spreadsheet would evaluate (starting with =, +, -, @, tab or CR) gets a single quote in front " +
         "(OWASP's CSV injection guidance): '=HYPERLINK(...) and '+1 757 555 0101 open as text.",
     )
-    .addOption(new Option("--csv", "CSV with a header row (the only format)").makeOptionMandatory())
+    .addOption(new Option("--csv", "CSV with a header row").conflicts("email"))
+    .addOption(
+      new Option(
+        "--email <address>",
+        "one person's leads as JSON, every state (their request for access or a copy): nothing of anyone else's",
+      ).conflicts(["inbox", "spam", "all", "raw"]),
+    )
     .addOption(new Option("--inbox", "export the inbox leads").conflicts(["all", "spam"]))
     .addOption(new Option("--spam", "export the submissions held as spam").conflicts("all"))
     .addOption(new Option("--all", "export every lead"))
@@ -469,8 +520,25 @@ export function leadsProgram(result: { code: number }): Command {
         "every value exactly as stored, no quote added (for a program, never for a spreadsheet)",
       ),
     )
-    .action(async (options: Selection & { raw?: boolean }) => {
-      result.code = await exportCsv(options);
+    .action(async (options: Selection & { raw?: boolean; csv?: boolean; email?: string }) => {
+      if (options.email !== undefined) result.code = await exportPerson(options.email);
+      else if (options.csv) result.code = await exportCsv(options);
+      else
+        throw new CliError(
+          "Say what to export: `export --csv` (leads as CSV) or `export --email <address>` (a person's leads as JSON).",
+        );
+    });
+
+  program
+    .command("resolve")
+    .description(
+      "Mark a lead held as possibly delivered (npm run leads -- list) delivered, once you found it arrived in the " +
+        "agency's mailbox: no call is made, the lead leaves the held count and its alert. Exit 0 when marked; 1 " +
+        "when the lead is not held (nothing changed); 2 when it could not run.",
+    )
+    .argument("<id>", "the lead's id")
+    .action(async (id: string) => {
+      result.code = await resolve(id);
     });
 
   program
@@ -523,6 +591,14 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CliError) {
       note(`leads: ${error.message}`);
       return error.exitCode;
+    }
+    const { errorClass, down } = storeError(error);
+    if (!down && errorClass === "timeout") {
+      note(
+        "leads: the lead store stayed busy (another program held its write lock: a backup, a VACUUM, a long " +
+          "write), and the command stopped at that step: run it again.",
+      );
+      return 2;
     }
     note(`leads: ${(error as Error).stack ?? String(error)}`);
     return 2;

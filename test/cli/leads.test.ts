@@ -29,6 +29,7 @@ import {
 import { cliBundlePath } from "../../scripts/bundle.mjs";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { type LeadsRun, runLeadsCli } from "../support/npm";
+import { filesHolding } from "../support/leads";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
@@ -128,22 +129,22 @@ function rowOf(seed: Seed, index: number): LeadsTable {
     id: randomUUID(),
     fingerprint: fingerprintOf(lead),
     state: seed.state,
-    received_at: receivedAt,
+    receivedAt: receivedAt,
     ...requestColumns(lead),
-    request_id: null,
+    requestId: null,
     source: "form",
     attempts: seed.attempts ?? (seed.state === "inbox" || seed.state === "spam" ? 0 : 1),
-    next_attempt_at: seed.state === "pending" ? receivedAt + 30_000 : null,
-    call_started_at: sending ? receivedAt : null,
+    nextAttemptAt: seed.state === "pending" ? receivedAt + 30_000 : null,
+    callStartedAt: sending ? receivedAt : null,
     // A lead a server is sending right now: leased for an hour more.
-    lease_until: sending ? Date.now() + 3_600_000 : null,
-    lease_token: sending ? randomUUID() : null,
-    last_attempt_at: seed.state === "inbox" || seed.state === "spam" ? null : receivedAt,
-    last_reason: seed.lastReason ?? null,
-    last_status: seed.lastStatus ?? null,
-    delivered_at: seed.state === "delivered" ? receivedAt + 1_000 : null,
-    erased_at: null,
-    spam_signals: seed.spamSignals?.join(",") ?? null,
+    leaseUntil: sending ? Date.now() + 3_600_000 : null,
+    leaseToken: sending ? randomUUID() : null,
+    lastAttemptAt: seed.state === "inbox" || seed.state === "spam" ? null : receivedAt,
+    lastReason: seed.lastReason ?? null,
+    lastStatus: seed.lastStatus ?? null,
+    deliveredAt: seed.state === "delivered" ? receivedAt + 1_000 : null,
+    erasedAt: null,
+    spamSignals: seed.spamSignals?.join(",") ?? null,
   };
 }
 
@@ -288,7 +289,9 @@ describe("npm run leads -- list", { timeout: 120_000 }, () => {
     expect(run.stdout).not.toContain("Inbox Lead");
     // The possibly delivered one is explained, with what to do.
     expect(run.stdout).toContain("1 lead possibly delivered");
-    expect(run.stdout).toContain("retry --include-possibly-delivered");
+    const note = run.stdout.replace(/\n/g, " ");
+    expect(note).toContain("`resolve <id>` marks one that arrived delivered");
+    expect(note).toContain("`retry --include-possibly-delivered` sends them again");
     for (const width of lineWidths(run.stdout)) expect(width).toBeLessThanOrEqual(200);
   });
 
@@ -517,12 +520,12 @@ describe("npm run --silent leads -- export --csv", { timeout: 120_000 }, () => {
     expect(help.stdout).toMatch(/single\s+quote/);
   });
 
-  it("refuses without --csv or with both --inbox and --all (exit 2), writing nothing to stdout", async () => {
+  it("refuses without --csv or --email, or with both --inbox and --all (exit 2), writing nothing to stdout", async () => {
     const target = sqliteTarget();
     await seed(target, everyState);
     const noFormat = await leads(["export"], target);
     expect(noFormat.code).toBe(2);
-    expect(noFormat.stderr).toContain("required option '--csv'");
+    expect(noFormat.stderr).toContain("Say what to export: `export --csv`");
     expect(noFormat.stdout).toBe("");
     const both = await leads(["export", "--csv", "--inbox", "--all"], target);
     expect(both.code).toBe(2);
@@ -840,12 +843,39 @@ function forgetTests(newTarget: () => Promise<Target>) {
 
     const again = await leads(["forget", "mary@example.com"], target);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe("Erased 0 leads of mary@example.com (every state).\n");
+    expect(again.stdout).toBe("No lead of mary@example.com is in the store (nothing left to erase).\n");
 
     const notAnAddress = await leads(["forget", "mary"], target);
     expect(notAnAddress.code).toBe(2);
     expect(notAnAddress.stderr).toContain('"mary" is not an e-mail address');
     expect(await leadsIn(target)).toHaveLength(2);
+  });
+
+  it("export --email gives that person's leads as JSON, every state, and nothing of anyone else's", async () => {
+    const target = await newTarget();
+    await seed(target, [
+      { state: "pending", request: { email: "mary@example.com", message: "One." } },
+      { state: "delivered", request: { email: "MARY@Example.com", message: "Two." } },
+      { state: "spam", request: { email: "Mary@example.com", message: "Three." } },
+      { state: "pending", request: { name: "Grace", email: "grace@example.com", message: "Not hers." } },
+    ]);
+    const run = await leads(["export", "--email", " Mary@EXAMPLE.com "], target);
+    expect(run.code, run.stderr).toBe(0);
+    const exported = JSON.parse(run.stdout) as {
+      email: string;
+      leads: { status: string; request: { email: string; message: string } }[];
+    };
+    expect(exported.email).toBe("Mary@EXAMPLE.com");
+    expect(exported.leads.map((lead) => [lead.status, lead.request.email, lead.request.message])).toEqual([
+      ["pending", "mary@example.com", "One."],
+      ["delivered", "MARY@Example.com", "Two."],
+      ["spam", "Mary@example.com", "Three."],
+    ]);
+    expect(run.stdout).not.toMatch(/grace|Not hers/i);
+    expect(run.stderr).toContain("3 leads of Mary@EXAMPLE.com exported.");
+    const nobody = await leads(["export", "--email", "nobody@example.com"], target);
+    expect(nobody.code).toBe(0);
+    expect((JSON.parse(nobody.stdout) as { leads: unknown[] }).leads).toEqual([]);
   });
 
   it("erases an address with non-ASCII letters as typed, in any case (the form accepts them)", async () => {
@@ -901,7 +931,7 @@ function forgetTests(newTarget: () => Promise<Target>) {
     const run = await leads(["forget", "mary@example.com"], target);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      "Erased 0 leads of mary@example.com (every state).\n" +
+      "No lead of mary@example.com is in the store (nothing left to erase).\n" +
         `Erased 3 lines of mary@example.com from ${renamed} (the previous release's file).\n` +
         `Erased 1 line of mary@example.com from ${undelivered} (the previous release's file).\n`,
     );
@@ -946,13 +976,6 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
 });
 
 /** Every file under `dir` that holds `text` (its UTF-8 bytes, any ASCII case), as bytes on disk. */
-function filesHolding(dir: string, text: string): string[] {
-  const needle = Buffer.from(text.toLowerCase(), "utf8").toString("latin1");
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .filter((path) => readFileSync(path).toString("latin1").toLowerCase().includes(needle));
-}
 
 describe(
   "npm run leads -- forget leaves the address in no file of the SQLite store's folder",
@@ -1023,7 +1046,9 @@ describe(
       }
       const done = await leads(["forget", "long.reader@example.com"], target);
       expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout).toBe("Erased 0 leads of long.reader@example.com (every state).\n");
+      expect(done.stdout).toBe(
+        "No lead of long.reader@example.com is in the store (nothing left to erase).\n",
+      );
       expect(filesHolding(dirname(target.file), "long.reader@example.com")).toEqual([]);
     });
   },
@@ -1141,6 +1166,8 @@ describe("npm run leads while another connection writes the SQLite store", { tim
       const run = await leads(["retry"], target, {
         SUPABASE_URL: fake.url,
         SUPABASE_ANON_KEY: "leads-cli-key",
+        // The store's wait for the lock, and the lease the outcome is said again within: short here.
+        CONTACT_FUNCTION_TIMEOUT_MS: "1000",
       });
       expect(sentKeys(fake)).toEqual([pending!.id]);
       expect(run.stderr).toContain(

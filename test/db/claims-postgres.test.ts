@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
+import type { KyselyPlugin, QueryId } from "kysely";
+
 import { openDatabase } from "~/lib/leads/database.server";
 import { createLeadStore, type LeadStore } from "~/lib/leads/store.server";
 
@@ -101,4 +103,54 @@ describeWithPostgres("claims on PostgreSQL while another session changes the row
       expect(await release).toEqual({ kind: "not-spam" });
       expect(await store.get(held.id)).toBeUndefined();
     }));
+
+  it("an identical post reads its fingerprint once: a confirmation landing mid-admission never makes a second lead", async () => {
+    const databaseUrl = await server.createDatabase();
+    const options = {
+      leaseMs: 15_000,
+      retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 },
+      log: () => undefined,
+    };
+    const confirming = createLeadStore({ ...options, database: openDatabase({ databaseUrl, file: "" }) });
+    // After the admission's second look at the leads (the first is outside its transaction, the
+    // second inside), another instance records the function's late confirmation of the open lead.
+    let looks = 0;
+    let confirm: (() => Promise<unknown>) | undefined;
+    const selects = new Set<QueryId>();
+    const midAdmission: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (args.node.kind === "SelectQueryNode") selects.add(args.queryId);
+        return args.node;
+      },
+      transformResult: async (args) => {
+        if (selects.has(args.queryId) && ++looks === 2 && confirm) await confirm();
+        return args.result;
+      },
+    };
+    const opened = openDatabase({ databaseUrl, file: "" });
+    const admitting = createLeadStore({
+      ...options,
+      database: { ...opened, db: opened.db.withPlugin(midAdmission) },
+    });
+    try {
+      expect((await confirming.start()).state).toBe("ready");
+      expect((await admitting.start()).state).toBe("ready");
+      const allow = async () => ({ allowed: true as const });
+      const first = await confirming.admit(request(), { mode: "function", allow });
+      if (first.kind !== "claimed") throw new Error(first.kind);
+      // Its call failed for sure: pending, an identical post is its next attempt...
+      await confirming.recordOutcome(first.claim, { ok: false, reason: "http", status: 503 });
+      // ...unless the function's late answer to that call lands meanwhile.
+      confirm = () => confirming.recordOutcome(first.claim, { ok: true });
+      looks = 0;
+      const admission = await admitting.admit(request(), { mode: "function", allow });
+      expect(looks, "the hook ran").toBeGreaterThanOrEqual(2);
+      expect(admission).toEqual({ kind: "in-flight", id: first.claim.lead.id });
+      const leads = await confirming.list(["sending", "pending", "delivered", "possibly_delivered", "dead"]);
+      expect(leads.map((lead) => [lead.id, lead.state])).toEqual([[first.claim.lead.id, "delivered"]]);
+    } finally {
+      await admitting.close();
+      await confirming.close();
+    }
+  });
 });

@@ -3,9 +3,37 @@ import { fileURLToPath } from "node:url";
 
 import { describe, expect, it } from "vitest";
 
-import { leadStates, stateDiagram, TRANSITIONS } from "~/lib/leads/lead-states";
+import {
+  type LeadState,
+  leadStates,
+  type Outside,
+  type Transition,
+  type TransitionName,
+  TRANSITIONS,
+} from "~/lib/leads/lead-states";
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), "utf8");
+
+const node = (state: LeadState | Outside) => (state === "(new)" || state === "(erased)" ? "[*]" : state);
+
+/** The table as a Mermaid state diagram (one edge per pair, labelled with its transitions). */
+function stateDiagram(): string {
+  const edges = new Map<string, string[]>();
+  for (const [name, transition] of Object.entries(TRANSITIONS) as [TransitionName, Transition][]) {
+    const sources = [
+      ...transition.from,
+      ...("expiredLease" in transition && transition.expiredLease ? ["sending" as const] : []),
+    ];
+    for (const from of sources)
+      for (const to of "inPlace" in transition && transition.inPlace ? [from as LeadState] : transition.to) {
+        const key = `${node(from)} --> ${node(to)}`;
+        edges.set(key, [...(edges.get(key) ?? []), name]);
+      }
+  }
+  return ["stateDiagram-v2", ...[...edges].map(([edge, names]) => `    ${edge}: ${names.join(", ")}`)].join(
+    "\n",
+  );
+}
 
 /** The lead's state machine is one table in code; the lead store document's diagram is made from it (issue 40). */
 describe("the lead state machine", () => {
@@ -22,7 +50,7 @@ describe("the lead state machine", () => {
     const store = read("app/lib/leads/store.server.ts");
     for (const [name, transition] of Object.entries(TRANSITIONS))
       expect(store, `${name}: ${transition.statement}`).toMatch(
-        new RegExp(`\\n    (async )?${transition.statement}\\(`),
+        new RegExp(`\\n    (async )?${transition.statement}(\\(|: \\()`),
       );
     const targets = new Set(
       Object.values(TRANSITIONS).flatMap((transition) => transition.to as readonly string[]),

@@ -254,6 +254,14 @@ describe("a full disk under the lead store", () => {
         keptIn: "stderr",
       });
 
+      // Two reconnects while the disk is still full: a store that answers reads but takes no write
+      // stays unavailable (it never flips to ready between two failed posts).
+      await expect
+        .poll(() => lines(server!, "lead_store_still_unavailable").length, { timeout: 30_000, interval: 250 })
+        .toBeGreaterThanOrEqual(2);
+      expect(server.output()).not.toContain('"event":"lead_store_reconnected"');
+      expect(await storeState(server)).not.toBe("ready");
+
       // Space is freed: the store comes back without a restart; the visitor's second try is kept
       // and delivered once.
       rmSync(filler);

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type FakeFunction, type FakeFunctionMode, startFakeFunction } from "../support/fake-function";
 import { type LeadRow, readLeads } from "../support/leads";
+import { startNoAcceptHost } from "../support/no-accept-host";
+import { runLeadsCli } from "../support/npm";
 import { freePort } from "../support/ports";
 
 /**
@@ -131,6 +133,14 @@ describe("a request the function does not confirm is kept in the store before th
       status: 504,
       reason: "timeout",
       functionStatus: null,
+      state: "possibly_delivered",
+    },
+    {
+      name: "a portal's 200 page, not the function's answer (unknown)",
+      mode: { kind: "page" },
+      status: 502,
+      reason: "unknown",
+      functionStatus: 200,
       state: "possibly_delivered",
     },
     {
@@ -321,14 +331,41 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
     otherFails = false;
     // The dispatcher has run (it delivered the other lead) and the held one was not touched.
     await expect.poll(() => leadOf(file, other).state, { timeout: 20_000, interval: 100 }).toBe("delivered");
-    // A few more passes (every 500 ms here) for good measure: the other lead's retry proves they run.
-    const otherLead = leadOf(file, other);
+    // Six more passes (every 500 ms here), counted by the dispatcher itself.
+    const passes = await gauge(app.server, "lead_dispatcher_passes_total");
     await expect
-      .poll(() => (otherLead.delivered_at ?? 0) + 3_000 < Date.now(), { timeout: 10_000, interval: 200 })
-      .toBe(true);
+      .poll(() => gauge(app.server, "lead_dispatcher_passes_total"), { timeout: 20_000, interval: 100 })
+      .toBeGreaterThanOrEqual(passes + 6);
     expect(leadOf(file, held)).toMatchObject({ state: "possibly_delivered", attempts: 1 });
     expect(keysFor(app.fake, held)).toHaveLength(1);
     expect(await gauge(app.server, "leads_possibly_delivered")).toBe(1);
+  });
+
+  it("a held lead whose person's resend fails for sure stays held: no machine calls it again; `leads resolve` marks it delivered, with no call", async () => {
+    const message = `${VALUES.message} (held, then resent into a 503)`;
+    app.fake.setMode({ kind: "page" });
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
+    app.fake.setMode({ kind: "status", status: 503 });
+    expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
+    const held = leadOf(file, message);
+    expect(held).toMatchObject({ state: "possibly_delivered", attempts: 2, last_status: 503 });
+    app.fake.setMode({ kind: "success" });
+    // A sure failure is due again within CONTACT_RETRY_MAX_SECONDS (1 s): six passes (every 500 ms) cover it.
+    const passes = await gauge(app.server, "lead_dispatcher_passes_total");
+    await expect
+      .poll(() => gauge(app.server, "lead_dispatcher_passes_total"), { timeout: 20_000, interval: 100 })
+      .toBeGreaterThanOrEqual(passes + 6);
+    expect(keysFor(app.fake, message)).toEqual([held.id, held.id]);
+    expect(leadOf(file, message).state).toBe("possibly_delivered");
+
+    const resolved = await runLeadsCli(["resolve", held.id], { ...store, DATABASE_URL: undefined });
+    expect(resolved).toMatchObject({ code: 0, stdout: `${held.id}: marked delivered (no call made).\n` });
+    expect(leadOf(file, message)).toMatchObject({ state: "delivered", last_reason: "resolved" });
+    expect(keysFor(app.fake, message)).toHaveLength(2);
+    expect(await runLeadsCli(["resolve", held.id], { ...store, DATABASE_URL: undefined })).toMatchObject({
+      code: 1,
+      stdout: `${held.id} is delivered, not possibly delivered: nothing changed.\n`,
+    });
   });
 
   it(`dead after CONTACT_RETRY_MAX_ATTEMPTS (3) sure failures, then never tried again`, async () => {
@@ -360,6 +397,40 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
 });
 
 describe("the function cannot be reached", () => {
+  it("a host that accepts no connection: a sure failure within the connect timeout, the values kept, the lead pending (not held); once the host answers, the dispatcher delivers it with one call", async () => {
+    const host = await startNoAcceptHost();
+    const store = leadStoreEnv(storeDir());
+    const file = store.LEADS_DATABASE_FILE!;
+    const server = await startAppServer({
+      SUPABASE_URL: `http://127.0.0.1:${host.port}`,
+      SUPABASE_ANON_KEY: "lead-delivery-key",
+      CONTACT_RETRY_INITIAL_SECONDS: "1",
+      CONTACT_RETRY_MAX_SECONDS: "1",
+      ...store,
+    });
+    let fake: FakeFunction | undefined;
+    try {
+      const { status, html } = await submit(server);
+      expect(status).toBe(502);
+      expect(html).toContain(ERROR_TITLE);
+      expect(html).toContain("Katherine Johnson");
+      expect(leadOf(file, VALUES.message)).toMatchObject({ state: "pending", last_reason: "network" });
+      expect(server.output()).toContain("UND_ERR_CONNECT_TIMEOUT");
+      await host.stop();
+      fake = await startFakeFunction(host.port);
+      await expect
+        .poll(() => leadOf(file, VALUES.message).state, { timeout: 30_000, interval: 100 })
+        .toBe("delivered");
+      expect(fake.requests.map((request) => request.headers["idempotency-key"])).toEqual([
+        leadOf(file, VALUES.message).id,
+      ]);
+    } finally {
+      await server.stop();
+      await fake?.close();
+      await host.stop();
+    }
+  });
+
   it("network: pending with reason network; a rate-limited resend is not an attempt", async () => {
     const store = leadStoreEnv(storeDir());
     const file = store.LEADS_DATABASE_FILE!;

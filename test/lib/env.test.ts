@@ -284,14 +284,14 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       'LEADS_ALERT_PENDING_MINUTES is "half an hour": it must be a whole number of minutes, 1 or more, for example LEADS_ALERT_PENDING_MINUTES=30.',
     ],
     [
+      "LEADS_UNDELIVERED_RETENTION_DAYS",
+      "0",
+      'LEADS_UNDELIVERED_RETENTION_DAYS is "0": it must be a whole number of days, 1 or more, for example LEADS_UNDELIVERED_RETENTION_DAYS=180.',
+    ],
+    [
       "LEADS_SPAM_RETENTION_DAYS",
       "a month",
       'LEADS_SPAM_RETENTION_DAYS is "a month": it must be a whole number of days, 1 or more, for example LEADS_SPAM_RETENTION_DAYS=30.',
-    ],
-    [
-      "LEADS_UNDELIVERED_RETENTION_DAYS",
-      "half a year",
-      'LEADS_UNDELIVERED_RETENTION_DAYS is "half a year": it must be a whole number of days, 1 or more, for example LEADS_UNDELIVERED_RETENTION_DAYS=180.',
     ],
     [
       "PRIVACY_CONTACT_EMAIL",

@@ -13,6 +13,8 @@ export type FakeFunctionMode =
   /** Supabase's relay failing in front of the function (`x-relay-error: true`). */
   | { kind: "relay" }
   | { kind: "garbage" }
+  /** A 200 that is not the function's answer: a portal's or a proxy's HTML page. */
+  | { kind: "page" }
   | { kind: "slow"; delayMs: number }
   | { kind: "hang" }
   /** The whole request read, then the connection closed without an answer. */
@@ -37,8 +39,9 @@ export interface FakeFunction {
   close(): Promise<void>;
 }
 
-export async function startFakeFunction(): Promise<FakeFunction> {
-  const port = await freePort();
+/** On `port` when given (a test that first had nothing answer there). */
+export async function startFakeFunction(port?: number): Promise<FakeFunction> {
+  port ??= await freePort();
   let mode: FakeFunctionMode = { kind: "success" };
   const requests: ReceivedRequest[] = [];
   const hanging = new Set<() => void>();
@@ -96,6 +99,11 @@ export async function startFakeFunction(): Promise<FakeFunction> {
           return;
         case "garbage":
           res.writeHead(200, { "content-type": "application/json" }).end("\u0000<html>not json");
+          return;
+        case "page":
+          res
+            .writeHead(200, { "content-type": "text/html" })
+            .end("<html><body>Welcome to the portal</body></html>");
           return;
         case "slow":
           answerAfter(current.delayMs, () =>

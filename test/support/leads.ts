@@ -1,9 +1,17 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
 import Database from "better-sqlite3";
 
 import type { LeadsTable } from "~/lib/leads/database.server";
 
-/** One row of the lead store as the tests read it: the schema's own row type (times in ms). */
-export type LeadRow = LeadsTable;
+/** `companySize` as its column is named: `company_size`. */
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+
+/** One row of the lead store as ops read it with any SQLite client: the schema's own type, by its columns' names (times in ms). */
+export type LeadRow = { [Key in keyof LeadsTable as SnakeCase<Key>]-?: LeadsTable[Key] };
 
 /**
  * Every lead in an SQLite lead store (LEADS_DATABASE_FILE), oldest first, read as ops would with
@@ -26,4 +34,13 @@ export function readLeads(file: string): LeadRow[] {
   } finally {
     database.close();
   }
+}
+
+/** The files under `dir` whose bytes hold `text` (its UTF-8, in any ASCII case): where a lead's data still is. */
+export function filesHolding(dir: string, text: string): string[] {
+  const needle = Buffer.from(text.toLowerCase(), "utf8").toString("latin1");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .filter((path) => readFileSync(path).toString("latin1").toLowerCase().includes(needle));
 }

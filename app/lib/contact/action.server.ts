@@ -31,8 +31,8 @@ import type { LeadState } from "~/lib/leads/store.server";
 type Failure = Extract<SendResult, { ok: false }>;
 
 export interface ContactActionDeps {
-  /** The lead store, the function (or none: the store is the inbox), the limits and the alerts. */
-  leads: Pick<LeadServices, "store" | "sink" | "limits" | "alerts" | "leaseMs">;
+  /** The lead store, the function (or none: the store is the inbox) and the limits. */
+  leads: Pick<LeadServices, "store" | "sink" | "limits" | "leaseMs">;
   log?: ContactLogger;
   /** The last resort, when the store cannot keep a lead (then nothing calls the function): the whole lead. */
   lastResort?: (line: string) => void;
@@ -176,7 +176,7 @@ export function createContactAction({
 
     // Spam is kept like any lead but never sent, and answered like any success: a bot learns
     // nothing, and a person whose password manager filled the trap is held for a person, not lost
-    // (decision 042). The limits below count it like any submission.
+    // (decision 042). It is limited apart: a spam flood never uses up a real visitor's limit.
     const verdict = spamVerdict(validation.data, {
       honeypot:
         typeof body.fields[honeypotField.name] === "string"
@@ -185,6 +185,7 @@ export function createContactAction({
       typingMs: typingMsFrom(body.fields[typingTimeField.name]),
     });
 
+    const kind = verdict.spam ? "spam" : "lead";
     // Committed before anything else happens (decision 032): a new lead, this attempt at an open
     // one, or the answer that an identical lead was just delivered or is being sent right now.
     let admission;
@@ -194,11 +195,11 @@ export function createContactAction({
       admission = await store.admit(validation.data, {
         mode: sink ? "function" : "inbox",
         requestId,
-        allow: async () => (charged = await limits.consume(client)),
+        allow: async () => (charged = await limits.consume(client, kind)),
         ...(verdict.spam ? { spam: verdict.signals } : {}),
       });
     } catch (storeError) {
-      const limit = charged ?? (await limits.consume(client));
+      const limit = charged ?? (await limits.consume(client, kind));
       if (!limit.allowed) {
         return answer(
           429,
@@ -233,11 +234,7 @@ export function createContactAction({
       }
       case "claimed": {
         if (!sink) throw new Error("a lead was claimed for sending without a function");
-        const { sent } = await attemptDelivery(
-          { store, sink, alerts: leads.alerts },
-          admission.claim,
-          "visitor",
-        );
+        const { sent } = await attemptDelivery({ store, sink }, admission.claim, "visitor");
         if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName });
         return failed(sent, resultOf(sent), "store");
       }

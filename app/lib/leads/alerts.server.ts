@@ -2,9 +2,10 @@ import type { AlertSlot, LeadStore } from "~/lib/leads/store.server";
 
 /**
  * Ops hear about leads that need a person (docs/lead-store.md, Alerts): one JSON POST per kind per
- * interval across every instance, counts only; a webhook that fails gives its turn back.
+ * interval across every instance, counts only; a webhook that fails gives its turn back, and the
+ * dispatcher's next pass, which reads the levels again, sends it.
  */
-export type AlertKind = "dead" | "possibly-delivered" | "pending-age";
+export type AlertKind = "dead" | "possibly-delivered" | "pending-age" | "erasure-soon";
 
 export interface Alerts {
   /** Fire and forget: never throws, never waits for the webhook. */

@@ -1,6 +1,13 @@
 import { resolve } from "node:path";
 
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+} from "kysely";
 import pg from "pg";
 
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
@@ -12,48 +19,51 @@ import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 export type Engine = "sqlite" | "postgres";
 
-/** Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). */
+/**
+ * Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). Named in
+ * camelCase here; the columns are their snake_case (Kysely's CamelCasePlugin maps both ways).
+ */
 export interface LeadsTable {
   id: string;
   /** Same e-mail (any case) and message: the same lead (decision 026). */
   fingerprint: string;
   state: string;
-  received_at: number;
+  receivedAt: number;
   name: string;
   email: string;
   /** `email` trimmed and lower-cased (JavaScript's Unicode rules): what `forget` matches. */
-  email_key: string;
+  emailKey: string;
   phone: string;
   company: string;
   website: string;
-  company_size: string;
+  companySize: string;
   industry: string;
   message: string;
-  request_id: string | null;
+  requestId: string | null;
   source: string;
   attempts: number;
-  next_attempt_at: number | null;
-  lease_until: number | null;
-  lease_token: string | null;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  leaseToken: string | null;
   /** Set once a call of the lead may have reached the function (a lapsed lease then holds it). */
-  call_started_at: number | null;
-  last_attempt_at: number | null;
-  last_reason: string | null;
-  last_status: number | null;
-  delivered_at: number | null;
-  erased_at: number | null;
+  callStartedAt: number | null;
+  lastAttemptAt: number | null;
+  lastReason: string | null;
+  lastStatus: number | null;
+  deliveredAt: number | null;
+  erasedAt: number | null;
   /** Why a submission is held as spam: its signals, comma-separated (decision 042). */
-  spam_signals?: string | null;
+  spamSignals?: string | null;
 }
 
 export interface LeadAlertsTable {
   kind: string;
-  sent_at: number;
+  sentAt: number;
 }
 
 export interface LeadsDatabase {
   leads: LeadsTable;
-  lead_alerts: LeadAlertsTable;
+  leadAlerts: LeadAlertsTable;
 }
 
 export interface OpenDatabase {
@@ -70,8 +80,10 @@ export interface DatabaseConfig {
   /** postgres://…: PostgreSQL. Unset: the SQLite file. */
   databaseUrl?: string | undefined;
   file: string;
-  /** How long one statement may take before the store is treated as unavailable. */
+  /** How long one statement may take before it fails (that request only: a slow store is not down); `busyMs` unset. */
   statementTimeoutMs?: number;
+  /** How long a request waits for a free connection or another program's write lock: busy, not down. */
+  busyMs?: number;
 }
 
 /** A URL without its password, for logs. */
@@ -106,24 +118,34 @@ function withCode(error: unknown, code: string): unknown {
   return error;
 }
 
-/** Runs `work`; a failure without a code gets ETIMEDOUT if it came at `deadlineMs`, else `code`. */
-async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string): Promise<T> {
+/** Runs `work`; a failure without a code gets `atDeadline` if it came at `deadlineMs`, else `code`. */
+async function coded<T>(
+  work: () => Promise<T>,
+  deadlineMs: number,
+  code: string,
+  atDeadline: string,
+): Promise<T> {
   const started = performance.now();
   try {
     return await work();
   } catch (error) {
-    throw withCode(error, performance.now() - started >= deadlineMs ? "ETIMEDOUT" : code);
+    throw withCode(error, performance.now() - started >= deadlineMs ? atDeadline : code);
   }
 }
 
+/** Waited `busyMs` for one of the pool's connections, all in use: the store is busy, not down. */
+export const POOL_BUSY = "POOL_BUSY";
+
 /**
  * The pool as Kysely sees it, with a code on every error: pg's own (could not connect, lost
- * mid-query, past its deadline) carry only a message, and get 08001, 08006 or ETIMEDOUT, so the
- * store reads codes alone, never a message (issue 33).
+ * mid-query, past its deadline, no free connection) carry only a message, and get 08001, 08006,
+ * ETIMEDOUT or POOL_BUSY, so the store reads codes alone, never a message. A new connection has
+ * CONNECT_TIMEOUT_MS (its own client's timeout), so only the wait for a busy pool's connection
+ * lasts `busyMs`.
  */
 export function codedPool(
   pool: pg.Pool,
-  { connectMs, queryMs }: { connectMs: number; queryMs: number },
+  { busyMs, queryMs }: { busyMs: number; queryMs: number },
 ): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   // Connections the server or the network ended: closed when released, never handed on.
@@ -151,7 +173,7 @@ export function codedPool(
         },
         query: ((text: unknown, parameters?: ReadonlyArray<unknown>) =>
           typeof text === "string"
-            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006").catch(
+            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006", "ETIMEDOUT").catch(
                 (error: unknown) => {
                   if (!(error instanceof pg.DatabaseError)) broken = true;
                   throw error;
@@ -167,19 +189,28 @@ export function codedPool(
   return {
     Client: pg.Client,
     options: pool.options,
-    connect: async () => wrap(await coded(() => pool.connect(), connectMs, "08001")),
+    connect: async () => wrap(await coded(() => pool.connect(), busyMs, "08001", POOL_BUSY)),
     end: () => pool.end(),
   };
 }
 
+/** How long a new connection to PostgreSQL may take: past it, the database is not there. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
-function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
+/** pg's client, connecting within CONNECT_TIMEOUT_MS whatever the pool waits for a free one. */
+class QuickConnectClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
+function openPostgres(url: string, statementTimeoutMs: number, busyMs: number): OpenDatabase {
   const queryTimeoutMs = statementTimeoutMs + 1_000;
   const pool = new pg.Pool({
+    Client: QuickConnectClient,
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: busyMs,
     idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeoutMs,
     query_timeout: queryTimeoutMs,
@@ -189,17 +220,17 @@ function openPostgres(url: string, statementTimeoutMs: number): OpenDatabase {
   // An idle connection the server closed must not end the process: the pool drops it (logged above).
   pool.on("error", () => {});
   const db = new Kysely<LeadsDatabase>({
-    dialect: new PostgresDialect({
-      pool: codedPool(pool, { connectMs: CONNECT_TIMEOUT_MS, queryMs: queryTimeoutMs }),
-    }),
+    dialect: new PostgresDialect({ pool: codedPool(pool, { busyMs, queryMs: queryTimeoutMs }) }),
+    plugins: [new CamelCasePlugin()],
   });
   return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
 }
 
-function openSqlite(file: string): OpenDatabase {
+function openSqlite(file: string, busyMs: number): OpenDatabase {
   const path = resolve(file);
   const db = new Kysely<LeadsDatabase>({
-    dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: 2_000 }),
+    dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
+    plugins: [new CamelCasePlugin()],
   });
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }
@@ -207,29 +238,39 @@ function openSqlite(file: string): OpenDatabase {
 export function openDatabase({
   databaseUrl,
   file,
-  statementTimeoutMs = 5_000,
+  busyMs = 10_000,
+  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
+  statementTimeoutMs = busyMs,
 }: DatabaseConfig): OpenDatabase {
-  return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs) : openSqlite(file);
+  return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs, busyMs) : openSqlite(file, busyMs);
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */
 export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "corrupt" | "error";
 
-/** The class of a store error, from the driver's code (Node's socket codes, SQLSTATE, SQLite's). */
-export function storeErrorClass(error: unknown): StoreErrorClass {
+/**
+ * Every store error by its driver's code alone (Node's socket and file codes, SQLSTATE, SQLite's,
+ * ours), first match: its class, and whether it means the store is down (the request fails, and
+ * the store reconnects) or only that this request met a slow or busy store.
+ */
+const STORE_ERRORS: [RegExp, StoreErrorClass, "down" | "busy"][] = [
+  [/^POOL_BUSY$|^57014$|^55P03$|^SQLITE_(BUSY|LOCKED)/, "timeout", "busy"],
+  [
+    /^(ECONNREFUSED|EACCES|EPERM|EROFS)$|^28|^3D000$|^53300$|^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/,
+    "refused",
+    "down",
+  ],
+  [/^(ETIMEDOUT|ESOCKETTIMEDOUT)$/, "timeout", "down"],
+  [/^(ENOSPC|EDQUOT)$|^53100$|^SQLITE_FULL/, "full", "down"],
+  [/^SQLITE_(CORRUPT|NOTADB)|^XX00[12]$/, "corrupt", "down"],
+  [/^E[A-Z]+$|^08|^57P|^53|^SQLITE_(IOERR|PROTOCOL)/, "unreachable", "down"],
+];
+
+/** A store error's class and whether the store is down; an error without a known code is neither (a bug, or one request's). */
+export function storeError(error: unknown): { errorClass: StoreErrorClass; down: boolean } {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return "error";
-  // Refused: nothing listens, or the server (or the file) says no.
-  if (
-    /^(ECONNREFUSED|EACCES|EPERM|EROFS)$|^28|^3D000$|^53300$|^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/.test(code)
-  )
-    return "refused";
-  if (/^(ETIMEDOUT|ESOCKETTIMEDOUT)$|^57014$|^SQLITE_(BUSY|LOCKED)/.test(code)) return "timeout";
-  if (/^(ENOSPC|EDQUOT)$|^53100$|^SQLITE_FULL/.test(code)) return "full";
-  if (/^SQLITE_(CORRUPT|NOTADB)|^XX00[12]$/.test(code)) return "corrupt";
-  if (/^(ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|ECONNABORTED)$|^08|^57P/.test(code))
-    return "unreachable";
-  return "error";
+  const row = typeof code === "string" ? STORE_ERRORS.find(([pattern]) => pattern.test(code)) : undefined;
+  return row ? { errorClass: row[1], down: row[2] === "down" } : { errorClass: "error", down: false };
 }
 
 /** An error's code or message only: a driver's message may carry a query, never a lead here, but stay short. */

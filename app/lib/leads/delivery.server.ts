@@ -1,6 +1,5 @@
 import { functionCalled, leadAttempted } from "~/lib/leads/events.server";
 import type { ContactSink, SendResult } from "~/lib/leads/sink.server";
-import type { Alerts } from "~/lib/leads/alerts.server";
 import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
 
 /** Who made an attempt: the visitor's own request, the dispatcher, or a person's `leads retry`. */
@@ -18,34 +17,46 @@ export interface Attempt {
 /** The answer of a call that was not made. */
 const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown", detail });
 
-const HAND_BACK_PAUSE_MS = 500;
-
-const LIST = "npm run leads -- list";
+/** How often a word the store must hear (an outcome, a hand-back) is said again while the store is busy or down. */
+const AGAIN_MS = 500;
 
 /** What a call leaves of its lease, at least, to record its outcome (past it: decision 044). */
 const LEASE_SAFETY_MS = 1_000;
 
-/** Retries `releaseUncalled` until the store takes it or the lease is over (its expiry decides). Never throws. */
-async function handBackUncalled(store: LeadStore, claim: Claim): Promise<void> {
-  const until = performance.now() + store.leaseMs;
+/**
+ * `work` tried until the store takes it or `until` (the lease's end: past it, its expiry decides)
+ * has passed; the last error if it never did.
+ */
+async function untilLeaseEnds<T>(work: () => Promise<T>, until: number): Promise<T> {
   for (;;) {
     try {
-      const released = await store.releaseUncalled(claim);
-      console.error(JSON.stringify({ event: "lead_attempt_handed_back", leadId: claim.lead.id, released }));
-      return;
-    } catch {
-      if (performance.now() + HAND_BACK_PAUSE_MS > until) return;
-      await new Promise((resolve) => setTimeout(resolve, HAND_BACK_PAUSE_MS).unref());
+      return await work();
+    } catch (error) {
+      if (performance.now() + AGAIN_MS > until) throw error;
+      // Not unref'd: the CLI, and a server shutting down, stay until the store has heard it.
+      await new Promise((resolve) => setTimeout(resolve, AGAIN_MS));
     }
   }
 }
 
+/** Says the call never began until the store takes it or the lease is over. Never throws. */
+function handBackUncalled(store: LeadStore, claim: Claim): void {
+  const handedBack = untilLeaseEnds(
+    () => store.releaseUncalled(claim),
+    performance.now() + store.leaseMs,
+  ).then((released) =>
+    console.error(JSON.stringify({ event: "lead_attempt_handed_back", leadId: claim.lead.id, released })),
+  );
+  store.finishBeforeClose(handedBack);
+}
+
 /**
  * One attempt at a claimed lead, whoever makes it (docs/lead-store.md): the call, under the lead's
- * id as its Idempotency-Key, only once the store recorded that it begins; then its outcome.
+ * id as its Idempotency-Key, only once the store recorded that it begins; then its outcome, said
+ * again while the store is busy or away, until the lease ends.
  */
 export async function attemptDelivery(
-  { store, sink, alerts }: { store: LeadStore; sink: ContactSink; alerts?: Alerts },
+  { store, sink }: { store: LeadStore; sink: ContactSink },
   claim: Claim,
   by: AttemptBy,
 ): Promise<Attempt> {
@@ -57,7 +68,7 @@ export async function attemptDelivery(
     begun = await store.beginCall(claim);
   } catch {
     // The store may yet commit `beginCall` (a paused server wakes): say it never began.
-    store.finishBeforeClose(handBackUncalled(store, claim));
+    handBackUncalled(store, claim);
     return { called: false, sent: notCalled("the lead store failed before the call"), state: "unknown" };
   }
   if (!begun) {
@@ -74,9 +85,13 @@ export async function attemptDelivery(
   const started = performance.now();
   const leftMs = store.leaseMs - LEASE_SAFETY_MS - (started - askedAt);
   if (leftMs <= 0) {
-    store.finishBeforeClose(handBackUncalled(store, claim));
+    handBackUncalled(store, claim);
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
+  // Said before the call, so a caller killed mid-call still leaves who made it (the history test reads it).
+  console.log(
+    JSON.stringify({ event: "lead_call", leadId: claim.lead.id, by, attempt: claim.lead.attempts }),
+  );
   const sent = await sink.send(claim.lead.request, { idempotencyKey: claim.lead.id, timeoutMs: leftMs });
   functionCalled.publish({
     outcome: sent.ok ? "ok" : sent.reason,
@@ -84,7 +99,7 @@ export async function attemptDelivery(
   });
   let state: Attempt["state"];
   try {
-    state = await store.recordOutcome(claim, sent);
+    state = await untilLeaseEnds(() => store.recordOutcome(claim, sent), askedAt + store.leaseMs);
   } catch (error) {
     state = "unknown";
     console.error(
@@ -107,14 +122,5 @@ export async function attemptDelivery(
   };
   if (state === "delivered") console.log(JSON.stringify(line));
   else console.error(JSON.stringify(line));
-  if (state === "dead")
-    alerts?.notify("dead", `A lead failed ${claim.lead.attempts} times and is held for a person: ${LIST}`, {
-      attempts: claim.lead.attempts,
-    });
-  if (state === "possibly_delivered")
-    alerts?.notify(
-      "possibly-delivered",
-      `A lead may have reached the function without a confirmation and is held: check the mailbox, then ${LIST}`,
-    );
   return { called: true, sent, state };
 }

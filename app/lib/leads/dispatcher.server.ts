@@ -1,23 +1,23 @@
 import type { ContactSink } from "~/lib/leads/sink.server";
-import type { Alerts } from "~/lib/leads/alerts.server";
+import type { AlertKind, Alerts } from "~/lib/leads/alerts.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
-import type { LeadStore } from "~/lib/leads/store.server";
+import { dispatcherPassed } from "~/lib/leads/events.server";
+import type { LeadCounts, LeadStore, RetentionDays } from "~/lib/leads/store.server";
 
 /**
  * Delivered without an operator: every instance runs one dispatcher, which every `intervalMs`
- * expires lapsed leases, tries the due pending leads, erases by retention (hourly) and alerts on
- * old pending leads. A failing store only delays it; nothing here can take the page down.
+ * expires lapsed leases, tries the due pending leads, erases by retention (on its first pass, then
+ * hourly) and alerts from the levels of leads that need a person. A failing store only delays it;
+ * nothing here can take the page down.
  */
 export interface DispatcherOptions {
   store: LeadStore;
-  /** Undefined without a function (the store is the inbox): only expiry and retention run. */
+  /** Undefined without a function (the store is the inbox): only expiry, retention and alerts run. */
   sink: ContactSink | undefined;
   alerts?: Alerts;
   intervalMs: number;
-  retentionDays: number;
-  spamRetentionDays: number;
+  retention: RetentionDays;
   pendingAlertMs: number;
-  batchSize?: number;
   log?: (event: Record<string, unknown>) => void;
 }
 
@@ -29,72 +29,82 @@ export interface Dispatcher {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_SECONDS = 86_400;
+/** How long before an undelivered lead is erased ops hear of it. */
+const ERASURE_NOTICE_DAYS = 7;
+
+const LIST = "npm run leads -- list";
+
+/**
+ * The alerts the levels call for (docs/lead-store.md, Alerts), one table: each pass, every row whose
+ * level is up, sent at most once per kind per interval. Counts only, never a lead's data.
+ */
+export function alertsFor(
+  { dead, possiblyDelivered: held, pending, ...ages }: LeadCounts,
+  pendingAlertMs: number,
+  undeliveredDays: number,
+) {
+  const erasedInDays = Math.ceil(undeliveredDays - ages.oldestUndeliveredAgeSeconds / DAY_SECONDS);
+  const rows: [AlertKind, boolean, string, Record<string, number>][] = [
+    ["dead", dead > 0, `${dead} lead(s) failed every attempt and are held for a person: ${LIST}`, { dead }],
+    [
+      "possibly-delivered",
+      held > 0,
+      `${held} lead(s) may have reached the function without a confirmation and are held: check the mailbox, then \`npm run leads -- resolve <id>\` or \`retry --include-possibly-delivered\``,
+      { possiblyDelivered: held },
+    ],
+    [
+      "pending-age",
+      pending > 0 && ages.oldestPendingAgeSeconds * 1000 > pendingAlertMs,
+      `${pending} lead(s) are waiting for the function; the oldest for ${Math.round(ages.oldestPendingAgeSeconds / 60)} minutes`,
+      { pending, oldestPendingAgeSeconds: ages.oldestPendingAgeSeconds },
+    ],
+    [
+      "erasure-soon",
+      pending + dead + held > 0 && erasedInDays <= ERASURE_NOTICE_DAYS,
+      `A lead never confirmed will be erased within ${Math.max(0, erasedInDays)} day(s) (LEADS_UNDELIVERED_RETENTION_DAYS=${undeliveredDays}): ${LIST}`,
+      { oldestUndeliveredAgeSeconds: ages.oldestUndeliveredAgeSeconds },
+    ],
+  ];
+  return rows.filter(([, up]) => up).map(([kind, , text, details]) => ({ kind, text, details }));
+}
 
 export function startDispatcher({
   store,
   sink,
   alerts,
   intervalMs,
-  retentionDays,
-  spamRetentionDays,
+  retention,
   pendingAlertMs,
-  // One at a time: a lead leased just before its own call never waits for its turn under a lease.
-  batchSize = 1,
   log = (event) => console.log(JSON.stringify(event)),
 }: DispatcherOptions): Dispatcher {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let lastRetention = 0;
+  let lastRetention: number | undefined;
 
   const pass = async () => {
     if (store.status().state !== "ready") return;
     const { held, returned } = await store.expireLeases();
     if (returned.length > 0) log({ event: "lead_lease_expired", leads: returned, state: "pending" });
-    if (held.length > 0) {
-      log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
-      alerts?.notify(
-        "possibly-delivered",
-        `${held.length} lead(s) whose call may have reached the function (an instance stopped mid-call) are held as possibly delivered: check the mailbox, then npm run leads -- list`,
-        { count: held.length },
-      );
+    if (held.length > 0) log({ event: "lead_lease_expired", leads: held, state: "possibly_delivered" });
+    if (lastRetention === undefined || performance.now() - lastRetention >= HOUR_MS) {
+      lastRetention = performance.now();
+      // Before any call: a lead past its retention is erased, never sent. `copiesGone` false: a
+      // reader kept old pages in SQLite's log, until next hour's checkpoint.
+      const erased = await store.eraseExpired(retention);
+      log({ event: "lead_retention", ...erased, retention });
     }
-    if (sink) {
-      while (!stopped) {
-        const claims = await store.claimDue(batchSize);
-        for (const claim of claims)
-          await attemptDelivery({ store, sink, ...(alerts ? { alerts } : {}) }, claim, "dispatcher");
-        if (claims.length < batchSize) break;
-      }
-    }
-    if (Date.now() - lastRetention >= HOUR_MS) {
-      lastRetention = Date.now();
-      // `copiesGone` false: a reader kept the old pages in SQLite's log, until the next checkpoint.
-      const retained = await store.eraseDeliveredOlderThan(retentionDays);
-      if (retained.erased > 0)
-        log({
-          event: "lead_retention_erased",
-          leads: retained.erased,
-          retentionDays,
-          copiesGone: retained.copiesGone,
-        });
-      const spam = await store.eraseSpamOlderThan(spamRetentionDays);
-      if (spam.erased > 0)
-        log({
-          event: "lead_spam_erased",
-          leads: spam.erased,
-          spamRetentionDays,
-          copiesGone: spam.copiesGone,
-        });
-    }
-    const counts = await store.counts();
-    if (counts.pending > 0 && counts.oldestPendingAgeSeconds * 1000 > pendingAlertMs) {
-      alerts?.notify(
-        "pending-age",
-        `${counts.pending} lead(s) are waiting for the function; the oldest for ${Math.round(counts.oldestPendingAgeSeconds / 60)} minutes`,
-        { pending: counts.pending, oldestPendingAgeSeconds: counts.oldestPendingAgeSeconds },
-      );
-    }
+    // One at a time: a lead leased just before its own call never waits for its turn under a lease.
+    for (
+      let claims = sink ? await store.claimDue(1) : [];
+      claims.length > 0 && !stopped;
+      claims = await store.claimDue(1)
+    )
+      await attemptDelivery({ store, sink: sink! }, claims[0]!, "dispatcher");
+    for (const alert of alertsFor(await store.counts(), pendingAlertMs, retention.undelivered))
+      alerts?.notify(alert.kind, alert.text, alert.details);
+    dispatcherPassed.publish({});
   };
 
   const runOnce = () => {

@@ -13,3 +13,6 @@ export const functionCalled = appEvent<{ outcome: "ok" | SendFailure; seconds: n
 export const leadAttempted = appEvent<{ by: "visitor" | "dispatcher" | "cli"; outcome: string }>(
   "lead-attempted",
 );
+
+/** One dispatcher pass ended (expiry, due leads, retention when due, alerts): a test's signal that it ran. */
+export const dispatcherPassed = appEvent<Record<string, never>>("lead-dispatcher-passed");

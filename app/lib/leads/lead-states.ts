@@ -1,7 +1,7 @@
 /**
  * The lead's state machine, one table (issue 40): each transition, the store's statement that runs
  * it and the states it may start from (statements take their `where state in` from here). The
- * diagram in docs/lead-store.md is made from it (test/docs/lead-states.test.ts).
+ * diagram in docs/lead-store.md is made from it, and checked (test/docs/lead-states.test.ts).
  */
 
 export const leadStates = [
@@ -19,7 +19,7 @@ export type LeadState = (typeof leadStates)[number];
 export const OPEN_STATES: readonly LeadState[] = ["sending", "pending", "possibly_delivered", "dead"];
 
 /** Where a lead comes from before it exists, and where it goes when it is erased. */
-type Outside = "(new)" | "(erased)";
+export type Outside = "(new)" | "(erased)";
 
 export interface Transition {
   /** The store's method that runs it, as one conditional statement. */
@@ -30,6 +30,8 @@ export interface Transition {
   to: readonly (LeadState | "(erased)")[];
   /** Also from `sending` whose lease ran out (its holder died or lost the store). */
   expiredLease?: boolean;
+  /** Each state it starts from is the state it ends in (it changes the row, not its state). */
+  inPlace?: boolean;
 }
 
 // One row per transition, kept as a table to read down (not wrapped by the formatter).
@@ -44,7 +46,7 @@ export const TRANSITIONS = {
   recordConfirmed: { statement: "recordOutcome",           from: ["sending", "pending", "possibly_delivered", "dead"], to: ["delivered"],
                      by: "the caller whose call the function confirmed (the truth, whoever holds the lead now)" },
   recordFailure:   { statement: "recordOutcome",           from: ["sending"],                                          to: ["pending", "dead", "possibly_delivered"],
-                     by: "the holder (its own claim only), with a failed or unknown answer" },
+                     by: "the holder (its own claim only), with a failed or unknown answer (a held lead stays held)" },
   releaseUncalled: { statement: "releaseUncalled",         from: ["sending"],                                          to: ["pending", "possibly_delivered"],
                      by: "the holder whose beginCall failed (no call made)" },
   expireLeases:    { statement: "expireLeases",            from: ["sending"],                                          to: ["possibly_delivered", "pending"],
@@ -53,11 +55,15 @@ export const TRANSITIONS = {
                      by: "a dispatcher, when a retry is due" },
   retry:           { statement: "claimIfIn",               from: ["pending", "dead", "possibly_delivered"],            to: ["sending"],
                      by: "a person's `leads retry` (possibly delivered ones only when asked)" },
+  resolve:         { statement: "resolve",                 from: ["possibly_delivered"],                               to: ["delivered"],
+                     by: "a person's `leads resolve`, who found it arrived (no call)" },
   releaseSpam:     { statement: "releaseSpam",             from: ["spam"],                                             to: ["sending", "inbox"],
                      by: "a person's `leads release`" },
-  retention:       { statement: "eraseDeliveredOlderThan", from: ["delivered"],                                        to: ["delivered"],
-                     by: "the dispatcher, hourly (personal fields only; the row stays)" },
-  eraseSpam:       { statement: "eraseSpamOlderThan",      from: ["spam"],                                             to: ["(erased)"],
+  retention:       { statement: "eraseExpired",            from: ["delivered", "inbox"],                               to: ["delivered", "inbox"], inPlace: true,
+                     by: "the dispatcher, hourly, LEADS_RETENTION_DAYS after delivery (inbox: receipt); personal fields only, the row stays" },
+  eraseUndelivered:{ statement: "eraseExpired",            from: ["pending", "possibly_delivered", "dead"],            to: ["(erased)"],
+                     by: "the dispatcher, hourly, LEADS_UNDELIVERED_RETENTION_DAYS after receipt" },
+  eraseSpam:       { statement: "eraseExpired",            from: ["spam"],                                             to: ["(erased)"],
                      by: "the dispatcher, hourly" },
   forget:          { statement: "forget",                  from: leadStates,                                           to: ["(erased)"],
                      by: "a person's `leads forget`" },
@@ -70,24 +76,3 @@ export const fromStates = (name: TransitionName): LeadState[] =>
   (TRANSITIONS[name].from as readonly string[]).filter((state): state is LeadState =>
     (leadStates as readonly string[]).includes(state),
   );
-
-const node = (state: LeadState | Outside) => (state === "(new)" || state === "(erased)" ? "[*]" : state);
-
-/** The table as a Mermaid state diagram (one edge per pair, labelled with its transitions). */
-export function stateDiagram(): string {
-  const edges = new Map<string, string[]>();
-  for (const [name, transition] of Object.entries(TRANSITIONS) as [TransitionName, Transition][]) {
-    const sources = [
-      ...transition.from,
-      ...("expiredLease" in transition && transition.expiredLease ? ["sending" as const] : []),
-    ];
-    for (const from of sources)
-      for (const to of transition.to) {
-        const key = `${node(from)} --> ${node(to)}`;
-        edges.set(key, [...(edges.get(key) ?? []), name]);
-      }
-  }
-  return ["stateDiagram-v2", ...[...edges].map(([edge, names]) => `    ${edge}: ${names.join(", ")}`)].join(
-    "\n",
-  );
-}

@@ -4,9 +4,10 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-lim
 import type { LimitDecision } from "~/lib/leads/store.server";
 
 /**
- * The contact form's limits (rate-limiter-flexible): per client, and a ceiling for everybody. On
- * PostgreSQL counted in the shared database, in memory while it does not answer; on SQLite (one
- * instance) in memory (docs/lead-store.md).
+ * The contact form's limits (rate-limiter-flexible): per client, and a ceiling for everybody, each
+ * counted apart for real requests and for spam, so a spam flood never uses up the limit of a real
+ * visitor behind the same address. On PostgreSQL counted in the shared database, in memory while
+ * it does not answer; on SQLite (one instance) in memory (docs/lead-store.md).
  */
 export interface ContactLimitsOptions {
   perClient: number;
@@ -15,9 +16,12 @@ export interface ContactLimitsOptions {
   pool?: pg.Pool;
 }
 
+/** What is counted: a valid request, or one held as spam (decision 042). */
+export type SubmissionKind = "lead" | "spam";
+
 export interface ContactLimits {
-  /** Counts one submission if it is allowed. `client` undefined: only the ceiling applies. */
-  consume(client: string | undefined): Promise<LimitDecision>;
+  /** Counts one submission of this kind if it is allowed. `client` undefined: only the ceiling applies. */
+  consume(client: string | undefined, kind?: SubmissionKind): Promise<LimitDecision>;
 }
 
 type Limiter = RateLimiterMemory | RateLimiterPostgres;
@@ -47,8 +51,17 @@ export function createContactLimits({
   globalPerMinute,
   pool,
 }: ContactLimitsOptions): ContactLimits {
-  const perClientLimiter = limiter(perClient, windowSeconds, "contact-client", pool);
-  const ceiling = limiter(globalPerMinute, 60, "contact-all", pool);
+  // Real requests keep the prefixes they always had (rows already counted stay counted).
+  const limiters = {
+    lead: {
+      perClient: limiter(perClient, windowSeconds, "contact-client", pool),
+      ceiling: limiter(globalPerMinute, 60, "contact-all", pool),
+    },
+    spam: {
+      perClient: limiter(perClient, windowSeconds, "contact-spam-client", pool),
+      ceiling: limiter(globalPerMinute, 60, "contact-spam-all", pool),
+    },
+  };
 
   const consume = async (target: Limiter, key: string): Promise<RateLimiterRes | undefined> => {
     try {
@@ -61,7 +74,8 @@ export function createContactLimits({
   };
 
   return {
-    async consume(client) {
+    async consume(client, kind = "lead") {
+      const { perClient: perClientLimiter, ceiling } = limiters[kind];
       if (client !== undefined) {
         const refused = await consume(perClientLimiter, client);
         if (refused) return { allowed: false, scope: "client", retryAfterSeconds: retryAfter(refused) };

@@ -32,7 +32,12 @@ export interface RunningLeadServices extends LeadServices {
 const LEASE_MARGIN_MS = 5_000;
 
 export function databaseConfig(env: Env): DatabaseConfig {
-  return { databaseUrl: env.DATABASE_URL, file: env.LEADS_DATABASE_FILE };
+  // A request waits for a busy store (a free connection, another program's write lock) as long as for the function.
+  return {
+    databaseUrl: env.DATABASE_URL,
+    file: env.LEADS_DATABASE_FILE,
+    busyMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+  };
 }
 
 export function configuredSink(env: Env): ContactSink | undefined {
@@ -79,8 +84,11 @@ export function createLeadServices(env: Env): RunningLeadServices {
         alerts,
         // Often enough that the first retry is on time, rarely enough to cost nothing.
         intervalMs: Math.max(250, Math.min(5_000, retry.initialMs / 2)),
-        retentionDays: env.LEADS_RETENTION_DAYS,
-        spamRetentionDays: env.LEADS_SPAM_RETENTION_DAYS,
+        retention: {
+          delivered: env.LEADS_RETENTION_DAYS,
+          undelivered: env.LEADS_UNDELIVERED_RETENTION_DAYS,
+          spam: env.LEADS_SPAM_RETENTION_DAYS,
+        },
         pendingAlertMs,
       });
       return status;

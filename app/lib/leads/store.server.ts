@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { type ExpressionBuilder, type InsertObject, type Kysely, type RawBuilder, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from "kysely";
 
 import type { LeadRequest } from "~/lib/leads/request";
 import type { SendResult } from "~/lib/leads/sink.server";
@@ -8,11 +8,11 @@ import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { type RetryPolicy, retryDelayMs } from "~/lib/leads/backoff";
 import {
   errorText,
-  type StoreErrorClass,
-  storeErrorClass,
   type LeadsDatabase,
   type LeadsTable,
   type OpenDatabase,
+  type StoreErrorClass,
+  storeError,
   writeTransaction,
 } from "~/lib/leads/database.server";
 import { fromStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
@@ -26,31 +26,24 @@ import { migrateToLatest } from "~/lib/leads/migrations.server";
 
 export { leadStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
 
-/** How long an erasure waits for SQLite's write-ahead log to be emptied before it says a copy remains. */
+/** How long an erasure waits for SQLite to empty its write-ahead log (or to rewrite the file) before it says a copy remains. */
 const ERASURE_CHECKPOINT_MS = 5_000;
 
 /** An identical request delivered this recently is answered "sent" without a call (decision 026). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
-export interface Lead {
-  id: string;
-  fingerprint: string;
+const DAY_MS = 86_400_000;
+
+/** A lead as the store gives it: its row, with what the visitor asked as one `request`. */
+export type Lead = Omit<
+  Row,
+  keyof LeadRequest | "emailKey" | "leaseToken" | "lastAttemptAt" | "spamSignals"
+> & {
   state: LeadState;
-  receivedAt: number;
   request: LeadRequest;
-  requestId: string | null;
-  source: string;
-  attempts: number;
-  nextAttemptAt: number | null;
-  leaseUntil: number | null;
-  callStartedAt: number | null;
-  lastReason: string | null;
-  lastStatus: number | null;
-  deliveredAt: number | null;
-  erasedAt: number | null;
   /** Why it is held as spam (its signals); empty for every other lead. */
   spamSignals: string[];
-}
+};
 
 /** One attempt this process holds the lease of: only its holder records the outcome. */
 export interface Claim {
@@ -94,15 +87,12 @@ export interface StoreStatus {
   reasonClass?: StoreErrorClass;
 }
 
-export interface LeadCounts {
-  pending: number;
-  possiblyDelivered: number;
-  dead: number;
-  sending: number;
-  inbox: number;
+export interface RetentionDays {
+  /** Personal fields of a delivered lead, from its delivery; of an inbox lead, from its receipt. */
+  delivered: number;
+  /** Pending, dead and held leads, from their receipt. */
+  undelivered: number;
   spam: number;
-  /** Seconds since the oldest pending lead arrived; 0 when none is pending. */
-  oldestPendingAgeSeconds: number;
 }
 
 export class StoreUnavailableError extends Error {
@@ -119,6 +109,7 @@ export interface LeadStoreOptions {
   retry: RetryPolicy;
   /** A test's clock. Unset (always, outside tests): the database's, which every instance shares. */
   now?: () => number;
+  /** A test's backoff jitter. */
   random?: () => number;
   /** How long to wait between attempts to reach a store that is down. */
   reconnectMs?: number;
@@ -128,39 +119,23 @@ export interface LeadStoreOptions {
 type Row = LeadsTable;
 
 function toLead(row: Row): Lead {
-  return {
-    id: row.id,
-    fingerprint: row.fingerprint,
-    state: row.state as LeadState,
-    receivedAt: Number(row.received_at),
-    request: {
-      name: row.name,
-      email: row.email,
-      phone: row.phone,
-      company: row.company,
-      website: row.website,
-      companySize: row.company_size,
-      industry: row.industry,
-      message: row.message,
-    },
-    requestId: row.request_id,
-    source: row.source,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
-    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
-    callStartedAt: row.call_started_at == null ? null : Number(row.call_started_at),
-    lastReason: row.last_reason,
-    lastStatus: row.last_status === null ? null : Number(row.last_status),
-    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
-    erasedAt: row.erased_at === null ? null : Number(row.erased_at),
-    spamSignals: row.spam_signals ? row.spam_signals.split(",") : [],
-  };
+  const { name, email, phone, company, website, companySize, industry, message } = row;
+  const request = { name, email, phone, company, website, companySize, industry, message };
+  const rest: Partial<Row> = { ...row };
+  // What the visitor asked is `request`; the store's own bookkeeping stays with the store.
+  for (const key of [...Object.keys(request), "emailKey", "leaseToken", "lastAttemptAt"])
+    delete rest[key as keyof Row];
+  const spamSignals = row.spamSignals ? row.spamSignals.split(",") : [];
+  return { ...(rest as Omit<Row, "spamSignals">), state: row.state as LeadState, request, spamSignals };
 }
 
 export { emailKey };
 
-/** A lead's eight fields once retention erased them. */
-const ERASED_REQUEST: LeadRequest = {
+/** What the visitor asked, as columns, and the address as it is compared. */
+export const requestColumns = (request: LeadRequest) => ({ ...request, emailKey: emailKey(request.email) });
+
+/** The personal fields once retention erased them. */
+const ERASED_COLUMNS = requestColumns({
   name: "",
   email: "",
   phone: "",
@@ -169,22 +144,7 @@ const ERASED_REQUEST: LeadRequest = {
   companySize: "",
   industry: "",
   message: "",
-};
-
-/** The eight fields as columns, and the address as it is compared. */
-export function requestColumns(request: LeadRequest) {
-  return {
-    name: request.name,
-    email: request.email,
-    email_key: emailKey(request.email),
-    phone: request.phone,
-    company: request.company,
-    website: request.website,
-    company_size: request.companySize,
-    industry: request.industry,
-    message: request.message,
-  };
-}
+});
 
 /** A time as the database computes it, in milliseconds since the epoch, inside a statement. */
 type Instant = RawBuilder<number>;
@@ -201,36 +161,13 @@ const databaseClock = (engine: OpenDatabase["engine"]): Instant =>
 /** `at` moved by `ms` (both in milliseconds), in SQL. */
 const plus = (at: Instant, ms: number): Instant => sql<number>`${at} + ${ms}`;
 
-/**
- * What an identical request meets: a lead being sent (a live lease), or one delivered or kept within
- * the duplicate window. Undefined: a new lead, or the next attempt of an open one.
- */
-async function earlier(
-  db: Kysely<LeadsDatabase>,
-  fingerprint: string,
-  at: Instant,
-  spam = false,
-): Promise<Extract<Admission, { kind: "duplicate" | "in-flight" }> | undefined> {
-  // A real resend of a lead held as spam is never a duplicate of it: it goes on to be sent.
-  const keptStates = spam ? ["inbox", "spam"] : ["inbox"];
-  const row = await db
-    .selectFrom("leads")
-    .select(["id", "state", "lease_until"])
-    .where("fingerprint", "=", fingerprint)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("state", "=", "sending"), eb("lease_until", ">", at)]),
-        eb.and([eb("state", "=", "delivered"), eb("delivered_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
-        eb.and([eb("state", "in", keptStates), eb("received_at", ">=", plus(at, -DUPLICATE_WINDOW_MS))]),
-      ]),
-    )
-    .orderBy("received_at", "desc")
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return row.state === "sending" ? { kind: "in-flight", id: row.id } : { kind: "duplicate", id: row.id };
-}
+type Where = (
+  eb: ExpressionBuilder<LeadsDatabase, "leads">,
+) => ReturnType<ExpressionBuilder<LeadsDatabase, "leads">["and"]>;
 
 export type LeadStore = ReturnType<typeof createLeadStore>;
+/** How many leads are in each state that needs watching, and the ages (seconds) of the oldest pending and undelivered ones. */
+export type LeadCounts = Awaited<ReturnType<LeadStore["counts"]>>;
 
 export function createLeadStore({
   database,
@@ -244,24 +181,12 @@ export function createLeadStore({
   const { db, engine } = database;
   /** The time leases, due times and windows are measured by, computed by the statement that uses it. */
   const nowSql = (): Instant => (now ? sql<number>`cast(${now()} as bigint)` : databaseClock(engine));
-  /** The same time as a number (one round trip). */
-  const clock = async (): Promise<number> =>
-    Number((await sql<{ now: number }>`select ${nowSql()} as now`.execute(db)).rows[0]!.now);
   let status: StoreStatus = { engine, location: database.location, state: "connecting" };
   let reconnect: NodeJS.Timeout | undefined;
   let starting: Promise<StoreStatus> | undefined;
   let closed = false;
   /** Work that must reach the store before it closes (a claim handed back), awaited by `close`. */
   const unfinished = new Set<Promise<unknown>>();
-
-  const scheduleReconnect = () => {
-    if (closed || reconnect) return;
-    reconnect = setTimeout(() => {
-      reconnect = undefined;
-      void connect();
-    }, reconnectMs);
-    reconnect.unref();
-  };
 
   const markDown = (error: unknown) => {
     const wasDown = status.state === "unavailable";
@@ -271,17 +196,31 @@ export function createLeadStore({
       location: database.location,
       state: "unavailable",
       reason,
-      reasonClass: storeErrorClass(error),
+      reasonClass: storeError(error).errorClass,
     };
-    if (!wasDown) log({ event: "lead_store_unavailable", engine, reason });
-    scheduleReconnect();
+    // Each failed reconnect too: ops see it is still trying, and why.
+    log({ event: wasDown ? "lead_store_still_unavailable" : "lead_store_unavailable", engine, reason });
+    if (closed || reconnect) return;
+    reconnect = setTimeout(() => {
+      reconnect = undefined;
+      void connect();
+    }, reconnectMs);
+    reconnect.unref();
   };
 
-  /** Connects and migrates; on failure says why, and tries again every `reconnectMs`. */
+  /**
+   * Connects and migrates; on failure says why, and tries again every `reconnectMs`. Coming back,
+   * the store must take a write (a full disk still answers reads), or it stays down.
+   */
   const connect = async (): Promise<StoreStatus> => {
     try {
-      const applied = await migrateToLatest(db as unknown as Kysely<unknown>);
       const wasDown = status.state === "unavailable";
+      const applied = await migrateToLatest(db as unknown as Kysely<unknown>);
+      if (wasDown)
+        await writeTransaction(database, async (trx) => {
+          await trx.insertInto("leadAlerts").values({ kind: "(write check)", sentAt: 0 }).execute();
+          await trx.deleteFrom("leadAlerts").where("kind", "=", "(write check)").execute();
+        });
       status = { engine, location: database.location, state: "ready" };
       log({ event: wasDown ? "lead_store_reconnected" : "lead_store_ready", engine, migrations: applied });
     } catch (error) {
@@ -290,93 +229,124 @@ export function createLeadStore({
     return status;
   };
 
-  /** Every operation: fails fast while the store is known to be down, and marks it down when a query fails. */
+  /** Every operation: fails fast while the store is known to be down, and marks it down when an error says so (a busy store is not down). */
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     if (status.state !== "ready") throw new StoreUnavailableError(status.reason ?? status.state);
     try {
       return await work();
     } catch (error) {
-      if (isConnectionError(error)) {
-        markDown(error);
-        throw new StoreUnavailableError(errorText(error));
-      }
-      throw error;
+      if (!storeError(error).down) throw error;
+      markDown(error);
+      throw new StoreUnavailableError(errorText(error));
     }
   };
 
+  /**
+   * A lease for one more attempt. A stored lead keeps the mark of a call that may have reached the
+   * function (held, or `sending` with a lapsed lease after its call began): if this attempt then
+   * fails or dies before its own call, the lead is held again, never pending (seed 9001).
+   */
   const leaseFields = (at: Instant) => ({
     state: "sending" as const,
-    lease_until: plus(at, leaseMs),
-    lease_token: randomUUID(),
-    call_started_at: null,
-    last_attempt_at: at,
-    next_attempt_at: null,
-  });
-
-  /**
-   * The same for a stored lead, which keeps the mark of a call that may have reached the function
-   * (held, or `sending` with a lapsed lease after its call began): if this attempt then dies before
-   * its own call, the lead is held again, never pending (the history test, seed 9001).
-   */
-  const leaseStoredFields = (at: Instant) => ({
-    ...leaseFields(at),
-    call_started_at: sql<number | null>`case
+    leaseUntil: plus(at, leaseMs),
+    leaseToken: randomUUID(),
+    lastAttemptAt: at,
+    nextAttemptAt: null,
+    attempts: sql<number>`attempts + 1`,
+    callStartedAt: sql<number | null>`case
       when state = 'possibly_delivered' then coalesce(call_started_at, last_attempt_at, received_at)
       when state = 'sending' then call_started_at
       else null end`,
   });
 
-  const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.lease_token ?? "" });
+  const changedOne = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
 
-  /**
-   * Whether SQLite's write-ahead log could be emptied (a reader of an older snapshot keeps the old
-   * pages there, and the checkpoint answers "busy"): tried for `ERASURE_CHECKPOINT_MS`. PostgreSQL:
-   * docs/lead-store.md.
-   */
-  const emptyWriteAheadLog = async (): Promise<boolean> => {
-    if (engine !== "sqlite") return true;
-    const until = performance.now() + ERASURE_CHECKPOINT_MS;
-    for (;;) {
-      const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-      if (Number(rows[0]?.busy ?? 1) === 0) return true;
-      if (performance.now() >= until) return false;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+  const claimOf = (row: Row): Claim => ({ lead: toLead(row), token: row.leaseToken ?? "" });
 
-  /**
-   * The one claim rule: a claim names the states it may take (and, if it says so, an attempt whose
-   * lease lapsed). PostgreSQL re-checks it on the row a waiting claim then sees: of two attempts
-   * one gets the lead, and none takes one delivered meanwhile (issue 40).
-   */
+  /** Leases the leads `where` names, each with its own token; PostgreSQL re-checks `where` on a row a waiting claim then sees. */
+  const claim = async (trx: Kysely<LeadsDatabase>, where: Where): Promise<Claim[]> =>
+    (await trx.updateTable("leads").set(leaseFields(nowSql())).where(where).returningAll().execute()).map(
+      claimOf,
+    );
+
+  /** In `states`, or (if it says so) an attempt whose lease lapsed. */
   const claimableFrom =
-    (states: readonly LeadState[], at: Instant, expiredLease = false) =>
-    (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+    (states: readonly LeadState[], at: Instant, expiredLease = false): Where =>
+    (eb) =>
       eb.or([
         eb("state", "in", states),
-        ...(expiredLease ? [eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)])] : []),
+        ...(expiredLease ? [eb.and([eb("state", "=", "sending"), eb("leaseUntil", "<", at)])] : []),
       ]);
 
-  /** Leases each of these leads, still in one of `states`, to this process for one more attempt, each with its own token. */
-  const lease = async (
-    trx: Kysely<LeadsDatabase>,
-    ids: string[],
-    states: readonly LeadState[],
-  ): Promise<Claim[]> => {
+  /**
+   * What an identical request meets, read once (PostgreSQL reads each statement anew: two reads
+   * could see a lead open, then delivered, and admit it again under a new key). In order: a live
+   * attempt (wait for it), a lead delivered or kept within the duplicate window, an open lead (this
+   * request is its next attempt), or nothing (a new lead). A real request never matches spam.
+   */
+  const seen = async (trx: Kysely<LeadsDatabase>, fingerprint: string, held: boolean) => {
     const at = nowSql();
-    const claims: Claim[] = [];
-    for (const id of ids) {
-      const row = await trx
-        .updateTable("leads")
-        .set({ ...leaseStoredFields(at), attempts: sql<number>`attempts + 1` })
-        .where("id", "=", id)
-        .where(claimableFrom(states, at))
-        .returningAll()
-        .executeTakeFirst();
-      if (row) claims.push(claimOf(row));
-    }
-    return claims;
+    const since = plus(at, -DUPLICATE_WINDOW_MS);
+    const rows = await trx
+      .selectFrom("leads")
+      .select(["id", "state", sql<number>`case when lease_until > ${at} then 1 else 0 end`.as("live")])
+      .where("fingerprint", "=", fingerprint)
+      .where((eb) =>
+        eb.or([
+          eb("state", "in", OPEN_STATES),
+          eb.and([eb("state", "=", "delivered"), eb("deliveredAt", ">=", since)]),
+          eb.and([eb("state", "in", held ? ["inbox", "spam"] : ["inbox"]), eb("receivedAt", ">=", since)]),
+        ]),
+      )
+      .orderBy("receivedAt", "desc")
+      .execute();
+    const live = rows.find((row) => row.state === "sending" && Number(row.live) === 1);
+    if (live) return { kind: "in-flight" as const, id: live.id };
+    const kept = rows.find((row) => !(OPEN_STATES as string[]).includes(row.state));
+    if (kept) return { kind: "duplicate" as const, id: kept.id };
+    return { kind: "open" as const, id: rows[0]?.id };
   };
+
+  /**
+   * Whether SQLite's files hold no copy of what was just erased: the write-ahead log emptied (a
+   * reader of an older snapshot keeps old pages there, and the checkpoint answers "busy"), and
+   * with `rewrite` the file rebuilt (`VACUUM`: free pages from before secure_delete), each tried
+   * for `ERASURE_CHECKPOINT_MS`. PostgreSQL: docs/lead-store.md.
+   */
+  const noCopyLeft = async (rewrite = false): Promise<boolean> => {
+    if (engine !== "sqlite") return true;
+    const until = performance.now() + ERASURE_CHECKPOINT_MS;
+    for (let vacuumed = !rewrite; ; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      try {
+        if (!vacuumed) await sql`vacuum`.execute(db);
+        vacuumed = true;
+        const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+        if (Number(rows[0]?.busy ?? 1) === 0) return true;
+      } catch (error) {
+        if (storeError(error).down) throw error;
+      }
+      if (performance.now() >= until) return false;
+    }
+  };
+
+  /** Deletes (or, for retention of delivered and inbox leads, blanks) the leads `where` names. */
+  const erase = async (where: Where, keepRow: boolean): Promise<number> => {
+    const result = keepRow
+      ? await db
+          .updateTable("leads")
+          .set({ ...ERASED_COLUMNS, fingerprint: "erased", requestId: null, erasedAt: nowSql() })
+          .where(where)
+          .where("erasedAt", "is", null)
+          .executeTakeFirst()
+      : await db.deleteFrom("leads").where(where).executeTakeFirst();
+    return Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
+  };
+
+  const get = (id: string): Promise<Lead | undefined> =>
+    guarded(async () => {
+      const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? toLead(row) : undefined;
+    });
 
   return {
     /** How long an attempt holds a lead: `beginCall` renews it to this, at the database's time. */
@@ -395,89 +365,65 @@ export function createLeadStore({
      */
     admit(request: LeadRequest, { mode, requestId, allow, spam }: AdmitOptions): Promise<Admission> {
       const fingerprint = fingerprintOf(request);
+      const held = spam !== undefined && spam.length > 0;
       return guarded(async () => {
         // PostgreSQL: the limit is asked outside the transaction (the limiter takes connections of
-        // the same pool, which waiting transactions must not all hold), after the duplicate check, so
-        // a duplicate never costs a point and a race at most one. SQLite: inside, in memory.
+        // the same pool, which waiting transactions must not all hold), after a first look, so a
+        // duplicate never costs a point and a race at most one. SQLite: inside, in memory.
         const limitFirst = engine === "postgres";
-        const held = spam !== undefined && spam.length > 0;
         if (limitFirst) {
-          const seen = await earlier(db, fingerprint, nowSql(), held);
-          if (seen) return seen;
+          const first = await seen(db, fingerprint, held);
+          if (first.kind !== "open") return first;
           const limit = await allow();
           if (!limit.allowed) return { kind: "limited", limit };
         }
         return writeTransaction(
           database,
           async (trx): Promise<Admission> => {
-            const at = nowSql();
-            /** A new row for this request, in the state (and with the fields) given. */
-            const insertNew = ({
-              state,
-              attempts,
-              ...fields
-            }: Partial<InsertObject<LeadsDatabase, "leads">> & { state: LeadState; attempts: number }) =>
-              trx
-                .insertInto("leads")
-                .values({
-                  id: randomUUID(),
-                  fingerprint,
-                  received_at: at,
-                  ...requestColumns(request),
-                  request_id: requestId ?? null,
-                  source: "form",
-                  ...fields,
-                  state,
-                  attempts,
-                })
-                .returningAll()
-                .executeTakeFirstOrThrow();
-            const raced = await earlier(trx, fingerprint, at, held);
-            if (raced) return raced;
+            const found = await seen(trx, fingerprint, held);
+            if (found.kind !== "open") return found;
             if (!limitFirst) {
               const limit = await allow();
               if (!limit.allowed) return { kind: "limited", limit };
             }
-            if (held) {
-              const row = await insertNew({ state: "spam", attempts: 0, spam_signals: spam.join(",") });
-              return { kind: "stored", id: row.id };
-            }
-            const open = await trx
-              .selectFrom("leads")
-              .selectAll()
-              .where("fingerprint", "=", fingerprint)
-              .where("state", "in", OPEN_STATES)
-              .executeTakeFirst();
-            if (open) {
+            const at = nowSql();
+            const values = { ...requestColumns(request), requestId: requestId ?? null };
+            if (found.id !== undefined && !held) {
               // The open lead's next attempt: same row and key, with what the visitor typed this time.
-              const state =
-                mode === "inbox"
-                  ? { state: "inbox", lease_until: null, lease_token: null }
-                  : leaseStoredFields(at);
-              const row = await trx
+              const where: Where = (eb) =>
+                eb.and([eb("id", "=", found.id!), claimableFrom(fromStates("resend"), at, true)(eb)]);
+              if (mode === "inbox") {
+                await trx
+                  .updateTable("leads")
+                  .set({ ...values, state: "inbox", leaseUntil: null, leaseToken: null })
+                  .where(where)
+                  .execute();
+                return { kind: "stored", id: found.id };
+              }
+              const [row] = await trx
                 .updateTable("leads")
-                .set({
-                  ...requestColumns(request),
-                  ...state,
-                  attempts: mode === "inbox" ? open.attempts : sql<number>`attempts + 1`,
-                  request_id: requestId ?? null,
-                })
-                .where("id", "=", open.id)
-                .where(claimableFrom(fromStates("resend"), at, true))
+                .set({ ...values, ...leaseFields(at) })
+                .where(where)
                 .returningAll()
-                .executeTakeFirst();
-              // Taken meanwhile (a dispatcher, `leads retry`): its attempt is this visitor's too.
-              if (!row) return { kind: "in-flight", id: open.id };
-              return mode === "inbox"
-                ? { kind: "stored", id: row.id }
-                : { kind: "claimed", claim: claimOf(row) };
+                .execute();
+              // Taken meanwhile (a dispatcher, `leads retry`, a confirmation): its outcome is this visitor's too.
+              return row ? { kind: "claimed", claim: claimOf(row) } : { kind: "in-flight", id: found.id };
             }
-            const row = await insertNew(
-              mode === "inbox" ? { state: "inbox", attempts: 0 } : { ...leaseFields(at), attempts: 1 },
-            );
-            return mode === "inbox"
-              ? { kind: "stored", id: row.id }
-              : { kind: "claimed", claim: claimOf(row) };
+            const base = { id: randomUUID(), fingerprint, receivedAt: at, source: "form", ...values };
+            const row = await trx
+              .insertInto("leads")
+              .values(
+                held
+                  ? { ...base, state: "spam", attempts: 0, spamSignals: spam.join(",") }
+                  : mode === "inbox"
+                    ? { ...base, state: "inbox", attempts: 0 }
+                    : { ...base, ...leaseFields(at), attempts: 1, callStartedAt: null },
+              )
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            return row.state === "sending"
+              ? { kind: "claimed", claim: claimOf(row) }
+              : { kind: "stored", id: row.id };
           },
           fingerprint,
         );
@@ -488,23 +434,22 @@ export function createLeadStore({
      * The holder's last word before its call: records that it begins, if this claim's lease is still
      * live, and renews the lease for the call. False: do not call.
      */
-    async beginCall({ lead, token }: Claim): Promise<boolean> {
-      return guarded(async () => {
+    beginCall: ({ lead, token }: Claim): Promise<boolean> =>
+      guarded(async () => {
         const at = nowSql();
         const result = await db
           .updateTable("leads")
           .set({
-            call_started_at: sql<number>`coalesce(call_started_at, ${at})`,
-            lease_until: plus(at, leaseMs),
+            callStartedAt: sql<number>`coalesce(call_started_at, ${at})`,
+            leaseUntil: plus(at, leaseMs),
           })
           .where("id", "=", lead.id)
           .where("state", "=", "sending")
-          .where("lease_token", "=", token)
-          .where("lease_until", ">", at)
+          .where("leaseToken", "=", token)
+          .where("leaseUntil", ">", at)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      });
-    },
+        return changedOne(result);
+      }),
 
     /**
      * The holder's word, after `beginCall` failed, that its call never began (the store may yet
@@ -512,115 +457,127 @@ export function createLeadStore({
      * call may have reached the function, else pending and due now), the attempt uncounted. Only
      * this claim's token matches. False: the claim no longer held the lead.
      */
-    async releaseUncalled({ lead, token }: Claim): Promise<boolean> {
-      return guarded(async () => {
-        const at = nowSql();
+    releaseUncalled: ({ lead, token }: Claim): Promise<boolean> =>
+      guarded(async () => {
         const wasHeld = lead.callStartedAt !== null;
         const result = await db
           .updateTable("leads")
           .set({
             state: wasHeld ? "possibly_delivered" : "pending",
-            lease_until: null,
-            lease_token: null,
-            call_started_at: lead.callStartedAt,
-            next_attempt_at: wasHeld ? null : at,
+            leaseUntil: null,
+            leaseToken: null,
+            callStartedAt: lead.callStartedAt,
+            nextAttemptAt: wasHeld ? null : nowSql(),
             attempts: sql<number>`attempts - 1`,
           })
           .where("id", "=", lead.id)
           .where("state", "=", "sending")
-          .where("lease_token", "=", token)
+          .where("leaseToken", "=", token)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      });
-    },
+        return changedOne(result);
+      }),
 
-    /** What the call ended in (docs/lead-store.md): returns the lead's new state. */
-    async recordOutcome({ lead, token }: Claim, sent: SendResult): Promise<LeadState> {
-      return guarded(async () => {
+    /**
+     * What the call ended in (docs/lead-store.md): returns the lead's new state. A sure failure of a
+     * lead that was held leaves it held: the earlier unknown call still stands.
+     */
+    recordOutcome: ({ lead, token }: Claim, sent: SendResult): Promise<LeadState> =>
+      guarded(async () => {
         const at = nowSql();
         if (sent.ok) {
           await db
             .updateTable("leads")
             .set({
               state: "delivered",
-              delivered_at: at,
-              lease_until: null,
-              lease_token: null,
-              next_attempt_at: null,
+              deliveredAt: at,
+              leaseUntil: null,
+              leaseToken: null,
+              nextAttemptAt: null,
             })
             .where("id", "=", lead.id)
             .where("state", "in", fromStates("recordConfirmed"))
             .execute();
           return "delivered";
         }
-        const state: LeadState = sent.possiblyDelivered
-          ? "possibly_delivered"
-          : lead.attempts >= retry.maxAttempts
-            ? "dead"
-            : "pending";
-        const result = await db
+        const state: LeadState =
+          sent.possiblyDelivered || lead.callStartedAt !== null
+            ? "possibly_delivered"
+            : lead.attempts >= retry.maxAttempts
+              ? "dead"
+              : "pending";
+        const [row] = await db
           .updateTable("leads")
           .set({
             state,
-            lease_until: null,
-            lease_token: null,
-            last_reason: sent.reason,
-            last_status: sent.status ?? null,
-            next_attempt_at:
-              state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
+            leaseUntil: null,
+            leaseToken: null,
+            lastReason: sent.reason,
+            lastStatus: sent.status ?? null,
+            nextAttemptAt: state === "pending" ? plus(at, retryDelayMs(lead.attempts, retry, random)) : null,
           })
           .where("id", "=", lead.id)
           .where("state", "in", fromStates("recordFailure"))
-          .where("lease_token", "=", token)
-          .executeTakeFirst();
+          .where("leaseToken", "=", token)
+          .returning("state")
+          .execute();
         // The lease lapsed and another attempt decided meanwhile: its decision stands.
-        if (Number(result.numUpdatedRows) === 0) return (await this.get(lead.id))?.state ?? state;
-        return state;
-      });
-    },
+        return row ? state : ((await get(lead.id))?.state ?? state);
+      }),
 
-    async get(id: string): Promise<Lead | undefined> {
-      return guarded(async () => {
-        const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
-        return row ? toLead(row) : undefined;
-      });
-    },
+    /** A person found a held lead arrived: delivered, with no call. False: it was not held. */
+    resolve: (id: string): Promise<boolean> =>
+      guarded(async () => {
+        const result = await db
+          .updateTable("leads")
+          .set({ state: "delivered", deliveredAt: nowSql(), lastReason: "resolved" })
+          .where("id", "=", id.trim())
+          .where("state", "in", fromStates("resolve"))
+          .executeTakeFirst();
+        return changedOne(result);
+      }),
 
-    /** Waits for another attempt at the same lead (any instance) to end, polling its row. */
-    async awaitOutcome(id: string, timeoutMs: number, pollMs = 100): Promise<LeadState | "unknown"> {
+    get,
+
+    /** Waits for another attempt at the same lead (any instance) to end, reading its row (one statement) every `pollMs`. */
+    async awaitOutcome(id: string, timeoutMs: number, pollMs = 250): Promise<LeadState | "unknown"> {
       // How long the visitor waits: this process's clock; whether the lease ran out: the database's.
       const until = performance.now() + timeoutMs;
       for (;;) {
-        const lead = await this.get(id);
-        if (!lead) return "unknown";
-        if (lead.state !== "sending") return lead.state;
-        if (performance.now() > until || (lead.leaseUntil ?? 0) < (await guarded(() => clock())))
-          return "unknown";
+        const row = await guarded(() =>
+          db
+            .selectFrom("leads")
+            .select([
+              "state",
+              sql<number>`case when lease_until < ${nowSql()} then 1 else 0 end`.as("lapsed"),
+            ])
+            .where("id", "=", id)
+            .executeTakeFirst(),
+        );
+        if (!row) return "unknown";
+        if (row.state !== "sending") return row.state as LeadState;
+        if (performance.now() > until || Number(row.lapsed) === 1) return "unknown";
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     },
 
     /** Leases the pending leads that are due, oldest first; another instance skips the ones taken. */
-    async claimDue(limit: number): Promise<Claim[]> {
-      return guarded(() =>
-        writeTransaction(database, async (trx) => {
-          const due = await trx
-            .selectFrom("leads")
-            .select("id")
-            .where("state", "in", fromStates("dispatch"))
-            .where("next_attempt_at", "<=", nowSql())
-            .orderBy("next_attempt_at")
-            .limit(limit)
-            .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
-            .execute();
-          return lease(
-            trx,
-            due.map((row) => row.id),
-            fromStates("dispatch"),
-          );
-        }),
-      );
-    },
+    claimDue: (limit: number): Promise<Claim[]> =>
+      guarded(() =>
+        claim(db, (eb) =>
+          eb(
+            "id",
+            "in",
+            eb
+              .selectFrom("leads")
+              .select("id")
+              .where("state", "in", fromStates("dispatch"))
+              .where("nextAttemptAt", "<=", nowSql())
+              .orderBy("nextAttemptAt")
+              .limit(limit)
+              .$if(engine === "postgres", (query) => query.forUpdate().skipLocked()),
+          ),
+        ),
+      ),
 
     /** Leases one lead for a person's `retry`, just before its call, if it is still in one of these states. */
     async claimIfIn(id: string, states: readonly LeadState[]): Promise<Claim | undefined> {
@@ -629,80 +586,64 @@ export function createLeadStore({
         throw new Error(
           `a person's retry takes leads from ${allowed.join(", ")} only, not ${states.join(", ")}`,
         );
-      return guarded(() =>
-        writeTransaction(database, async (trx) => {
-          const row = await trx
-            .selectFrom("leads")
-            .select("id")
-            .where("id", "=", id)
-            .where("state", "in", states)
-            .$if(engine === "postgres", (query) => query.forUpdate().skipLocked())
-            .executeTakeFirst();
-          if (!row) return undefined;
-          return (await lease(trx, [row.id], states))[0];
-        }),
+      return guarded(
+        async () => (await claim(db, (eb) => eb.and([eb("id", "=", id), eb("state", "in", states)])))[0],
       );
     },
 
-    /** Attempts whose lease ran out: held if their call had begun, else pending and due now. */
+    /** Attempts whose lease ran out: held if their call had begun, else pending and due now. One statement. */
     async expireLeases(): Promise<{ held: string[]; returned: string[] }> {
       return guarded(async () => {
         const at = nowSql();
-        const expired = (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
-          eb.and([eb("state", "=", "sending"), eb("lease_until", "<", at)]);
-        const held = await db
-          .updateTable("leads")
-          .set({ state: "possibly_delivered", lease_until: null, lease_token: null, last_reason: "unknown" })
-          .where(expired)
-          .where("call_started_at", "is not", null)
-          .returning("id")
-          .execute();
-        const returned = await db
+        const uncalled = sql`call_started_at is null`;
+        const rows = await db
           .updateTable("leads")
           .set({
-            state: "pending",
-            lease_until: null,
-            lease_token: null,
-            next_attempt_at: at,
-            attempts: sql<number>`attempts - 1`,
+            state: sql<string>`case when ${uncalled} then 'pending' else 'possibly_delivered' end`,
+            nextAttemptAt: sql<number | null>`case when ${uncalled} then ${at} else null end`,
+            attempts: sql<number>`case when ${uncalled} then attempts - 1 else attempts end`,
+            lastReason: sql<string | null>`case when ${uncalled} then last_reason else 'unknown' end`,
+            leaseUntil: null,
+            leaseToken: null,
           })
-          .where(expired)
-          .where("call_started_at", "is", null)
-          .returning("id")
+          .where("state", "=", "sending")
+          .where("leaseUntil", "<", at)
+          .returning(["id", "state"])
           .execute();
-        return { held: held.map((row) => row.id), returned: returned.map((row) => row.id) };
+        const ids = (state: LeadState) => rows.filter((row) => row.state === state).map((row) => row.id);
+        return { held: ids("possibly_delivered"), returned: ids("pending") };
       });
     },
 
-    async list(states: readonly LeadState[]): Promise<Lead[]> {
-      return guarded(async () => {
+    list: (states: readonly LeadState[], email?: string): Promise<Lead[]> =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .selectAll()
           .where("state", "in", states)
-          .orderBy("received_at")
+          .$if(email !== undefined, (query) => query.where("emailKey", "=", emailKey(email ?? "")))
+          .orderBy("receivedAt")
           .orderBy("id")
           .execute();
         return rows.map(toLead);
-      });
-    },
+      }),
 
-    async counts(): Promise<LeadCounts> {
-      return guarded(async () => {
-        const at = await clock();
+    counts: () =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .select((eb) => [
             "state",
             eb.fn.countAll<number>().as("count"),
-            eb.fn.min("received_at").as("oldest"),
+            sql<number | null>`${nowSql()} - min(received_at)`.as("age"),
           ])
           .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox", "spam"])
           .groupBy("state")
           .execute();
         const of = (state: LeadState) => rows.find((row) => row.state === state);
         const count = (state: LeadState) => Number(of(state)?.count ?? 0);
-        const oldest = of("pending")?.oldest;
+        const age = (...states: LeadState[]) =>
+          Math.max(0, ...states.map((state) => Math.round(Number(of(state)?.age ?? 0) / 1000)));
         return {
           pending: count("pending"),
           possiblyDelivered: count("possibly_delivered"),
@@ -710,59 +651,58 @@ export function createLeadStore({
           sending: count("sending"),
           inbox: count("inbox"),
           spam: count("spam"),
-          oldestPendingAgeSeconds: oldest == null ? 0 : Math.max(0, Math.round((at - Number(oldest)) / 1000)),
+          oldestPendingAgeSeconds: age("pending"),
+          oldestUndeliveredAgeSeconds: age("pending", "possibly_delivered", "dead"),
         };
-      });
-    },
+      }),
 
-    /** GDPR art. 17: every lead of this address erased; and whether no copy is left on disk. */
-    async forget(email: string): Promise<{ erased: number; copiesGone: boolean }> {
-      return guarded(async () => {
-        const result = await db
-          .deleteFrom("leads")
-          .where("email_key", "=", emailKey(email))
-          .executeTakeFirst();
-        // VACUUM: free pages from before secure_delete may still hold copies.
-        if (engine === "sqlite") await sql`vacuum`.execute(db);
-        return { erased: Number(result.numDeletedRows), copiesGone: await emptyWriteAheadLog() };
-      });
-    },
+    /**
+     * GDPR art. 17: every lead of this address erased, and whether no copy is left on disk (SQLite:
+     * the file rewritten and its log emptied; run again, it finishes what a reader kept).
+     */
+    forget: (email: string) =>
+      guarded(async () => {
+        const erased = await erase((eb) => eb.and([eb("emailKey", "=", emailKey(email))]), false);
+        return { erased, copiesGone: await noCopyLeft(true) };
+      }),
 
-    /** Retention: the personal fields of leads confirmed more than `days` ago (the row stays). */
-    async eraseDeliveredOlderThan(days: number): Promise<{ erased: number; copiesGone: boolean }> {
-      return guarded(async () => {
-        const at = nowSql();
-        const result = await db
-          .updateTable("leads")
-          .set({
-            ...requestColumns(ERASED_REQUEST),
-            fingerprint: "erased",
-            request_id: null,
-            erased_at: at,
-          })
-          .where("state", "in", fromStates("retention"))
-          .where("delivered_at", "<", plus(at, -days * 86_400_000))
-          .where("erased_at", "is", null)
-          .executeTakeFirst();
-        const erased = Number(result.numUpdatedRows);
-        return { erased, copiesGone: erased === 0 || (await emptyWriteAheadLog()) };
-      });
-    },
+    /**
+     * Retention (docs/lead-store.md), one pass: the personal fields of delivered leads (from their
+     * delivery) and inbox leads (from their receipt); pending, dead and held leads, and spam, row
+     * and all (from their receipt). Ends with SQLite's checkpoint every time, so a copy a reader kept
+     * in the log last hour is gone this hour.
+     */
+    eraseExpired: (days: RetentionDays) =>
+      guarded(async () => {
+        const older =
+          (states: readonly LeadState[], column: "receivedAt" | "deliveredAt", ageDays: number): Where =>
+          (eb) =>
+            eb.and([eb("state", "in", states), eb(column, "<", plus(nowSql(), -ageDays * DAY_MS))]);
+        const delivered =
+          (await erase(older(["delivered"], "deliveredAt", days.delivered), true)) +
+          (await erase(older(["inbox"], "receivedAt", days.delivered), true));
+        const undelivered = await erase(
+          older(fromStates("eraseUndelivered"), "receivedAt", days.undelivered),
+          false,
+        );
+        const spam = await erase(older(fromStates("eraseSpam"), "receivedAt", days.spam), false);
+        const erased = delivered + undelivered + spam;
+        return { delivered, undelivered, spam, erased, copiesGone: await noCopyLeft() };
+      }),
 
     /** The leads held as spam that this id or e-mail address (any case, NFC) names, oldest first. */
-    async spamMatching(idOrEmail: string): Promise<Lead[]> {
-      return guarded(async () => {
+    spamMatching: (idOrEmail: string): Promise<Lead[]> =>
+      guarded(async () => {
         const rows = await db
           .selectFrom("leads")
           .selectAll()
           .where("state", "=", "spam")
-          .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("email_key", "=", emailKey(idOrEmail))]))
-          .orderBy("received_at")
+          .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("emailKey", "=", emailKey(idOrEmail))]))
+          .orderBy("receivedAt")
           .orderBy("id")
           .execute();
         return rows.map(toLead);
-      });
-    },
+      }),
 
     /**
      * A person says this lead held as spam is real: an attempt (or, without a function, an inbox
@@ -788,7 +728,7 @@ export function createLeadStore({
         return writeTransaction(
           database,
           async (trx) => {
-            const spam = (eb: ExpressionBuilder<LeadsDatabase, "leads">) =>
+            const spam: Where = (eb) =>
               eb.and([eb("id", "=", id), eb("state", "in", fromStates("releaseSpam"))]);
             if (!(await trx.selectFrom("leads").select("id").where(spam).executeTakeFirst()))
               return { kind: "not-spam" };
@@ -801,35 +741,20 @@ export function createLeadStore({
                 .where("state", "in", OPEN_STATES)
                 .executeTakeFirst());
             if (twin) return { kind: "open-twin", id: twin.id };
-            const row = await trx
-              .updateTable("leads")
-              .set(
-                mode === "inbox"
-                  ? { state: "inbox" }
-                  : { ...leaseFields(nowSql()), attempts: sql<number>`attempts + 1` },
-              )
-              .where(spam)
-              .returningAll()
-              .executeTakeFirst();
+            if (mode === "inbox") {
+              const result = await trx
+                .updateTable("leads")
+                .set({ state: "inbox" })
+                .where(spam)
+                .executeTakeFirst();
+              return Number(result.numUpdatedRows) === 1 ? { kind: "inbox" } : { kind: "not-spam" };
+            }
             // Gone meanwhile: a `forget` or the spam's erasure, which take no fingerprint lock.
-            if (!row) return { kind: "not-spam" };
-            return mode === "inbox" ? { kind: "inbox" } : { kind: "claimed", claim: claimOf(row) };
+            const [claimed] = await claim(trx, spam);
+            return claimed ? { kind: "claimed", claim: claimed } : { kind: "not-spam" };
           },
           found.fingerprint,
         );
-      });
-    },
-
-    /** Spam older than `days` is erased, row and all (decision 042). Returns how many. */
-    async eraseSpamOlderThan(days: number): Promise<{ erased: number; copiesGone: boolean }> {
-      return guarded(async () => {
-        const result = await db
-          .deleteFrom("leads")
-          .where("state", "in", fromStates("eraseSpam"))
-          .where("received_at", "<", plus(nowSql(), -days * 86_400_000))
-          .executeTakeFirst();
-        const erased = Number(result.numDeletedRows);
-        return { erased, copiesGone: erased === 0 || (await emptyWriteAheadLog()) };
       });
     },
 
@@ -837,33 +762,32 @@ export function createLeadStore({
      * At most one alert of a kind per interval, across every instance: the slot this caller may send
      * it in, or undefined. One upsert: of two callers at once, one gets it.
      */
-    async claimAlert(kind: string, intervalMs: number): Promise<AlertSlot | undefined> {
-      return guarded(async () => {
+    claimAlert: (kind: string, intervalMs: number): Promise<AlertSlot | undefined> =>
+      guarded(async () => {
         const row = await db
-          .insertInto("lead_alerts")
-          .values({ kind, sent_at: nowSql() })
+          .insertInto("leadAlerts")
+          .values({ kind, sentAt: nowSql() })
           .onConflict((oc) =>
             oc
               .column("kind")
-              .doUpdateSet({ sent_at: (eb) => eb.ref("excluded.sent_at") })
-              .where("lead_alerts.sent_at", "<=", sql<number>`excluded.sent_at - ${intervalMs}`),
+              .doUpdateSet({ sentAt: (eb) => eb.ref("excluded.sentAt") })
+              .where("leadAlerts.sentAt", "<=", sql<number>`excluded.sent_at - ${intervalMs}`),
           )
-          .returning("sent_at")
+          .returning("sentAt")
           .executeTakeFirst();
-        return row ? { kind, at: Number(row.sent_at) } : undefined;
-      });
-    },
+        return row ? { kind, at: Number(row.sentAt) } : undefined;
+      }),
 
     /** The slot's alert was not delivered (its webhook failed): the kind may be sent again at once. */
     async releaseAlert({ kind, at }: AlertSlot): Promise<void> {
       await guarded(() =>
-        db.deleteFrom("lead_alerts").where("kind", "=", kind).where("sent_at", "=", at).execute(),
+        db.deleteFrom("leadAlerts").where("kind", "=", kind).where("sentAt", "=", at).execute(),
       );
     },
 
     /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
-    async insertImported(rows: LeadsTable[]): Promise<number> {
-      return guarded(() =>
+    insertImported: (rows: LeadsTable[]): Promise<number> =>
+      guarded(() =>
         writeTransaction(database, async (trx) => {
           let inserted = 0;
           for (const row of rows) {
@@ -876,8 +800,7 @@ export function createLeadStore({
           }
           return inserted;
         }),
-      );
-    },
+      ),
 
     /** Work (a hand-back of an uncalled claim) that `close` waits for: the CLI's end and a SIGTERM too. */
     finishBeforeClose(work: Promise<unknown>): void {
@@ -892,17 +815,4 @@ export function createLeadStore({
       await database.close();
     },
   };
-}
-
-/**
- * Errors that mean "the database is not there", by the driver's code only (never a message): Node's
- * socket and file errors, PostgreSQL's classes 08, 57P and 53, SQLite's I/O, full, read-only and
- * damaged, the SQLite worker gone. A slow statement (57014, SQLITE_BUSY) is not an outage.
- */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return false;
-  if (/^E[A-Z]+$/.test(code)) return true;
-  if (/^08|^57P|^53/.test(code)) return true;
-  return /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/.test(code);
 }

@@ -5,12 +5,25 @@ import {
   FunctionsRelayError,
   type SupabaseClient,
 } from "@supabase/supabase-js";
+import { Agent } from "undici";
 
-import { networkErrorCode, outcomeOfNetworkError, outcomeOfStatus } from "~/lib/leads/call-outcome";
+import {
+  type CallOutcome,
+  networkErrorCode,
+  outcomeOfNetworkError,
+  outcomeOfStatus,
+} from "~/lib/leads/call-outcome";
 import type { LeadRequest } from "~/lib/leads/request";
-import type { ContactSink, SendOptions, SendResult } from "~/lib/leads/sink.server";
+import type { ContactSink, SendFailure, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";
+
+/**
+ * How long the function's host may take to accept the connection: past it, no connection was
+ * made, a sure failure the dispatcher resends (decisions, "Outcome of a call"). Without it the
+ * call's own timeout came first, and a host that never answered left every lead held.
+ */
+export const FUNCTION_CONNECT_TIMEOUT_MS = 3_000;
 
 export interface SupabaseSinkOptions {
   url: string;
@@ -24,9 +37,13 @@ export interface SupabaseSinkOptions {
  */
 export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOptions): ContactSink {
   let client: SupabaseClient | undefined;
+  // Node's own fetch (so MSW's interception in `npm run dev` still sees the call) over undici's
+  // Agent with a connect timeout (a connect timeout is UND_ERR_CONNECT_TIMEOUT: call-outcome.ts).
+  const agent = new Agent({ connect: { timeout: FUNCTION_CONNECT_TIMEOUT_MS } });
   const getClient = () =>
     (client ??= createClient(url, anonKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: { fetch: (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit) },
     }));
 
   return {
@@ -43,42 +60,57 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         controller.abort(new Error(`send-contact-email timed out after ${limitMs} ms`));
       }, limitMs);
       try {
-        const { error } = await getClient().functions.invoke(CONTACT_FUNCTION, {
+        const { data, error, response } = await getClient().functions.invoke(CONTACT_FUNCTION, {
           body: request,
           headers: { "Idempotency-Key": idempotencyKey },
           signal: controller.signal,
         });
-        if (!error) return { ok: true };
-        if (timedOut) return { ok: false, reason: "timeout", possiblyDelivered: true };
+        // Delivered only by the function's own answer, its JSON: a portal's or a proxy's 2xx page
+        // says nothing of whether it ran.
+        if (!error)
+          return isFunctionAnswer(response, data)
+            ? { ok: true }
+            : failed("unknown", "unknown", { status: response?.status, detail: "not the function's answer" });
+        if (timedOut) return failed("timeout", "unknown");
         // The kind of answer decides what becomes of the lead: one table (call-outcome.ts).
         if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
-          const response = error.context as Response;
-          void response.body?.cancel().catch(() => undefined);
-          const reason = error instanceof FunctionsRelayError ? "relay" : "http";
-          return outcomeOfStatus(response.status) === "sure-failure"
-            ? { ok: false, reason, status: response.status }
-            : { ok: false, reason, status: response.status, possiblyDelivered: true };
+          const { status, body } = error.context as Response;
+          void body?.cancel().catch(() => undefined);
+          return failed(error instanceof FunctionsRelayError ? "relay" : "http", outcomeOfStatus(status), {
+            status,
+          });
         }
-        if (error instanceof FunctionsFetchError) {
-          const detail = describeCause(error.context);
-          return outcomeOfNetworkError(networkErrorCode(error.context)) === "sure-failure"
-            ? { ok: false, reason: "network", detail }
-            : { ok: false, reason: "network", detail, possiblyDelivered: true };
-        }
+        if (error instanceof FunctionsFetchError)
+          return failed("network", outcomeOfNetworkError(networkErrorCode(error.context)), {
+            detail: describeCause(error.context),
+          });
         // E.g. a 2xx whose body is not what its Content-Type says: the function did answer.
-        return { ok: false, reason: "unknown", detail: describeCause(error), possiblyDelivered: true };
+        return failed("unknown", "unknown", { detail: describeCause(error) });
       } catch (error) {
-        return {
-          ok: false,
-          reason: timedOut ? "timeout" : "unknown",
-          detail: describeCause(error),
-          possiblyDelivered: true,
-        };
+        return failed(timedOut ? "timeout" : "unknown", "unknown", { detail: describeCause(error) });
       } finally {
         clearTimeout(timer);
       }
     },
   };
+}
+
+/** A failed call, held as possibly delivered when its outcome is unknown. */
+const failed = (
+  reason: SendFailure,
+  outcome: CallOutcome,
+  extra: { status?: number | undefined; detail?: string } = {},
+): SendResult => ({
+  ok: false,
+  reason,
+  ...extra,
+  ...(outcome === "unknown" ? { possiblyDelivered: true } : {}),
+});
+
+/** A 2xx the function itself made: JSON (supabase-js parsed it), an object or an array. */
+function isFunctionAnswer(response: Response | undefined, data: unknown): boolean {
+  const type = response?.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" && typeof data === "object" && data !== null;
 }
 
 /** An error's class and code only: messages from fetch can contain the URL, never the request. */

@@ -18,7 +18,6 @@ import type { ContactOutcome } from "~/lib/contact/log.server";
 import type { ContactSink } from "~/lib/leads/sink.server";
 import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 import type { ContactActionData } from "~/lib/contact/types";
-import { createAlerts } from "~/lib/leads/alerts.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";
 import { openDatabase } from "~/lib/leads/database.server";
 import { createContactLimits } from "~/lib/leads/limits.server";
@@ -197,7 +196,6 @@ async function harness(options: HarnessOptions = {}) {
       store: observed,
       sink: options.sink === null ? undefined : (options.sink ?? supabaseSink()),
       limits: createContactLimits({ ...limits, windowSeconds: 600 }),
-      alerts: createAlerts({ url: undefined, store, intervalMs: 0 }),
       leaseMs: LEASE_MS,
     },
     log: (outcome) => log.push(outcome),

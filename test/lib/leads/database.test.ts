@@ -4,8 +4,10 @@ import { type AddressInfo, createServer } from "node:net";
 import type pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 
-import { codedPool, errorText, redactUrl, storeErrorClass } from "~/lib/leads/database.server";
-import { isConnectionError } from "~/lib/leads/store.server";
+import { codedPool, errorText, redactUrl, storeError } from "~/lib/leads/database.server";
+
+const storeErrorClass = (error: unknown) => storeError(error).errorClass;
+const isConnectionError = (error: unknown) => storeError(error).down;
 
 describe("what the lead store says about its database", () => {
   it("never prints a password", () => {
@@ -69,8 +71,8 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     "SQLITE_FULL",
   ])("%s: unavailable", (code) => expect(isConnectionError(coded(code))).toBe(true));
 
-  it.each(["57014", "SQLITE_BUSY", "SQLITE_LOCKED"])(
-    "%s: one slow statement on a live database, not an outage (issue 40)",
+  it.each(["57014", "SQLITE_BUSY", "SQLITE_LOCKED", "POOL_BUSY"])(
+    "%s: a slow statement, a lock or every connection in use on a live database, not an outage",
     (code) => expect(isConnectionError(coded(code))).toBe(false),
   );
 
@@ -128,12 +130,12 @@ describe("which store errors mean the database is not there (issue 33)", () => {
 
   it("gives pg's code-less transport errors a code: 08001 could not connect, 08006 lost mid-query", async () => {
     const connectFailure = new Error("Connection terminated unexpectedly");
-    const pool = codedPool(failingPool({ connect: connectFailure }), { connectMs: 1_000, queryMs: 1_000 });
+    const pool = codedPool(failingPool({ connect: connectFailure }), { busyMs: 1_000, queryMs: 1_000 });
     await expect(pool.connect()).rejects.toMatchObject({ code: "08001" });
     expect(isConnectionError(connectFailure)).toBe(true);
 
     const lost = codedPool(failingPool({ query: new Error("Connection terminated unexpectedly") }), {
-      connectMs: 1_000,
+      busyMs: 1_000,
       queryMs: 1_000,
     });
     const client = await lost.connect();
@@ -143,7 +145,7 @@ describe("which store errors mean the database is not there (issue 33)", () => {
 
   it("a connection lost while a request holds it ends nothing: its 'error' is heard, and it is closed when released (the history test's crash)", async () => {
     const pool = failingPool({});
-    const held = await codedPool(pool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    const held = await codedPool(pool, { busyMs: 1_000, queryMs: 1_000 }).connect();
     const raw = (await pool.connect()) as unknown as EventEmitter & { released: unknown[] };
     expect(() => raw.emit("error", new Error("Connection terminated unexpectedly"))).not.toThrow();
     held.release();
@@ -181,7 +183,7 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     real.on("error", () => {});
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const client = await codedPool(real, { connectMs: 2_000, queryMs: 2_000 }).connect();
+      const client = await codedPool(real, { busyMs: 2_000, queryMs: 2_000 }).connect();
       // The packet has been read whole by now: the FATAL was heard, not thrown.
       await vi.waitFor(() =>
         expect(errors).toHaveBeenCalledWith(expect.stringContaining("lead_store_connection_lost")),
@@ -198,7 +200,7 @@ describe("which store errors mean the database is not there (issue 33)", () => {
 
   it("closes a connection whose query got no answer from the server, and keeps one the server answered with an error", async () => {
     const lostPool = failingPool({ query: new Error("Query read timeout") });
-    const lost = await codedPool(lostPool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    const lost = await codedPool(lostPool, { busyMs: 1_000, queryMs: 1_000 }).connect();
     await expect(lost.query("select 1", [])).rejects.toThrow();
     lost.release();
     const raw = (await lostPool.connect()) as unknown as { released: unknown[] };
@@ -206,25 +208,25 @@ describe("which store errors mean the database is not there (issue 33)", () => {
 
     const { DatabaseError } = await import("pg");
     const refusedPool = failingPool({ query: new DatabaseError("duplicate key", 0, "error") });
-    const refused = await codedPool(refusedPool, { connectMs: 1_000, queryMs: 1_000 }).connect();
+    const refused = await codedPool(refusedPool, { busyMs: 1_000, queryMs: 1_000 }).connect();
     await expect(refused.query("insert", [])).rejects.toThrow("duplicate key");
     refused.release();
     const kept = (await refusedPool.connect()) as unknown as { released: unknown[] };
     expect(kept.released).toEqual([false]);
   });
 
-  it("a failure at its deadline is a timeout; the server's own codes and programming errors are kept", async () => {
+  it("a wait for a connection that ends at its deadline is a busy pool; the server's own codes and programming errors are kept", async () => {
     const slow = codedPool(
       failingPool({ connect: new Error("timeout exceeded when trying to connect"), afterMs: 30 }),
       {
-        connectMs: 20,
+        busyMs: 20,
         queryMs: 20,
       },
     );
-    await expect(slow.connect()).rejects.toMatchObject({ code: "ETIMEDOUT" });
+    await expect(slow.connect()).rejects.toMatchObject({ code: "POOL_BUSY" });
 
     const server = codedPool(failingPool({ query: coded("42P01", 'relation "x" does not exist') }), {
-      connectMs: 1_000,
+      busyMs: 1_000,
       queryMs: 1_000,
     });
     await expect((await server.connect()).query("select * from x", [])).rejects.toMatchObject({
@@ -232,7 +234,7 @@ describe("which store errors mean the database is not there (issue 33)", () => {
     });
 
     const bug = new TypeError("Cannot read properties of undefined");
-    const buggy = codedPool(failingPool({ query: bug }), { connectMs: 1_000, queryMs: 1_000 });
+    const buggy = codedPool(failingPool({ query: bug }), { busyMs: 1_000, queryMs: 1_000 });
     await expect((await buggy.connect()).query("select 1", [])).rejects.toBe(bug);
     expect((bug as { code?: string }).code).toBeUndefined();
   });

@@ -96,8 +96,7 @@ describe("dispatcher", () => {
       sink,
       alerts,
       intervalMs: 3_600_000,
-      retentionDays: 90,
-      spamRetentionDays: 30,
+      retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -162,8 +161,7 @@ describe("dispatcher", () => {
       sink: slow,
       alerts,
       intervalMs: 3_600_000,
-      retentionDays: 90,
-      spamRetentionDays: 30,
+      retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -187,13 +185,13 @@ describe("dispatcher", () => {
     expect((await store.get(id))?.state).toBe("dead");
     await alerts.settled();
     expect(hook.bodies).toHaveLength(1);
-    expect(hook.bodies[0]).toMatchObject({ kind: "dead", attempts: 3 });
+    expect(hook.bodies[0]).toMatchObject({ kind: "dead", dead: 1 });
     expect(String(hook.bodies[0]?.text)).toContain("npm run leads");
     expect(JSON.stringify(hook.bodies)).not.toMatch(/dead@example|Ada|invoices/);
     await running.stop();
   });
 
-  it("a possibly delivered lead is never sent again; a lease expired mid-call becomes one, with one alert per interval", async () => {
+  it("a possibly delivered lead is never sent again; a lease expired mid-call becomes one; alerted once per interval while any is held", async () => {
     const held = await failedLead("held@example.com", {
       ok: false,
       reason: "timeout",
@@ -212,7 +210,11 @@ describe("dispatcher", () => {
     expect((await store.get(held))?.state).toBe("possibly_delivered");
     expect((await store.get(stuck.claim.lead.id))?.state).toBe("possibly_delivered");
     await alerts.settled();
-    expect(hook.bodies.map((body) => body.kind)).toEqual(["possibly-delivered"]);
+    // The first pass's, and the one an interval later: the level is still two.
+    expect(hook.bodies).toMatchObject([
+      { kind: "possibly-delivered", possiblyDelivered: 2 },
+      { kind: "possibly-delivered", possiblyDelivered: 2 },
+    ]);
     await running.stop();
   });
 
@@ -240,8 +242,7 @@ describe("dispatcher", () => {
       sink: undefined,
       alerts,
       intervalMs: 3_600_000,
-      retentionDays: 90,
-      spamRetentionDays: 30,
+      retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 30 * 60_000,
       log: silent,
     });
@@ -258,18 +259,18 @@ describe("dispatcher", () => {
     await running.stop();
   });
 
-  it("a webhook that fails does not silence its alert: the next pass sends it again (issue 40)", async () => {
+  it("a webhook that fails does not silence an alert: the next pass reads the levels and sends each again", async () => {
     await hook.close();
     hook = await startHook(500);
     alerts = createAlerts({ url: hook.url, store, intervalMs: 60_000, log: silent });
     await failedLead("waiting@example.com", { ok: false, reason: "http", status: 503 });
+    await failedLead("held@example.com", { ok: false, reason: "timeout", possiblyDelivered: true });
     const running = startDispatcher({
       store,
       sink: undefined,
       alerts,
       intervalMs: 3_600_000,
-      retentionDays: 90,
-      spamRetentionDays: 30,
+      retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 60_000,
       log: silent,
     });
@@ -279,8 +280,43 @@ describe("dispatcher", () => {
     clock += 1_000;
     await running.runOnce();
     await alerts.settled();
-    expect(hook.bodies.map((body) => body.kind)).toEqual(["pending-age", "pending-age"]);
+    expect(hook.bodies.map((body) => body.kind).sort()).toEqual([
+      "pending-age",
+      "pending-age",
+      "possibly-delivered",
+      "possibly-delivered",
+    ]);
     await running.stop();
+  });
+
+  it("erases an undelivered lead LEADS_UNDELIVERED_RETENTION_DAYS after its receipt, on a start's first pass, and alerts a week before", async () => {
+    const id = await failedLead("old@example.com", { ok: false, reason: "http", status: 503 });
+    /** A server started now: its dispatcher's first pass. */
+    const firstPass = async () => {
+      const running = startDispatcher({
+        store,
+        sink: undefined,
+        alerts,
+        intervalMs: 3_600_000,
+        retention: { delivered: 90, undelivered: 10, spam: 30 },
+        pendingAlertMs: 365 * 86_400_000,
+        log: silent,
+      });
+      await running.runOnce();
+      await running.stop();
+      await alerts.settled();
+    };
+    clock += 2 * 86_400_000;
+    await firstPass();
+    expect(hook.bodies).toEqual([]);
+    clock += 2 * 86_400_000;
+    await firstPass();
+    expect(hook.bodies).toMatchObject([{ kind: "erasure-soon" }]);
+    expect(String(hook.bodies[0]?.text)).toContain("within 6 day(s)");
+    expect((await store.get(id))?.state).toBe("pending");
+    clock += 6 * 86_400_000 + 1;
+    await firstPass();
+    expect(await store.get(id)).toBeUndefined();
   });
 
   it("a webhook that fails never holds a lead", async () => {
@@ -298,8 +334,7 @@ describe("dispatcher", () => {
       sink,
       alerts: failing,
       intervalMs: 3_600_000,
-      retentionDays: 90,
-      spamRetentionDays: 30,
+      retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 1,
       log: silent,
     });

@@ -119,12 +119,14 @@ export function storeContract(engine: Engine) {
       run: (store, lead) => store.recordOutcome(lead.claim, { ok: false, reason: "http", status: 503 }),
     },
     releaseUncalled: { run: (store, lead) => store.releaseUncalled(lead.claim) },
-    expireLeases: { prepare: (now) => ({ lease_until: now - 1 }), run: (store) => store.expireLeases() },
+    expireLeases: { prepare: (now) => ({ leaseUntil: now - 1 }), run: (store) => store.expireLeases() },
     dispatch: { run: (store) => store.claimDue(10) },
     retry: { run: (store, lead) => store.claimIfIn(lead.id, fromStates("retry")) },
     releaseSpam: { run: (store, lead) => store.releaseSpam(lead.id, "inbox") },
-    retention: { run: (store) => store.eraseDeliveredOlderThan(0) },
-    eraseSpam: { run: (store) => store.eraseSpamOlderThan(0) },
+    resolve: { run: (store, lead) => store.resolve(lead.id) },
+    retention: { run: (store) => store.eraseExpired({ delivered: 0, undelivered: 1e6, spam: 1e6 }) },
+    eraseUndelivered: { run: (store) => store.eraseExpired({ delivered: 1e6, undelivered: 0, spam: 1e6 }) },
+    eraseSpam: { run: (store) => store.eraseExpired({ delivered: 1e6, undelivered: 1e6, spam: 0 }) },
     forget: { run: (store, lead) => store.forget(lead.email) },
   };
 
@@ -148,11 +150,11 @@ export function storeContract(engine: Engine) {
           .updateTable("leads")
           .set({
             state,
-            lease_token: TOKEN,
-            lease_until: clock + 60_000,
-            next_attempt_at: clock - 1,
-            received_at: clock - 1,
-            delivered_at: clock - 1,
+            leaseToken: TOKEN,
+            leaseUntil: clock + 60_000,
+            nextAttemptAt: clock - 1,
+            receivedAt: clock - 1,
+            deliveredAt: clock - 1,
             ...driver.prepare?.(clock),
           })
           .where("id", "=", id)
@@ -527,21 +529,26 @@ export function storeContract(engine: Engine) {
     expect(asked).toBe(0);
   });
 
-  it("inbox leads, counts, and the oldest pending lead's age", async () => {
+  it("inbox leads, counts, and the oldest pending and undelivered leads' ages", async () => {
     const store = await instance();
     await store.admit(request(), { mode: "inbox", allow });
+    const held = await store.admit(request({ email: "alan@example.com" }), { mode: "function", allow });
+    if (held.kind !== "claimed") throw new Error(held.kind);
+    await store.recordOutcome(held.claim, { ok: false, reason: "timeout", possiblyDelivered: true });
+    clock += 30_000;
     const failing = await store.admit(request({ email: "grace@example.com" }), { mode: "function", allow });
     if (failing.kind !== "claimed") throw new Error(failing.kind);
     await store.recordOutcome(failing.claim, { ok: false, reason: "relay", status: 502 });
     clock += 90_000;
     expect(await store.counts()).toEqual({
       pending: 1,
-      possiblyDelivered: 0,
+      possiblyDelivered: 1,
       dead: 0,
       sending: 0,
       inbox: 1,
       spam: 0,
       oldestPendingAgeSeconds: 90,
+      oldestUndeliveredAgeSeconds: 120,
     });
   });
 
@@ -561,23 +568,62 @@ export function storeContract(engine: Engine) {
     expect(await store.forget("nobody@example.com")).toEqual({ erased: 0, copiesGone: true });
   });
 
-  it("retention erases the personal fields of leads confirmed long ago, never an inbox lead", async () => {
+  it("retention bounds every state: the personal fields of delivered and inbox leads after their days (the row stays); pending, dead and held leads, and spam, row and all", async () => {
     const store = await instance();
-    const old = await store.admit(request(), { mode: "function", allow });
-    if (old.kind !== "claimed") throw new Error(old.kind);
-    await store.recordOutcome(old.claim, { ok: true });
+    const days = { delivered: 90, undelivered: 180, spam: 30 };
+    const claimed = async (email: string) => {
+      const admission = await store.admit(request({ email }), { mode: "function", allow });
+      if (admission.kind !== "claimed") throw new Error(admission.kind);
+      return admission.claim;
+    };
+    const delivered = await claimed("delivered@example.com");
+    await store.recordOutcome(delivered, { ok: true });
     await store.admit(request({ email: "inbox@example.com" }), { mode: "inbox", allow });
-    clock += 91 * 86_400_000;
-    const recent = await store.admit(request({ email: "recent@example.com" }), { mode: "function", allow });
-    if (recent.kind !== "claimed") throw new Error(recent.kind);
-    await store.recordOutcome(recent.claim, { ok: true });
-    expect(await store.eraseDeliveredOlderThan(90)).toEqual({ erased: 1, copiesGone: true });
-    const erased = await store.get(old.claim.lead.id);
+    await store.recordOutcome(await claimed("pending@example.com"), {
+      ok: false,
+      reason: "http",
+      status: 503,
+    });
+    await store.recordOutcome(await claimed("held@example.com"), {
+      ok: false,
+      reason: "timeout",
+      possiblyDelivered: true,
+    });
+    await store.admit(request({ email: "spam@example.com" }), {
+      mode: "function",
+      allow,
+      spam: ["honeypot"],
+    });
+    clock += 31 * 86_400_000;
+    expect(await store.eraseExpired(days)).toEqual({
+      delivered: 0,
+      undelivered: 0,
+      spam: 1,
+      erased: 1,
+      copiesGone: true,
+    });
+    clock += 60 * 86_400_000;
+    const recent = await claimed("recent@example.com");
+    await store.recordOutcome(recent, { ok: true });
+    expect(await store.eraseExpired(days)).toMatchObject({ delivered: 2, undelivered: 0, spam: 0 });
+    const erased = await store.get(delivered.lead.id);
     expect(erased).toMatchObject({ state: "delivered", erasedAt: clock });
     expect(Object.values(erased?.request ?? {}).every((value) => value === "")).toBe(true);
-    expect((await store.list(["inbox"]))[0]?.request.email).toBe("inbox@example.com");
-    expect((await store.get(recent.claim.lead.id))?.request.email).toBe("recent@example.com");
-    expect(await store.eraseDeliveredOlderThan(90)).toEqual({ erased: 0, copiesGone: true });
+    expect((await store.list(["inbox"]))[0]?.request.email).toBe("");
+    expect((await store.get(recent.lead.id))?.request.email).toBe("recent@example.com");
+    expect(
+      (await store.list(["pending", "possibly_delivered"])).map((lead) => lead.request.email).sort(),
+    ).toEqual(["held@example.com", "pending@example.com"]);
+    clock += 90 * 86_400_000;
+    expect(await store.eraseExpired(days)).toMatchObject({ delivered: 0, undelivered: 2, spam: 0 });
+    expect(await store.list(["pending", "possibly_delivered"])).toEqual([]);
+    expect(await store.eraseExpired(days)).toEqual({
+      delivered: 0,
+      undelivered: 0,
+      spam: 0,
+      erased: 0,
+      copiesGone: true,
+    });
   });
 
   it("spam is kept, never an attempt: not joined to an open lead, a duplicate only of spam, counted, listed, erased after its days (issue 41)", async () => {
@@ -613,7 +659,10 @@ export function storeContract(engine: Engine) {
     });
     expect(refused.kind).toBe("limited");
     clock += 30 * 86_400_000 - DUPLICATE_WINDOW_MS;
-    expect(await store.eraseSpamOlderThan(30)).toEqual({ erased: 1, copiesGone: true });
+    expect(await store.eraseExpired({ delivered: 1e6, undelivered: 1e6, spam: 30 })).toMatchObject({
+      spam: 1,
+      erased: 1,
+    });
     expect((await store.list(["spam"])).map((lead) => lead.id)).toEqual([
       again.kind === "stored" ? again.id : "",
     ]);
