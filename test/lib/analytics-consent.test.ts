@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 
 import { consentText } from "~/content/consent";
-import { CONSENT_DOM, CONSENT_KEY, consentScript, gtagSource } from "~/lib/analytics-consent";
+import {
+  CONSENT_DOM,
+  CONSENT_KEY,
+  type ConsentConfig,
+  consentScript,
+  gtagSource,
+} from "~/lib/analytics-consent";
 
 /** The consent script's text (decision 047): inlined in every document with GA_MEASUREMENT_ID. */
-const config = (announce = consentText.announce) => ({
+const config = (announce: ConsentConfig["announce"] = consentText.announce): ConsentConfig => ({
   measurementId: "G-ABC123DEF4",
   src: gtagSource("G-ABC123DEF4"),
   key: CONSENT_KEY,
