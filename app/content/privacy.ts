@@ -134,7 +134,7 @@ export const privacyText = {
       "We use what you type into the contact form only to answer your request.",
       facts.delivery === "function"
         ? `Your request is stored in this site's database and sent on to the agency by its contact function. Its personal details are erased ${days(facts.retention.deliveredDays)} after the agency received it.`
-        : `Your request is stored in this site's database, where the agency reads it, and erased ${days(facts.retention.deliveredDays)} after it arrived.`,
+        : `Your request is stored in this site's database, where the agency reads it. Its personal details are erased ${days(facts.retention.deliveredDays)} after it arrived.`,
       "Your IP address counts towards the form's limits and is never stored with your request; the access logs of the servers in front of this site may record it.",
       facts.analytics
         ? "Google Analytics runs only if you accept it in the bar at the bottom of the page. Until then nothing from Google loads and nothing is stored in your browser for it."
@@ -259,7 +259,7 @@ export const privacyText = {
             `Requests that never reached the agency (the function failed, did not answer, or may have received them without confirming): kept for a person at the agency to deliver, and erased ${days(facts.retention.undeliveredDays)} after they arrived.`,
           ]
         : [
-            `Every request: kept in this site's database, where the agency reads it, and erased ${days(facts.retention.deliveredDays)} after it arrived.`,
+            `Every request: kept in this site's database, where the agency reads it; its personal details (every field above) are erased ${days(facts.retention.deliveredDays)} after it arrived. A record that a request arrived, with no personal data, stays for counting.`,
           ]),
       `Messages the site takes for spam: held aside, never passed on, and erased ${days(facts.retention.spamDays)} after they arrived, unless a person at the agency releases one as a real request (then the rules above apply to it).`,
       "If the site's database cannot be reached at the moment you send, your request is written to the server's error log instead, so that it is not lost. That log is kept for as long as the host keeps the server's logs.",

@@ -245,7 +245,7 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
     expect(textOf(page.doc, "#recipients")).not.toContain("Supabase");
     const retention = textOf(page.doc, "#retention");
     expect(retention).toContain(
-      "Every request: kept in this site's database, where the agency reads it, and erased 90 days after it arrived.",
+      "Every request: kept in this site's database, where the agency reads it; its personal details (every field above) are erased 90 days after it arrived.",
     );
     expect(retention).toContain("erased 30 days after they arrived");
     expect(retention).toContain("Backups of the database that the operator makes keep an erased request");

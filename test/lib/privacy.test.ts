@@ -231,11 +231,11 @@ describe("the privacy page's copy", () => {
       LEADS_UNDELIVERED_RETENTION_DAYS: "61",
       GA_MEASUREMENT_ID: "G-ABC123DEF4",
     });
-    expect(privacyText.summary.points(inbox).join(" ")).toContain("erased 41 days after it arrived");
+    expect(privacyText.summary.points(inbox).join(" ")).toContain("are erased 41 days after it arrived");
     expect(privacyText.summary.points(withFunction).join(" ")).toContain(
       "37 days after the agency received it",
     );
-    expect(privacyText.retention.rules(inbox).join(" ")).toContain("erased 41 days after it arrived");
+    expect(privacyText.retention.rules(inbox).join(" ")).toContain("are erased 41 days after it arrived");
     expect(privacyText.retention.rules(withFunction).join(" ")).toContain("erased 37 days after");
     expect(privacyText.retention.rules(withFunction).join(" ")).toContain(
       "erased 61 days after they arrived",
