@@ -49,6 +49,22 @@ async function waitForEnhancement(page: Visitor): Promise<void> {
   );
 }
 
+/**
+ * The section lands just below the fixed header: a click aimed while the page still glides to the
+ * address's #fragment lands on whatever the glide brings under the pointer (engines-visitor.test.ts).
+ */
+async function waitForLanding(page: Visitor, id: string): Promise<void> {
+  await page.waitFor(
+    (sectionId) => {
+      const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+      const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+      return top >= header - 1 && top - header <= 96;
+    },
+    id,
+    `#${id} to land just below the header`,
+  );
+}
+
 /** A first visit: no choice kept from an earlier test. */
 async function openFresh(page: Visitor, path = "/"): Promise<void> {
   await page.open(path, DESKTOP);
@@ -176,6 +192,7 @@ describeEngines(
       );
       await page.open("/#contact", DESKTOP);
       await waitForEnhancement(page);
+      await waitForLanding(page, "contact");
       expect(await page.evaluate(barGone)).toBe(true);
       // A submission without consent fires no form_submit (the Accept test below is the control).
       const contact = uniqueContact();
@@ -217,6 +234,7 @@ describeEngines(
       await openFresh(page, "/#contact");
       await page.waitFor(barShown, undefined, "the consent bar");
       await waitForEnhancement(page);
+      await waitForLanding(page, "contact");
       expect(googleSince(from)).toEqual([]);
       await page.click("[data-consent='accept']");
       await stack.proxy!.waitForHost(TAG_HOST, { from });
