@@ -11,6 +11,7 @@ import {
 import type { ReactNode } from "react";
 
 import { Analytics } from "~/components/Analytics";
+import { ConsentBar } from "~/components/ConsentBar";
 import { DevReload } from "~/components/DevReload";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { env } from "~/lib/env.server";
@@ -42,6 +43,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        {/* Before the page: the first Tab reaches the choice (decision 047). */}
+        {data?.gaMeasurementId ? <ConsentBar /> : null}
         {children}
         {/* No <ScrollRestoration>: the page is one document, reached and reloaded by document
             navigations, whose scroll the browser restores natively. Remix's version would run a
@@ -49,7 +52,8 @@ export function Layout({ children }: { children: ReactNode }) {
             (a synchronous round trip to the browser process): 9-17 ms of waiting on this machine. */}
         {/* The server holds what this writes until the first paint (decision 022, markup.server.ts). */}
         <Scripts />
-        {/* After <Scripts>: the policy hashes only the scripts from Remix's on (document.server.tsx). */}
+        {/* After <Scripts>: the policy hashes only the scripts from Remix's on (document.server.tsx).
+            It loads nothing from Google until the visitor accepts (decision 047). */}
         {data?.gaMeasurementId ? <Analytics measurementId={data.gaMeasurementId} /> : null}
         {/* A constant in both builds: the production bundles do not contain it. */}
         {process.env.NODE_ENV === "development" ? <DevReload /> : null}

@@ -1,23 +1,20 @@
-interface AnalyticsProps {
-  measurementId: string;
-}
+import { consentText } from "~/content/consent";
+import { CONSENT_DOM, CONSENT_KEY, consentScript, gtagSource } from "~/lib/analytics-consent";
 
 /**
- * Google Analytics (gtag.js), rendered only when GA_MEASUREMENT_ID is configured. One inline
- * script sets gtag up and inserts gtag.js itself: the document's policy lists the hashes of its
- * inline scripts (a parser-inserted `<script src>` could not be allowed that way), and under
- * `'strict-dynamic'` a script inserted by an allowed script is allowed.
+ * Google Analytics behind the visitor's consent (decision 047), rendered only when
+ * GA_MEASUREMENT_ID is configured: one inline script (after Remix's, so the document's policy
+ * hashes it: document.server.tsx) that shows the bar, keeps the choice and, only after Accept,
+ * inserts gtag.js itself (under `'strict-dynamic'` a script inserted by an allowed script is
+ * allowed). The same text for every visitor: the choice is read in the browser.
  */
-export function Analytics({ measurementId }: AnalyticsProps) {
-  const src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
-  const init = [
-    "window.dataLayer=window.dataLayer||[];",
-    "function gtag(){dataLayer.push(arguments);}",
-    "window.gtag=gtag;",
-    "gtag('js',new Date());",
-    `gtag('config',${JSON.stringify(measurementId)});`,
-    `var s=document.createElement('script');s.async=true;s.src=${JSON.stringify(src)};`,
-    "document.head.appendChild(s);",
-  ].join("");
-  return <script dangerouslySetInnerHTML={{ __html: init }} />;
+export function Analytics({ measurementId }: { measurementId: string }) {
+  const script = consentScript({
+    measurementId,
+    src: gtagSource(measurementId),
+    key: CONSENT_KEY,
+    dom: CONSENT_DOM,
+    announce: consentText.announce,
+  });
+  return <script dangerouslySetInnerHTML={{ __html: script }} />;
 }

@@ -1,3 +1,5 @@
+import { useRouteLoaderData } from "@remix-run/react";
+
 import { contactDetails } from "~/content/contact";
 import {
   copyright,
@@ -9,9 +11,12 @@ import {
   footerTagline,
   legalLinks,
 } from "~/content/footer";
+import { consentText } from "~/content/consent";
 import { newTabHint } from "~/content/external-link";
 import { site } from "~/content/site";
+import { CONSENT_DOM } from "~/lib/analytics-consent";
 import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
+import type { loader as rootLoader } from "~/root";
 
 import { BrandMark } from "./BrandMark";
 import { Icon } from "./Icon";
@@ -26,6 +31,7 @@ const linkClass = "text-ink-300 transition-colors hover:text-white";
  * it: its own link says so (`aria-current`).
  */
 export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; current?: string }) {
+  const analytics = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.gaMeasurementId);
   return (
     <footer
       className="on-ink bg-ink-950 text-white"
@@ -107,6 +113,15 @@ export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; 
                 </a>
               </li>
             ))}
+            {analytics ? (
+              // Hidden without JavaScript (there is no bar to open); the consent script reveals it
+              // and opens the bar on a press (decision 047). React keeps what the script set.
+              <li hidden {...{ [CONSENT_DOM.reveal]: "" }} suppressHydrationWarning>
+                <button type="button" {...{ [CONSENT_DOM.action]: "open" }} className={linkClass}>
+                  {consentText.settings}
+                </button>
+              </li>
+            ) : null}
           </ul>
         </div>
       </div>

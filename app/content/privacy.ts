@@ -1,10 +1,15 @@
 /**
  * The privacy page's copy (/privacy, decision 043). Plain language, layered: a short summary, then
- * the detail. Every value in it (fields, days, processors, cookies, the controller) comes from the
- * page's facts (`privacyFacts` in app/lib/privacy.server.ts), computed from the code and the
- * configuration that decide it; this file only says them in words.
+ * the detail, whose parts follow GDPR article 13(1) and (2) in order (decision 047). Every value in
+ * it (fields, days, processors and their places, cookies, the controller) comes from the page's
+ * facts (`privacyFacts` in app/lib/privacy.server.ts), computed from the code and the configuration
+ * that decide it; this file only says them in words. Changing what it says: change
+ * `copyLastChanged` (./privacy-changed.ts) in the same commit.
  */
+import type { SpamSignal } from "~/lib/contact/spam";
 import type { ContactField, PrivacyFacts, Processor } from "~/lib/privacy.server";
+
+import { consentText } from "./consent";
 
 import { site } from "./site";
 
@@ -22,6 +27,27 @@ export function duration(seconds: number): string {
 /** "per 10 minutes", but "per hour" rather than "per 1 hour". */
 export const per = (seconds: number) => `per ${duration(seconds).replace(/^1 /, "")}`;
 
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** "2026-12-02" → "2 December 2026": one way of writing a day for readers in every country. */
+export function longDate(day: string): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return `${date} ${MONTHS[month - 1]} ${year}`;
+}
+
 /**
  * Why the page asks for each field. Keyed by the schema's fields: a field added to the form's
  * schema without a purpose here is a type error (and test/lib/privacy.test.ts fails).
@@ -37,6 +63,20 @@ export const fieldPurposes: Record<ContactField, string> = {
   message: "Your request itself: what we answer.",
 };
 
+/**
+ * What the spam check looks at, in words. Keyed by the signals themselves (app/lib/contact/spam.ts):
+ * a signal added there without a sentence here is a type error.
+ */
+export const spamSignalWords: Record<SpamSignal, string> = {
+  honeypot: "the hidden field filled in",
+  links: "more than two links in the message",
+  markup: "HTML or forum markup in the message",
+  shortener: "a link through a URL shortener",
+  "name-is-url": "a name that is a web address",
+  "identical-fields": "three or more fields with the same text",
+  "fast-submit": "a message sent within seconds of the first keystroke",
+};
+
 /** How each kind of processor is named on the page, and what it does with the data. */
 export const processorRoles: Record<
   Processor["role"],
@@ -44,7 +84,14 @@ export const processorRoles: Record<
 > = {
   hosting: {
     label: "Hosting",
-    does: () => "runs the server this site is on, which stores your request.",
+    does: (facts) =>
+      facts.store === "sqlite"
+        ? "runs the server this site is on, whose disk holds the site's database with your request."
+        : "runs the server this site is on, which receives your request and passes it to the database.",
+  },
+  database: {
+    label: "Database",
+    does: () => "hosts the site's PostgreSQL database, which stores your request.",
   },
   function: {
     label: "Contact function",
@@ -57,7 +104,8 @@ export const processorRoles: Record<
   },
   analytics: {
     label: "Analytics",
-    does: () => "receives page views and the form_submit event (see Cookies and analytics).",
+    does: () =>
+      "receives page views and the form_submit event, only if you accept analytics (see Cookies and analytics).",
   },
 };
 
@@ -66,11 +114,12 @@ export const privacyText = {
     /** The tab and bookmark name: the page, then whose site it is. */
     title: `Privacy Policy | ${site.brandName}`,
     description:
-      "What this site does with what you type into its contact form: who receives it, how long it is kept, which cookies are set, and your rights.",
+      "What this site does with what you type into its contact form: who receives it, where, how long it is kept, which cookies are set with your consent, and your rights.",
   },
   eyebrow: "Privacy Policy",
   heading: "How we handle your data",
   lead: "What this site does with what you give it, in plain words: the short version first, the details below.",
+  lastChanged: "Last changed",
 
   /** The list of the detail's parts. */
   onThisPage: "On this page",
@@ -84,13 +133,13 @@ export const privacyText = {
     points: (facts: PrivacyFacts): string[] => [
       "We use what you type into the contact form only to answer your request.",
       facts.delivery === "function"
-        ? `Your request is stored on this site and sent on to the agency by e-mail. Its personal details are erased ${days(facts.retention.deliveredDays)} after the agency received it.`
-        : "Your request stays in this site's own database, where the agency reads it, until a person there erases it. It is sent nowhere else.",
-      "Your IP address is used only to stop floods of messages, and is never stored with your request.",
+        ? `Your request is stored in this site's database and sent on to the agency by its contact function. Its personal details are erased ${days(facts.retention.deliveredDays)} after the agency received it.`
+        : `Your request is stored in this site's database, where the agency reads it. Its personal details are erased ${days(facts.retention.deliveredDays)} after it arrived.`,
+      "Your IP address counts towards the form's limits and is never stored with your request; the access logs of the servers in front of this site may record it.",
       facts.analytics
-        ? "Google Analytics counts visits to this site and sets cookies in your browser."
+        ? "Google Analytics runs only if you accept it in the bar at the bottom of the page. Until then nothing from Google loads and nothing is stored in your browser for it."
         : "No cookies, no analytics, no tracking.",
-      "You can see, correct or erase your data at any time, and complain to a data protection authority.",
+      "You can get a copy of your data, have it corrected or erased, and complain to a data protection authority.",
     ],
   },
 
@@ -99,6 +148,41 @@ export const privacyText = {
     intro: "The controller decides what happens to your data and answers for it:",
     labels: { name: "Name", address: "Postal address", email: "Privacy contact" },
     missing: "The operator of this site has not published this yet.",
+  },
+
+  dpo: {
+    heading: "Data protection officer",
+    named: "Our data protection officer:",
+    none: "The agency has not appointed a data protection officer. Write to the privacy contact above about anything on this page.",
+    missing: "The operator has not published yet whether it has a data protection officer.",
+  },
+
+  purposes: {
+    heading: "What we collect, why, and on what legal basis",
+    items: (facts: PrivacyFacts): { purpose: string; basis: string }[] => [
+      {
+        purpose: "Answering your request, and the steps you ask for before a possible contract.",
+        basis: "Article 6(1)(b) GDPR.",
+      },
+      {
+        purpose: "Limiting how often the form can be sent, and holding likely spam aside.",
+        basis: "Article 6(1)(f) GDPR: our legitimate interests (below).",
+      },
+      {
+        purpose:
+          "Keeping the site running and secure: the logs of the server and of what runs in front of it.",
+        basis: "Article 6(1)(f) GDPR: our legitimate interests (below).",
+      },
+      ...(facts.analytics
+        ? [
+            {
+              purpose: "Counting visits and form submissions with Google Analytics.",
+              basis:
+                "Your consent: article 6(1)(a) GDPR, and the consent the ePrivacy rules require before anything is stored in your browser. Only if you accept, and until you withdraw it.",
+            },
+          ]
+        : []),
+    ],
   },
 
   fields: {
@@ -110,67 +194,18 @@ export const privacyText = {
       "The form also has a field people never see and leave empty (bots fill it in), and, with JavaScript on, it sends how many milliseconds passed between your first keystroke and sending. Both only tell people from bots. Neither is stored: when they mark a message as likely spam, only that reason is kept with it.",
   },
 
-  purposes: {
-    heading: "Why, and on what legal basis",
-    items: (facts: PrivacyFacts): { purpose: string; basis: string }[] => [
-      {
-        purpose: "Answering your request, and the steps you ask for before a possible contract.",
-        basis: "Article 6(1)(b) GDPR.",
-      },
-      {
-        purpose: "Limiting how often the form can be sent, and holding likely spam aside.",
-        basis: "Article 6(1)(f) GDPR: our legitimate interest in keeping the form usable for everyone.",
-      },
-      ...(facts.analytics
-        ? [
-            {
-              purpose: "Counting visits and form submissions with Google Analytics.",
-              basis: "Article 6(1)(f) GDPR: our legitimate interest in knowing how the site is used.",
-            },
-          ]
-        : []),
-    ],
-    voluntary:
-      "Giving us your data is up to you. Without the fields marked required we cannot answer your request.",
-  },
-
-  recipients: {
-    heading: "Who receives it",
-    intro: (facts: PrivacyFacts) =>
-      facts.delivery === "function"
-        ? "Your request is stored on this site and then passed on to reach the agency. These companies process data on the agency's behalf:"
-        : "Your request is not sent anywhere: it stays in this site's own database, where the agency reads it. These companies process data on the agency's behalf:",
-    nobodyElse: "No one else receives your data from this site.",
-  },
-
-  retention: {
-    heading: "How long we keep it",
-    rules: (facts: PrivacyFacts): string[] => [
-      ...(facts.delivery === "function"
-        ? [
-            `Requests that reached the agency: their personal details (every field above) are erased ${days(facts.retention.deliveredDays)} after the agency's function confirmed it received them. A record that a request arrived, with no personal data, stays for counting.`,
-            "Requests not delivered yet (the function failed or did not confirm): kept until they are delivered or a person at the agency erases them. The timer above does not erase them, because this site may hold their only copy.",
-          ]
-        : [
-            "Every request: kept in this site's database, its only copy, until a person at the agency erases it. Nothing erases it automatically, so that no request is lost. Ask, and we erase yours.",
-          ]),
-      `Messages that look like spam: held aside and never passed on. A person checks them and may release a real one; the rest are erased after ${days(facts.retention.spamDays)}.`,
-      "If the site's database cannot be reached at the moment you send, your request is written to the server's error log instead, so that it is not lost. That log is kept for as long as the host keeps the server's logs.",
-      ...(facts.delivery === "function"
-        ? ["The e-mail the agency receives is outside these rules; your rights below cover it too."]
-        : []),
-    ],
-  },
-
   ipAddress: {
     heading: "Your IP address",
     paragraphs: ({ limits }: PrivacyFacts): string[] => [
       `To stop floods of messages, the site counts how often each sender uses the form: at most ${count(limits.perClient, "submission")} ${per(limits.windowSeconds)} from one sender, and ${limits.globalPerMinute} a minute from everyone together.`,
       `A sender is told apart by IP address: ${limits.behindProxy ? "the address the proxy in front of this site reports for your connection" : "the address your connection comes from"}. Of an IPv6 address only the network part (the first half, /64) is used.`,
       limits.counters === "database"
-        ? `The count is kept in the site's database until its window of ${duration(limits.windowSeconds)} ends, and deleted within about an hour after that. It is never stored with your request.`
-        : `The count is kept only in the server's memory, until its window of ${duration(limits.windowSeconds)} ends (or the server restarts). It is never stored with your request.`,
-      "The server writes one line for each page it answers: the method, the path (never the query string), the status and how long it took. No IP address, and nothing about your browser. The line for a form submission says how it went, never what you typed.",
+        ? `The count is kept in the site's database under that address (or its /64) until its window of ${duration(limits.windowSeconds)} ends, and deleted within about an hour after that. It is never stored with your request.`
+        : `The count is kept in the server's memory under that address (or its /64) until its window of ${duration(limits.windowSeconds)} ends (or the server restarts). It is never stored with your request.`,
+      "When the server itself logs a request it answered, the line holds the method, the path (never the query string), the status and how long it took. No IP address, and nothing about your browser. The line for a form submission says how it went, never what you typed.",
+      limits.behindProxy
+        ? "The proxy in front of this site writes an access log line for every request, with your IP address and your browser's user agent; it is kept for as long as whoever runs that proxy (the operator or the host) keeps its logs."
+        : "The host's network in front of this server may log each request with your IP address and your browser's user agent, as hosts do; such logs are kept for as long as the host keeps them.",
     ],
   },
 
@@ -179,12 +214,68 @@ export const privacyText = {
     paragraphs: ({ analytics }: PrivacyFacts): string[] =>
       analytics
         ? [
-            `This site uses Google Analytics 4 (measurement ID ${analytics.measurementId}). When a page loads, Google's script sets the cookies ${analytics.cookies.join(" and ")} in your browser to tell your visits apart, and sends Google each page view and, when you send the form, the event form_submit (never what you typed). Your browser's requests to Google carry your IP address and details of your browser.`,
-            "You can block these cookies in your browser's settings or with a content blocker: the site, the form included, works the same without them.",
+            `This site uses Google Analytics 4 (measurement ID ${analytics.measurementId}) only if you accept it in the bar at the bottom of the page. Until you do, nothing from Google loads and nothing is stored in your browser for it; without JavaScript it never loads.`,
+            `Once you accept, Google's script sets the cookies ${analytics.cookies.join(" and ")} in your browser to tell your visits apart, and sends Google each page view and, when you send the form, the event form_submit (never what you typed). Your browser's requests to Google carry your IP address and details of your browser.`,
+            `Your choice itself is kept in your browser's local storage for this site (the entry ${analytics.choiceKey}), so that the bar does not ask again. It is never sent to the server. The site, the form included, works the same whichever you choose.`,
           ]
         : [
             "This site sets no cookies and loads no analytics, advertising or tracking scripts. It keeps nothing in your browser except what showing its pages needs.",
           ],
+  },
+
+  interests: {
+    heading: "Our legitimate interests",
+    items: [
+      "Keeping the contact form usable for everyone: limits on how often one sender can send, and likely spam held aside instead of reaching the agency.",
+      "Keeping the site running and secure: logs to find faults and abuse.",
+    ],
+    object: "You may object to either at any time (article 21, see Your rights).",
+  },
+
+  recipients: {
+    heading: "Who receives it",
+    intro: (facts: PrivacyFacts) =>
+      facts.delivery === "function"
+        ? "Your request is stored in this site's database and then passed on to reach the agency. These companies process data on the agency's behalf:"
+        : "Your request is stored in this site's database, where the agency reads it. These companies process data on the agency's behalf:",
+    where: "Where:",
+    nobodyElse: "Beyond the agency and these processors, no one receives your data from this site.",
+  },
+
+  transfers: {
+    heading: "Transfers outside the EU and EEA",
+    intro:
+      "Each processor above keeps your data where it is listed. A place outside the European Union and the European Economic Area means your data is transferred there.",
+    safeguards: "What such a transfer rests on:",
+    copy: "Ask the privacy contact for a copy of these safeguards.",
+  },
+
+  retention: {
+    heading: "How long we keep it",
+    rules: (facts: PrivacyFacts): string[] => [
+      ...(facts.delivery === "function"
+        ? [
+            `Requests that reached the agency: their personal details (every field above) are erased ${days(facts.retention.deliveredDays)} after the agency's function confirmed it received them. A record that a request arrived, with no personal data, stays for counting.`,
+            `Requests that never reached the agency (the function failed, did not answer, or may have received them without confirming): kept for a person at the agency to deliver, and erased ${days(facts.retention.undeliveredDays)} after they arrived.`,
+          ]
+        : [
+            `Every request: kept in this site's database, where the agency reads it; its personal details (every field above) are erased ${days(facts.retention.deliveredDays)} after it arrived. A record that a request arrived, with no personal data, stays for counting.`,
+          ]),
+      `Messages the site takes for spam: held aside, never passed on, and erased ${days(facts.retention.spamDays)} after they arrived, unless a person at the agency releases one as a real request (then the rules above apply to it).`,
+      "If the site's database cannot be reached at the moment you send, your request is written to the server's error log instead, so that it is not lost. That log is kept for as long as the host keeps the server's logs.",
+      ...(facts.delivery === "function"
+        ? ["The e-mail the agency receives is outside these rules; your rights below cover it too."]
+        : []),
+    ],
+    copiesHeading: "Copies the site cannot erase by itself",
+    copies: (facts: PrivacyFacts): string[] => [
+      "Backups of the database that the operator makes keep an erased request until those backups are deleted, as the operator's backup schedule decides.",
+      facts.store === "postgres"
+        ? "PostgreSQL keeps old versions of changed and deleted rows, and its write-ahead log, until it reclaims them (its routine clean-up); the database provider's own backups and point-in-time recovery keep them for as long as the provider keeps those."
+        : "Erased content is overwritten in the site's database file; a copy of that file made before (a backup, a disk snapshot) keeps it.",
+      "If this site ran a release from before its database, that release's request files were renamed when their requests were imported, not deleted: they stay on the server's disk until the operator deletes them.",
+      "The access logs of the servers in front of this site (above) are kept for as long as whoever runs them keeps them.",
+    ],
   },
 
   rights: {
@@ -205,7 +296,39 @@ export const privacyText = {
     /** No privacy contact configured: say so, and name the address the site does publish. */
     noContact: "The operator has not published a privacy contact yet. Until it does, write to the agency at",
     fallbackEmail: site.email,
-    complaint:
-      "You also have the right to complain to a data protection supervisory authority, in particular in the EU or EEA country where you live or work, or where you believe your data was mishandled (article 77).",
+    what: [
+      "Write from the e-mail address you gave in the form, or say which one it was: we answer to that address, so that nobody else receives your data.",
+      "A copy: the agency exports every request the site holds that was sent with your address (its command npm run leads -- export --email) and sends you the file, in JSON, a common machine-readable format.",
+      "A correction: tell us what is wrong, and a person at the agency corrects it. An erasure: every request sent with your address is erased from the site's database (its command npm run leads -- forget).",
+    ],
+  },
+
+  consent: {
+    heading: "Withdrawing your consent",
+    paragraphs: (facts: PrivacyFacts): string[] =>
+      facts.analytics
+        ? [
+            `Analytics is the one use that rests on your consent. You can withdraw it at any time, as easily as you gave it: "${consentText.settings}" at the foot of every page opens the choice again; choose ${consentText.decline}. From then on nothing is sent to Google, Google's cookies on this site are removed, and its script no longer loads.`,
+            "Withdrawing does not make unlawful what was done with your consent before.",
+          ]
+        : ["Nothing this site does rests on your consent, so there is nothing to withdraw."],
+  },
+
+  complaint: {
+    heading: "Complaining to a supervisory authority",
+    text: "You have the right to complain to a data protection supervisory authority, in particular in the EU or EEA country where you live or work, or where you believe your data was mishandled (article 77).",
+  },
+
+  voluntary: {
+    heading: "Whether you have to give us your data",
+    text: "No law and no contract requires you to give us your data, and you are not obliged to. Without the fields marked required we cannot answer your request.",
+  },
+
+  automated: {
+    heading: "Automated decisions: the spam check",
+    paragraphs: (signals: string[]): string[] => [
+      `A program scores every message for signs of spam: ${signals.join(", ")}. A message that scores high enough is held aside instead of reaching the agency, and you get the same answer as for any other message.`,
+      "This is the only automated decision the site makes, and no profile of you is built. A person can review it: nobody is told when a message is held, so if you did not hear from us, write to the privacy contact and a person at the agency will look at the held messages and release yours.",
+    ],
   },
 } as const;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 
 import type { Env } from "~/lib/env.server";
+import { missingPrivacySettings, type PrivacyEnv } from "~/lib/privacy.server";
 
 /** Who the privacy page names as the controller (app/lib/privacy.server.ts), with a value that works. */
 const CONTROLLER_EXAMPLES = {
@@ -9,6 +10,22 @@ const CONTROLLER_EXAMPLES = {
   PRIVACY_CONTACT_EMAIL: "PRIVACY_CONTACT_EMAIL=privacy@example.com",
 } as const;
 const CONTROLLER_VARIABLES = Object.keys(CONTROLLER_EXAMPLES) as (keyof typeof CONTROLLER_EXAMPLES)[];
+
+/** A value that works for each other setting /privacy may need (decision 047). */
+const PAGE_EXAMPLES: Partial<Record<keyof PrivacyEnv, string>> = {
+  PRIVACY_DPO: "PRIVACY_DPO=none",
+  PRIVACY_HOSTING_PROVIDER: 'PRIVACY_HOSTING_PROVIDER="Example Cloud GmbH"',
+  PRIVACY_HOSTING_REGION: 'PRIVACY_HOSTING_REGION="Frankfurt, Germany (EU)"',
+  PRIVACY_DATABASE_PROVIDER: 'PRIVACY_DATABASE_PROVIDER="Supabase, Inc."',
+  PRIVACY_DATABASE_REGION: 'PRIVACY_DATABASE_REGION="Frankfurt, Germany (EU)"',
+  PRIVACY_FUNCTION_REGION: 'PRIVACY_FUNCTION_REGION="Frankfurt, Germany (EU)"',
+  PRIVACY_EMAIL_PROVIDER: 'PRIVACY_EMAIL_PROVIDER="Example Mail Inc."',
+  PRIVACY_EMAIL_REGION: 'PRIVACY_EMAIL_REGION="Dublin, Ireland (EU)"',
+  PRIVACY_ANALYTICS_REGION: 'PRIVACY_ANALYTICS_REGION="United States"',
+  PRIVACY_TRANSFER_SAFEGUARDS:
+    "PRIVACY_TRANSFER_SAFEGUARDS=\"the European Commission's standard contractual clauses in each processor's contract\"",
+  PRIVACY_LAST_CHANGED: "PRIVACY_LAST_CHANGED=2026-12-02",
+};
 
 /** "A", "A and B", "A, B and C". */
 const list = (names: string[]) =>
@@ -39,6 +56,13 @@ export function configWarnings(env: Env, exists: (file: string) => boolean = exi
     // GDPR art. 13: whoever collects personal data says who they are and how to reach them (decision 043).
     warnings.push(
       `${list(unset)} ${unset.length === 1 ? "is" : "are"} unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set ${unset.length === 1 ? "it" : "them"}, for example ${list(unset.map((name) => CONTROLLER_EXAMPLES[name]))}.`,
+    );
+  }
+  const pageNeeds = missingPrivacySettings(env);
+  if (pageNeeds.length > 0) {
+    // GDPR art. 13: the processors, where they keep the data, the DPO; the page marks each gap (decision 047).
+    warnings.push(
+      `${list(pageNeeds)} ${pageNeeds.length === 1 ? "is" : "are"} unset: /privacy marks ${pageNeeds.length === 1 ? "it" : "each"} as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set ${pageNeeds.length === 1 ? "it" : "them"}, for example ${list(pageNeeds.map((name) => PAGE_EXAMPLES[name] ?? `${name}=...`))}.`,
     );
   }
   // The upgrade's one step (issue 40): the server never imports the previous release's files itself.

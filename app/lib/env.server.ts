@@ -27,6 +27,12 @@ const nonNegativeInt = (fallback: number) =>
     .pipe(z.optional(z.coerce.number<string>().int().nonnegative()))
     .transform((v) => v ?? fallback);
 
+/** A day that exists: 2026-02-30 matches the pattern but is no date. */
+function isCalendarDay(day: string): boolean {
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day);
+}
+
 const PORT_MESSAGE = "must be a port number (1-65535)";
 const port = optionalString
   .pipe(
@@ -107,6 +113,28 @@ export const envSchema = z
     /** The processors the privacy page names beside Supabase: where the site runs, and the function's e-mail service. */
     PRIVACY_HOSTING_PROVIDER: optionalString,
     PRIVACY_EMAIL_PROVIDER: optionalString,
+    /**
+     * What /privacy states that the code cannot know (decision 047): where each processor keeps the
+     * data (a place in words, "Frankfurt, Germany (EU)"), who hosts the PostgreSQL database of
+     * DATABASE_URL, the data protection officer ("none" when there is none), and the day ops last
+     * changed any of these texts. Unset while the page needs one: the page says so, npm start warns.
+     */
+    PRIVACY_HOSTING_REGION: optionalString,
+    PRIVACY_DATABASE_PROVIDER: optionalString,
+    PRIVACY_DATABASE_REGION: optionalString,
+    PRIVACY_FUNCTION_REGION: optionalString,
+    PRIVACY_EMAIL_REGION: optionalString,
+    PRIVACY_ANALYTICS_REGION: optionalString,
+    /** On what the transfers outside the EU/EEA rest (an adequacy decision, the standard contractual clauses), or that there are none. */
+    PRIVACY_TRANSFER_SAFEGUARDS: optionalString,
+    PRIVACY_DPO: optionalString,
+    PRIVACY_LAST_CHANGED: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
+        .refine(isCalendarDay, "must be a date, YYYY-MM-DD")
+        .optional(),
+    ),
     TRUST_PROXY: nonNegativeInt(0),
     FORCE_HTTPS: flag,
     RATE_LIMIT_PER_CLIENT: positiveInt(5),
@@ -277,6 +305,7 @@ export const RULES: Record<string, Rule> = {
   LEADS_UNDELIVERED_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "180" },
   LEADS_SPAM_RETENTION_DAYS: { must: "must be a whole number of days, 1 or more", example: "30" },
   PRIVACY_CONTACT_EMAIL: { must: "must be an e-mail address", example: "privacy@example.com" },
+  PRIVACY_LAST_CHANGED: { must: "must be a date, YYYY-MM-DD", example: "2026-12-02" },
   LEADS_ALERT_WEBHOOK_URL: {
     must: "must be an http(s) URL",
     example: "https://hooks.example.com/services/T000/B000/XXXX",

@@ -1,5 +1,8 @@
 import { contactFormText } from "~/content/contact-form";
+import { copyLastChanged } from "~/content/privacy-changed";
+import { CONSENT_KEY } from "~/lib/analytics-consent";
 import { contactSchema } from "~/lib/contact/schema";
+import { SPAM_SIGNALS, type SpamSignal } from "~/lib/contact/spam";
 import { type Env, env } from "~/lib/env.server";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
@@ -23,6 +26,7 @@ export type PrivacyEnv = Pick<
   | "SUPABASE_URL"
   | "DATABASE_URL"
   | "LEADS_RETENTION_DAYS"
+  | "LEADS_UNDELIVERED_RETENTION_DAYS"
   | "LEADS_SPAM_RETENTION_DAYS"
   | "GA_MEASUREMENT_ID"
   | "TRUST_PROXY"
@@ -34,17 +38,38 @@ export type PrivacyEnv = Pick<
   | "PRIVACY_CONTACT_EMAIL"
   | "PRIVACY_HOSTING_PROVIDER"
   | "PRIVACY_EMAIL_PROVIDER"
+  | "PRIVACY_HOSTING_REGION"
+  | "PRIVACY_DATABASE_PROVIDER"
+  | "PRIVACY_DATABASE_REGION"
+  | "PRIVACY_FUNCTION_REGION"
+  | "PRIVACY_EMAIL_REGION"
+  | "PRIVACY_ANALYTICS_REGION"
+  | "PRIVACY_TRANSFER_SAFEGUARDS"
+  | "PRIVACY_DPO"
+  | "PRIVACY_LAST_CHANGED"
 >;
 
-/** A processor: who does something with the data on the agency's behalf. `name` null: not named yet. */
+/**
+ * A processor: who does something with the data on the agency's behalf, and where it keeps it.
+ * `name` or `region` null: ops have not said yet (the page marks it, `npm start` warns).
+ */
 export interface Processor {
-  role: "hosting" | "function" | "email" | "analytics";
+  role: "hosting" | "database" | "function" | "email" | "analytics";
   name: string | null;
+  region: string | null;
 }
 
 export interface PrivacyFacts {
   /** Who is responsible; null: the operator has not published it (configuration unset). */
   controller: { name: string | null; address: string | null; email: string | null };
+  /** The data protection officer: named (their name and contact, as ops wrote it), none appointed, or not said. */
+  dpo: { appointed: true; contact: string } | { appointed: false } | null;
+  /** The later of the day the page's copy last changed and the day ops last changed its settings (YYYY-MM-DD). */
+  lastChanged: string;
+  /** On what transfers outside the EU/EEA rest, as ops wrote it; null: not published. */
+  transferSafeguards: string | null;
+  /** Where the leads are kept: the embedded SQLite file on the host's disk, or the PostgreSQL of DATABASE_URL. */
+  store: "sqlite" | "postgres";
   /** The form's fields, in the schema's order; required: refused when left empty. */
   fields: { name: ContactField; label: string; required: boolean }[];
   /**
@@ -55,8 +80,13 @@ export interface PrivacyFacts {
   /** The function each request is sent to (function mode), by the name the server calls it. */
   contactFunction: string | null;
   retention: {
-    /** Days after the function confirmed a request until its personal fields are erased (function mode only). */
+    /**
+     * Function mode: days after the function confirmed a request until its personal fields are
+     * erased. Inbox mode: days after its receipt a request is erased (it is never "delivered").
+     */
     deliveredDays: number;
+    /** Days after its receipt a request never confirmed (pending, dead, held as possibly delivered) is erased. */
+    undeliveredDays: number;
     /** Days a submission held as spam is kept, then erased. */
     spamDays: number;
   };
@@ -70,8 +100,13 @@ export interface PrivacyFacts {
     behindProxy: boolean;
   };
   processors: Processor[];
-  /** Google Analytics 4, only when GA_MEASUREMENT_ID is set: the cookies it sets. */
-  analytics: { measurementId: string; cookies: string[] } | null;
+  /** What the automated spam check looks at (art. 13(2)(f)): the signals the code scores. */
+  spamSignals: SpamSignal[];
+  /**
+   * Google Analytics 4, only when GA_MEASUREMENT_ID is set, and only after the visitor's consent:
+   * the cookies it then sets, and the local storage entry that keeps the visitor's choice.
+   */
+  analytics: { measurementId: string; cookies: string[]; choiceKey: string } | null;
 }
 
 /** Required: the schema refuses the field when it is left empty (the browser's `required` follows the same rule). */
@@ -91,31 +126,105 @@ export function collectedFields(): PrivacyFacts["fields"] {
 
 /**
  * GA4's cookies: `_ga`, and `_ga_<container-id>`, the measurement id without its `G-`
- * (Google's documentation of gtag.js cookies; app/components/Analytics.tsx loads gtag.js).
+ * (Google's documentation of gtag.js cookies; app/components/Analytics.tsx loads gtag.js after consent).
  */
 export function analyticsCookies(measurementId: string): string[] {
   return ["_ga", `_ga_${measurementId.replace(/^G-/, "")}`];
 }
 
+/** The value `PRIVACY_DPO` takes when the agency has appointed no data protection officer. */
+export const NO_DPO = "none";
+
+/**
+ * The processors this deployment has, each with the settings that name it and its place. One
+ * list: the facts read it, and so does `missingPrivacySettings` (what `npm start` warns of).
+ */
+function processorSettings(env: PrivacyEnv) {
+  const rows: {
+    role: Processor["role"];
+    name: string | undefined;
+    nameSetting?: keyof PrivacyEnv;
+    regionSetting: keyof PrivacyEnv;
+  }[] = [
+    {
+      role: "hosting",
+      name: env.PRIVACY_HOSTING_PROVIDER,
+      nameSetting: "PRIVACY_HOSTING_PROVIDER",
+      regionSetting: "PRIVACY_HOSTING_REGION",
+    },
+  ];
+  // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032), not on the host's disk.
+  if (env.DATABASE_URL)
+    rows.push({
+      role: "database",
+      name: env.PRIVACY_DATABASE_PROVIDER,
+      nameSetting: "PRIVACY_DATABASE_PROVIDER",
+      regionSetting: "PRIVACY_DATABASE_REGION",
+    });
+  if (env.SUPABASE_URL) {
+    // supabase-js calls the function on the project SUPABASE_URL names (app/lib/leads/supabase-sink.server.ts).
+    rows.push({ role: "function", name: "Supabase", regionSetting: "PRIVACY_FUNCTION_REGION" });
+    rows.push({
+      role: "email",
+      name: env.PRIVACY_EMAIL_PROVIDER,
+      nameSetting: "PRIVACY_EMAIL_PROVIDER",
+      regionSetting: "PRIVACY_EMAIL_REGION",
+    });
+  }
+  if (env.GA_MEASUREMENT_ID)
+    rows.push({ role: "analytics", name: "Google", regionSetting: "PRIVACY_ANALYTICS_REGION" });
+  return rows;
+}
+
+/**
+ * The settings this deployment's page needs that are unset, in the order the page states them: the
+ * page marks each as not published, and `npm start` warns of them (app/lib/env-warnings.server.ts).
+ * The controller's three have their own warning there.
+ */
+export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {
+  const needed: (keyof PrivacyEnv)[] = ["PRIVACY_DPO"];
+  for (const row of processorSettings(env)) {
+    if (row.nameSetting) needed.push(row.nameSetting);
+    needed.push(row.regionSetting);
+  }
+  needed.push("PRIVACY_TRANSFER_SAFEGUARDS", "PRIVACY_LAST_CHANGED");
+  return needed.filter((name) => !env[name]);
+}
+
+/** The later of two days written YYYY-MM-DD (which sort as text). */
+export const laterDay = (a: string, b: string | undefined): string => (b !== undefined && b > a ? b : a);
+
 export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
   const delivery = env.SUPABASE_URL ? "function" : "inbox";
-  const processors: Processor[] = [{ role: "hosting", name: env.PRIVACY_HOSTING_PROVIDER ?? null }];
-  if (delivery === "function") {
-    // supabase-js calls the function on the project SUPABASE_URL names (app/lib/leads/supabase-sink.server.ts).
-    processors.push({ role: "function", name: "Supabase" });
-    processors.push({ role: "email", name: env.PRIVACY_EMAIL_PROVIDER ?? null });
-  }
-  if (env.GA_MEASUREMENT_ID) processors.push({ role: "analytics", name: "Google" });
+  const processors: Processor[] = processorSettings(env).map((row) => ({
+    role: row.role,
+    name: row.name ?? null,
+    region: (env[row.regionSetting] as string | undefined) ?? null,
+  }));
+  const dpo = env.PRIVACY_DPO;
   return {
     controller: {
       name: env.PRIVACY_CONTROLLER_NAME ?? null,
       address: env.PRIVACY_CONTROLLER_ADDRESS ?? null,
       email: env.PRIVACY_CONTACT_EMAIL ?? null,
     },
+    dpo:
+      dpo === undefined
+        ? null
+        : dpo.toLowerCase() === NO_DPO
+          ? { appointed: false }
+          : { appointed: true, contact: dpo },
+    lastChanged: laterDay(copyLastChanged, env.PRIVACY_LAST_CHANGED),
+    transferSafeguards: env.PRIVACY_TRANSFER_SAFEGUARDS ?? null,
+    store: env.DATABASE_URL ? "postgres" : "sqlite",
     fields: collectedFields(),
     delivery,
     contactFunction: delivery === "function" ? CONTACT_FUNCTION : null,
-    retention: { deliveredDays: env.LEADS_RETENTION_DAYS, spamDays: env.LEADS_SPAM_RETENTION_DAYS },
+    retention: {
+      deliveredDays: env.LEADS_RETENTION_DAYS,
+      undeliveredDays: env.LEADS_UNDELIVERED_RETENTION_DAYS,
+      spamDays: env.LEADS_SPAM_RETENTION_DAYS,
+    },
     limits: {
       perClient: env.RATE_LIMIT_PER_CLIENT,
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
@@ -125,8 +234,13 @@ export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
       behindProxy: env.TRUST_PROXY > 0,
     },
     processors,
+    spamSignals: Object.keys(SPAM_SIGNALS) as SpamSignal[],
     analytics: env.GA_MEASUREMENT_ID
-      ? { measurementId: env.GA_MEASUREMENT_ID, cookies: analyticsCookies(env.GA_MEASUREMENT_ID) }
+      ? {
+          measurementId: env.GA_MEASUREMENT_ID,
+          cookies: analyticsCookies(env.GA_MEASUREMENT_ID),
+          choiceKey: CONSENT_KEY,
+        }
       : null,
   };
 }

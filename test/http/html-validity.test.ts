@@ -70,6 +70,9 @@ describe.skipIf(!javaFound && !browserRequired())(
   { timeout: 120_000 },
   () => {
     const app = useAppWithFunction({
+      // With analytics: every document then carries the consent bar and "Cookie settings" too
+      // (decision 047); without it they are the same documents less those parts.
+      GA_MEASUREMENT_ID: "G-VALID123",
       TRUST_PROXY: "1",
       RATE_LIMIT_PER_CLIENT: "1",
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",

@@ -5,8 +5,11 @@ import { site } from "~/content/site";
 import { contactSchema } from "~/lib/contact/schema";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 
+import { copyLastChanged } from "~/content/privacy-changed";
+
 import { type AppServer, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type Doc, parseHtml as parse } from "../support/html";
+import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
  * /privacy (issue 41, decision 043) as the production server sends it: through the document
@@ -28,6 +31,79 @@ interface Page {
   main: string;
 }
 
+/**
+ * The parts of the detail, by their ids, in the order of GDPR article 13(1)(a)-(f), then 13(2)(a)-(f)
+ * (decision 047): controller, DPO, purposes and bases, legitimate interests, recipients, transfers;
+ * retention, rights, withdrawing consent, complaint, whether data must be given, automated decisions.
+ */
+const ARTICLE_13_ORDER = [
+  "controller",
+  "dpo",
+  "purposes",
+  "interests",
+  "recipients",
+  "transfers",
+  "retention",
+  "rights",
+  "consent",
+  "complaint",
+  "voluntary",
+  "automated",
+];
+
+/**
+ * What the page said before it was held to each deployment, false for some or all of them: requests
+ * "sent nowhere else" (the database's provider holds them), no log with the address (the proxy's
+ * access log has it), nothing erased automatically (retention erases every state), analytics on
+ * legitimate interest (it needs consent).
+ */
+const FALSE_STATEMENTS = [
+  /sent nowhere else/i,
+  /not sent anywhere/i,
+  /no log\b/i,
+  /Nothing erases it automatically/i,
+  /until a person at the agency erases it/i,
+  /legitimate interest in knowing how the site is used/i,
+  /used only to stop floods/i,
+];
+
+/** The page's parts, each found (the positive control of every "absent" check on its text). */
+function expectArticle13(doc: Doc) {
+  const ids = Array.from(doc.querySelectorAll("main section[id]")).map((section) => section.id);
+  expect(ids).toEqual(ARTICLE_13_ORDER);
+  for (const id of ARTICLE_13_ORDER) expect(textOf(doc, `#${id}`).length, id).toBeGreaterThan(60);
+}
+
+function expectNoFalseStatement(main: string) {
+  // The checks read a page that says things (the parts above are there and long enough).
+  expect(main).toContain("How long we keep it");
+  for (const statement of FALSE_STATEMENTS) expect(main).not.toMatch(statement);
+}
+
+/** The rights, and how each is exercised: the copy is the leads export. */
+function expectRightsAndHowTo(doc: Doc) {
+  const rights = textOf(doc, "#rights");
+  for (const right of ["Access", "Rectification", "Erasure", "Restriction", "Objection", "Portability"])
+    expect(rights).toContain(`${right}:`);
+  expect(rights).toContain("npm run leads -- export --email");
+  expect(rights).toContain("npm run leads -- forget");
+  expect(rights).toContain("we answer within one month");
+  expect(textOf(doc, "#complaint")).toContain("supervisory authority");
+  expect(textOf(doc, "#voluntary")).toContain("you are not obliged");
+  expect(textOf(doc, "#automated")).toContain("scores every message for signs of spam");
+  expect(textOf(doc, "#automated")).toContain("a person at the agency will look at the held messages");
+}
+
+/** The processors the page lists, by role, each with its name and place as the page reads them. */
+function processorsOf(doc: Doc): Record<string, string> {
+  return Object.fromEntries(
+    Array.from(doc.querySelectorAll("#recipients [data-processor]")).map((li) => [
+      li.getAttribute("data-processor")!,
+      squash(li.textContent?.replace(/\u00a0/g, " ")),
+    ]),
+  );
+}
+
 async function getPage(server: AppServer, path = "/privacy"): Promise<Page> {
   const res = await fetch(`${server.url}${path}`);
   const html = await res.text();
@@ -46,6 +122,10 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
       PRIVACY_CONTACT_EMAIL: "",
       PRIVACY_HOSTING_PROVIDER: "",
       PRIVACY_EMAIL_PROVIDER: "",
+      PRIVACY_HOSTING_REGION: "",
+      PRIVACY_DPO: "",
+      PRIVACY_TRANSFER_SAFEGUARDS: "",
+      PRIVACY_LAST_CHANGED: "",
       SITE_URL: "https://agency.example.com",
     });
     page = await getPage(server);
@@ -128,44 +208,75 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
     expect(terms).toContain(`${contactFormText.fields.phone.label} (optional)`);
   });
 
-  it("says plainly that the controller is not published, marked, never a made-up value", () => {
+  it("says plainly that the controller, the DPO, the host and its place are not published, marked, never a made-up value", () => {
     const controller = page.doc.querySelector("#controller")!;
     expect(controller.querySelectorAll("[data-unpublished]")).toHaveLength(3);
     expect(textOf(page.doc, "#controller")).toContain(
       "The operator of this site has not published this yet.",
     );
+    expect(textOf(page.doc, "#dpo")).toContain(
+      "has not published yet whether it has a data protection officer",
+    );
     expect(textOf(page.doc, "#rights")).toContain("The operator has not published a privacy contact yet.");
     const hosting = page.doc.querySelector("#recipients li");
     expect(squash(hosting?.textContent)).toMatch(/^HostingNot named yet runs the server/);
-    expect(hosting?.querySelector("[data-unpublished]")).not.toBeNull();
+    expect(hosting?.querySelectorAll("[data-unpublished]")).toHaveLength(2);
+    expect(textOf(page.doc, "#transfers")).toContain("What such a transfer rests on: Not published yet");
   });
 
-  it("without a function: requests stay in the site's database, kept until a person erases them; spam after 30 days", () => {
-    expect(textOf(page.doc, "#recipients")).toContain("Your request is not sent anywhere");
+  it("its parts follow article 13(1) and (2) in order, each answered; the rights say how to use them", () => {
+    expectArticle13(page.doc);
+    expectRightsAndHowTo(page.doc);
+    expect(textOf(page.doc, "#consent")).toContain("Nothing this site does rests on your consent");
+  });
+
+  it("says when it last changed: the copy's day, ops having given none", () => {
+    const time = page.doc.querySelector("[data-last-changed] time");
+    expect(time?.getAttribute("datetime")).toBe(copyLastChanged);
+    expect(squash(page.doc.querySelector("[data-last-changed]")?.textContent)).toMatch(
+      /^Last changed: \d{1,2} [A-Z][a-z]+ \d{4}$/,
+    );
+  });
+
+  it("SQLite, no function: the host alone holds the requests on its disk; every state has its period; the copies it cannot erase are named", () => {
+    const processors = processorsOf(page.doc);
+    expect(Object.keys(processors)).toEqual(["hosting"]);
+    expect(processors.hosting).toContain("whose disk holds the site's database with your request");
     expect(textOf(page.doc, "#recipients")).not.toContain("Supabase");
     const retention = textOf(page.doc, "#retention");
-    expect(retention).toContain("its only copy, until a person at the agency erases it");
-    expect(retention).toContain("erased after 30 days");
-    expect(retention).not.toMatch(/\b90 days\b/);
+    expect(retention).toContain(
+      "Every request: kept in this site's database, where the agency reads it; its personal details (every field above) are erased 90 days after it arrived.",
+    );
+    expect(retention).toContain("erased 30 days after they arrived");
+    expect(retention).toContain("Backups of the database that the operator makes keep an erased request");
+    expect(retention).toContain("renamed when their requests were imported, not deleted");
+    expect(retention).toContain("Erased content is overwritten in the site's database file");
+    expect(retention).not.toContain("PostgreSQL");
+    expectNoFalseStatement(page.main);
   });
 
-  it("states the limits' use of IP addresses as configured (5 per 10 minutes, in memory without PostgreSQL)", () => {
+  it("states the limits' use of IP addresses as configured (5 per 10 minutes, in memory without PostgreSQL), keyed by the address, and the host's logs", () => {
     const ip = textOf(page.doc, "#ip-address");
     expect(ip).toContain("at most 5 submissions per 10 minutes from one sender, and 60 a minute");
     expect(ip).toContain("the address your connection comes from");
-    expect(ip).toContain("kept only in the server's memory");
+    expect(ip).toContain("kept in the server's memory under that address (or its /64)");
+    expect(ip).toContain("may log each request with your IP address and your browser's user agent");
   });
 
-  it("says no cookies, and the server sets none", async () => {
+  it("says no cookies, and the server sets none; no consent bar and no Cookie settings without GA", async () => {
     expect(textOf(page.doc, "#cookies")).toContain("This site sets no cookies");
     expect(page.html).not.toContain("gtag");
+    // The positive control is the GA deployment below, where both are found.
+    expect(page.doc.getElementById("consent-bar")).toBeNull();
+    expect(page.doc.querySelector("[data-consent]")).toBeNull();
+    expect(squash(page.doc.querySelector("footer")?.textContent)).not.toContain("Cookie settings");
     expect(page.res.headers.get("set-cookie")).toBeNull();
     expect((await fetch(`${server.url}/`)).headers.get("set-cookie")).toBeNull();
   });
 
   it("what it says of the request log is what the server writes: method, path, status and duration, no address", async () => {
     expect(textOf(page.doc, "#ip-address")).toContain(
-      "the method, the path (never the query string), the status and how long it took. No IP address",
+      "When the server itself logs a request it answered, the line holds the method, the path (never the query string), the status and how long it took. No IP address",
     );
     await fetch(`${server.url}/privacy?from=test`, { headers: { "user-agent": "privacy-test-agent" } });
     const lines = server
@@ -196,10 +307,18 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
   });
 });
 
-describe("/privacy with a function, LEADS_RETENTION_DAYS=37, the controller, the processors and analytics configured", () => {
+describe("/privacy with a function, unusual retention periods, the controller, the processors and analytics configured", () => {
   const app = useAppWithFunction({
     LEADS_RETENTION_DAYS: "37",
+    LEADS_UNDELIVERED_RETENTION_DAYS: "143",
     LEADS_SPAM_RETENTION_DAYS: "12",
+    PRIVACY_HOSTING_REGION: "Frankfurt, Germany (EU)",
+    PRIVACY_FUNCTION_REGION: "Paris, France (EU)",
+    PRIVACY_EMAIL_REGION: "Virginia, United States",
+    PRIVACY_ANALYTICS_REGION: "United States (Google LLC)",
+    PRIVACY_TRANSFER_SAFEGUARDS: "the EU-US Data Privacy Framework (adequacy decision of 10 July 2023)",
+    PRIVACY_DPO: "Jane Example, dpo@agency.example.com",
+    PRIVACY_LAST_CHANGED: "2099-03-04",
     PRIVACY_CONTROLLER_NAME: "Example Agency LLC",
     PRIVACY_CONTROLLER_ADDRESS: "100 Example Street, Cincinnati, OH 45202, USA",
     PRIVACY_CONTACT_EMAIL: "privacy-requests-for-a-very-long-name@agency-with-a-long-domain.example.com",
@@ -215,15 +334,43 @@ describe("/privacy with a function, LEADS_RETENTION_DAYS=37, the controller, the
     page = await getPage(app.server);
   });
 
-  it("says 37 days for requests the agency received, in the summary and the detail, and 12 for spam", () => {
+  it("says each period it is given: 37 days after delivery, 143 after receipt for requests never delivered, 12 for spam", () => {
     expect(textOf(page.doc, "section[aria-labelledby='summary-heading']")).toContain(
       "erased 37 days after the agency received it",
     );
-    expect(textOf(page.doc, "#retention")).toContain(
-      "are erased 37 days after the agency's function confirmed",
+    const retention = textOf(page.doc, "#retention");
+    expect(retention).toContain("are erased 37 days after the agency's function confirmed");
+    expect(retention).toContain("Requests that never reached the agency");
+    expect(retention).toContain("erased 143 days after they arrived");
+    expect(retention).toContain("erased 12 days after they arrived");
+    // The defaults are nowhere: each number on the page came from its setting.
+    expect(retention).not.toMatch(/\b(90|180|30) days\b/);
+  });
+
+  it("names each processor with its place, the safeguards of transfers, the DPO and the later day ops gave", () => {
+    const processors = processorsOf(page.doc);
+    expect(Object.keys(processors)).toEqual(["hosting", "function", "email", "analytics"]);
+    expect(processors.hosting).toContain("Where: Frankfurt, Germany (EU)");
+    expect(processors.function).toContain("Supabase");
+    expect(processors.function).toContain("Where: Paris, France (EU)");
+    expect(processors.email).toContain("Where: Virginia, United States");
+    expect(processors.analytics).toContain("only if you accept analytics");
+    expect(processors.analytics).toContain("Where: United States (Google LLC)");
+    expect(textOf(page.doc, "#transfers")).toContain(
+      "What such a transfer rests on: the EU-US Data Privacy Framework (adequacy decision of 10 July 2023)",
     );
-    expect(textOf(page.doc, "#retention")).toContain("Requests not delivered yet");
-    expect(textOf(page.doc, "#retention")).toContain("erased after 12 days");
+    expect(textOf(page.doc, "#dpo")).toContain("Jane Example, dpo@agency.example.com");
+    expect(page.doc.querySelector("[data-last-changed] time")?.getAttribute("datetime")).toBe("2099-03-04");
+    expect(textOf(page.doc, "[data-last-changed]")).toBe("Last changed: 4 March 2099");
+    expectArticle13(page.doc);
+    expectRightsAndHowTo(page.doc);
+    expectNoFalseStatement(page.main);
+  });
+
+  it("states the proxy's access log with the address and user agent (TRUST_PROXY=1)", () => {
+    expect(textOf(page.doc, "#ip-address")).toContain(
+      "The proxy in front of this site writes an access log line for every request, with your IP address and your browser's user agent",
+    );
   });
 
   it("names the controller as configured, with the privacy e-mail as a link, and nothing marked missing", () => {
@@ -249,19 +396,97 @@ describe("/privacy with a function, LEADS_RETENTION_DAYS=37, the controller, the
       expect(recipients).toContain(name);
   });
 
-  it("describes Google Analytics and its cookies, which the page really loads", () => {
+  it("describes Google Analytics on consent: its cookies, the choice kept in the browser, consent as the basis, how to withdraw", () => {
     const cookies = textOf(page.doc, "#cookies");
-    expect(cookies).toContain("Google Analytics 4 (measurement ID G-ABC123DEF4)");
+    expect(cookies).toContain("Google Analytics 4 (measurement ID G-ABC123DEF4) only if you accept it");
+    expect(cookies).toContain("nothing from Google loads");
     expect(cookies).toContain("_ga and _ga_ABC123DEF4");
     expect(cookies).toContain("form_submit");
-    expect(textOf(page.doc, "#purposes")).toContain("Google Analytics");
-    expect(page.html).toContain("gtag('config',\"G-ABC123DEF4\")");
+    expect(cookies).toContain("local storage for this site (the entry analytics-consent)");
+    expect(textOf(page.doc, "#purposes")).toContain("Your consent: article 6(1)(a) GDPR");
+    expect(textOf(page.doc, "#consent")).toContain('"Cookie settings" at the foot of every page');
     expect(page.res.headers.get("content-security-policy")).toContain("https://www.googletagmanager.com");
+  });
+
+  it("carries the consent bar, hidden, and Cookie settings, hidden, for the script to show: no Google script in the markup, consent denied by default", () => {
+    const bar = page.doc.getElementById("consent-bar");
+    expect(bar).not.toBeNull();
+    expect(bar!.hasAttribute("hidden")).toBe(true);
+    // First in <body>: the first Tab reaches the choice.
+    expect(page.doc.body.firstElementChild?.id).toBe("consent-bar");
+    const choices = Array.from(bar!.querySelectorAll("button")).map((button) => ({
+      text: squash(button.textContent),
+      action: button.getAttribute("data-consent"),
+      className: button.getAttribute("class"),
+    }));
+    expect(choices.map(({ text, action }) => [text, action])).toEqual([
+      ["Accept", "accept"],
+      ["Decline", "decline"],
+    ]);
+    // Equal weight: the same classes, so the same size, colour and emphasis.
+    expect(choices[0]!.className).toBe(choices[1]!.className);
+    const settings = page.doc.querySelector("footer [data-consent='open']");
+    expect(squash(settings?.textContent)).toBe("Cookie settings");
+    expect(settings?.closest("li")?.hasAttribute("hidden")).toBe(true);
+    // Nothing in the markup loads from Google: gtag.js is inserted by the script, after Accept.
+    expect(page.doc.querySelector("script[src*='google']")).toBeNull();
+    expect(page.html).toMatch(/gtag\("consent", "default", \{[^}]*analytics_storage: "denied"/);
   });
 
   it("states the limits as configured: 3 per hour, the address the proxy reports", () => {
     const ip = textOf(page.doc, "#ip-address");
     expect(ip).toContain("at most 3 submissions per hour from one sender");
     expect(ip).toContain("the address the proxy in front of this site reports");
+  });
+});
+
+describeWithPostgres("/privacy with DATABASE_URL: the database's provider holds every request", () => {
+  let postgres: PostgresServer | undefined;
+  let server: AppServer | undefined;
+  let page: Page;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    server = await startAppServer({
+      DATABASE_URL: await postgres.createDatabase(),
+      GA_MEASUREMENT_ID: "",
+      PRIVACY_HOSTING_PROVIDER: "Example Cloud GmbH",
+      PRIVACY_HOSTING_REGION: "Frankfurt, Germany (EU)",
+      PRIVACY_DATABASE_PROVIDER: "Supabase, Inc.",
+      PRIVACY_DATABASE_REGION: "Stockholm, Sweden (EU)",
+      PRIVACY_TRANSFER_SAFEGUARDS: "none: every processor keeps the data in the EU",
+      PRIVACY_DPO: "none",
+    });
+    page = await getPage(server);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await postgres?.destroy();
+  });
+
+  it("names the database's provider and its place beside the host, and no DPO appointed", () => {
+    const processors = processorsOf(page.doc);
+    expect(Object.keys(processors)).toEqual(["hosting", "database"]);
+    expect(processors.database).toContain(
+      "Supabase, Inc. hosts the site's PostgreSQL database, which stores your request.",
+    );
+    expect(processors.database).toContain("Where: Stockholm, Sweden (EU)");
+    expect(processors.hosting).toContain("passes it to the database");
+    expect(processors.hosting).toContain("Where: Frankfurt, Germany (EU)");
+    expect(textOf(page.doc, "#dpo")).toContain("The agency has not appointed a data protection officer.");
+  });
+
+  it("names what PostgreSQL keeps until it reclaims it, and keeps the limits' counters in the database under the address", () => {
+    const retention = textOf(page.doc, "#retention");
+    expect(retention).toContain(
+      "PostgreSQL keeps old versions of changed and deleted rows, and its write-ahead log",
+    );
+    expect(retention).toContain("Backups of the database that the operator makes");
+    expect(retention).not.toContain("overwritten in the site's database file");
+    expect(textOf(page.doc, "#ip-address")).toContain(
+      "The count is kept in the site's database under that address (or its /64)",
+    );
+    expectArticle13(page.doc);
+    expectRightsAndHowTo(page.doc);
+    expectNoFalseStatement(page.main);
   });
 });

@@ -12,6 +12,17 @@ const CONTROLLER = {
   PRIVACY_CONTACT_EMAIL: "privacy@example.com",
 };
 
+/** What else /privacy needs for a deployment with DATABASE_URL (decision 047): all set. */
+const PAGE = {
+  PRIVACY_DPO: "none",
+  PRIVACY_HOSTING_PROVIDER: "Example Cloud GmbH",
+  PRIVACY_HOSTING_REGION: "Frankfurt, Germany (EU)",
+  PRIVACY_DATABASE_PROVIDER: "Supabase, Inc.",
+  PRIVACY_DATABASE_REGION: "Frankfurt, Germany (EU)",
+  PRIVACY_TRANSFER_SAFEGUARDS: "none: every processor keeps the data in the EU",
+  PRIVACY_LAST_CHANGED: "2026-12-02",
+};
+
 /** No file of the previous release anywhere (whatever this checkout's .data/ holds). */
 const noFiles = (_file: string) => false;
 
@@ -22,6 +33,7 @@ const production = (source: Record<string, string | undefined>, exists = noFiles
       SITE_URL: "https://www.example.com",
       DATABASE_URL: "postgres://site@db.example.com:5432/site",
       ...CONTROLLER,
+      ...PAGE,
       ...source,
     }),
     exists,
@@ -48,7 +60,7 @@ describe("configWarnings", () => {
     );
   });
 
-  it("SITE_URL, DATABASE_URL and the controller unset in production: the defaults are localhost, this disk and nobody, so it warns three times", () => {
+  it("SITE_URL, DATABASE_URL, the controller and the page's other settings unset in production: the defaults are localhost, this disk and nobody, so it warns four times", () => {
     expect(configWarnings(parseEnv({ NODE_ENV: "production" }), noFiles)).toEqual([
       expect.stringMatching(/^SITE_URL is http:\/\/localhost:3000, an address of this machine/),
       expect.stringMatching(
@@ -57,6 +69,29 @@ describe("configWarnings", () => {
       expect.stringMatching(
         /^PRIVACY_CONTROLLER_NAME, PRIVACY_CONTROLLER_ADDRESS and PRIVACY_CONTACT_EMAIL are unset: \/privacy tells visitors/,
       ),
+      'PRIVACY_DPO, PRIVACY_HOSTING_PROVIDER, PRIVACY_HOSTING_REGION, PRIVACY_TRANSFER_SAFEGUARDS and PRIVACY_LAST_CHANGED are unset: /privacy marks each as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set them, for example PRIVACY_DPO=none, PRIVACY_HOSTING_PROVIDER="Example Cloud GmbH", PRIVACY_HOSTING_REGION="Frankfurt, Germany (EU)", PRIVACY_TRANSFER_SAFEGUARDS="the European Commission\'s standard contractual clauses in each processor\'s contract" and PRIVACY_LAST_CHANGED=2026-12-02.',
+    ]);
+  });
+
+  it("the page's settings follow the deployment: the database's provider and region with DATABASE_URL, the function's and the e-mail's with SUPABASE_URL, Google's with GA_MEASUREMENT_ID", () => {
+    const unset = { PRIVACY_DATABASE_PROVIDER: undefined, PRIVACY_DATABASE_REGION: undefined };
+    expect(production(unset)).toEqual([
+      expect.stringMatching(
+        /^PRIVACY_DATABASE_PROVIDER and PRIVACY_DATABASE_REGION are unset: \/privacy marks each/,
+      ),
+    ]);
+    // Without DATABASE_URL the leads are on the host's disk: no database provider to name.
+    expect(production({ ...unset, DATABASE_URL: undefined })).toEqual([
+      expect.stringMatching(/^DATABASE_URL is unset/),
+    ]);
+    expect(
+      production({
+        SUPABASE_URL: "https://abcdefghijklmnop.supabase.co",
+        SUPABASE_ANON_KEY: "anon",
+        GA_MEASUREMENT_ID: "G-ABC123DEF4",
+      }),
+    ).toEqual([
+      'PRIVACY_FUNCTION_REGION, PRIVACY_EMAIL_PROVIDER, PRIVACY_EMAIL_REGION and PRIVACY_ANALYTICS_REGION are unset: /privacy marks each as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set them, for example PRIVACY_FUNCTION_REGION="Frankfurt, Germany (EU)", PRIVACY_EMAIL_PROVIDER="Example Mail Inc.", PRIVACY_EMAIL_REGION="Dublin, Ireland (EU)" and PRIVACY_ANALYTICS_REGION="United States".',
     ]);
   });
 

@@ -298,6 +298,11 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "privacy at example.com",
       'PRIVACY_CONTACT_EMAIL is "privacy at example.com": it must be an e-mail address, for example PRIVACY_CONTACT_EMAIL=privacy@example.com.',
     ],
+    [
+      "PRIVACY_LAST_CHANGED",
+      "2026-02-30",
+      'PRIVACY_LAST_CHANGED is "2026-02-30": it must be a date, YYYY-MM-DD, for example PRIVACY_LAST_CHANGED=2026-12-02.',
+    ],
     ["MOCKS", "on", 'MOCKS is "on": it must be true or false (or 1/0, yes/no), for example MOCKS=true.'],
     [
       "MOCKS_MODE",
@@ -328,6 +333,14 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
       "PRIVACY_CONTROLLER_ADDRESS",
       "PRIVACY_HOSTING_PROVIDER",
       "PRIVACY_EMAIL_PROVIDER",
+      "PRIVACY_HOSTING_REGION",
+      "PRIVACY_DATABASE_PROVIDER",
+      "PRIVACY_DATABASE_REGION",
+      "PRIVACY_FUNCTION_REGION",
+      "PRIVACY_EMAIL_REGION",
+      "PRIVACY_ANALYTICS_REGION",
+      "PRIVACY_TRANSFER_SAFEGUARDS",
+      "PRIVACY_DPO",
     ];
     const variables = Object.keys(envSchema.shape).sort();
     expect([...Object.keys(RULES), ...anyText].sort()).toEqual(variables);

@@ -172,7 +172,7 @@ describeBrowser("Content-Security-Policy with GA_MEASUREMENT_ID set", () => {
     await server?.stop();
   });
 
-  it("gtag.js and its inline setup run under the policy, without a violation", async () => {
+  it("gtag.js (consent given) and its inline setup run under the policy, without a violation", async () => {
     const context = await browser.newContext({ baseURL: server.url });
     try {
       // Nothing leaves the machine: Google's script is a local stand-in with the right type.
@@ -197,6 +197,8 @@ describeBrowser("Content-Security-Policy with GA_MEASUREMENT_ID set", () => {
         if (/content security policy|refused to/i.test(message.text())) reported.push(message.text());
       });
       await page.addInitScript(() => {
+        // A visitor who accepted analytics on an earlier visit (decision 047): the tag loads at once.
+        localStorage.setItem("analytics-consent", "granted");
         document.addEventListener("securitypolicyviolation", (event) => {
           (window as unknown as { __violations?: string[] }).__violations ??= [];
           (window as unknown as { __violations: string[] }).__violations.push(

@@ -44,6 +44,14 @@ const CONTROLLER = {
   PRIVACY_CONTROLLER_NAME: "Example Agency LLC",
   PRIVACY_CONTROLLER_ADDRESS: "100 Example Street, Cincinnati, OH 45202, USA",
   PRIVACY_CONTACT_EMAIL: "privacy@example.com",
+  // What else /privacy needs (decision 047): set, for the same reason.
+  PRIVACY_DPO: "none",
+  PRIVACY_HOSTING_PROVIDER: "Example Cloud GmbH",
+  PRIVACY_HOSTING_REGION: "Frankfurt, Germany (EU)",
+  PRIVACY_DATABASE_PROVIDER: "Example Database Inc.",
+  PRIVACY_DATABASE_REGION: "Frankfurt, Germany (EU)",
+  PRIVACY_TRANSFER_SAFEGUARDS: "none: every processor keeps the data in the EU",
+  PRIVACY_LAST_CHANGED: "2026-12-02",
 };
 
 function npmStart(env: Record<string, string | undefined>): NpmRun {

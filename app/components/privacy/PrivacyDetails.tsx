@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 
-import { fieldPurposes, privacyText, processorRoles } from "~/content/privacy";
+import { fieldPurposes, privacyText, processorRoles, spamSignalWords } from "~/content/privacy";
 import type { PrivacyFacts } from "~/lib/privacy.server";
-import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
+import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { NotPublished } from "./NotPublished";
 import { PrivacySection } from "./PrivacySection";
@@ -11,6 +11,14 @@ import { PrivacySection } from "./PrivacySection";
 const WRAP = "[overflow-wrap:anywhere]";
 
 const paragraph = (text: string) => <p key={text}>{withoutLoneLastWord(text, PARAGRAPH_PAIR)}</p>;
+
+const bullets = (items: readonly string[]) => (
+  <ul className="list-disc space-y-2 pl-5 marker:text-accent-700">
+    {items.map((item) => (
+      <li key={item}>{item}</li>
+    ))}
+  </ul>
+);
 
 function MailLink({ email }: { email: string }) {
   return (
@@ -24,6 +32,18 @@ function MailLink({ email }: { email: string }) {
 function Stated({ value, children }: { value: string | null; children?: (value: string) => ReactNode }) {
   if (value === null) return <NotPublished label={privacyText.notPublished} />;
   return <>{children ? children(value) : value}</>;
+}
+
+/** A part inside a part (what the form collects, IP addresses, cookies): its own fragment id. */
+function SubPart({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
+  return (
+    <div id={id} className="space-y-4 pt-2">
+      <h3 className="text-xl font-bold tracking-tight text-ink-950">
+        {withoutLoneLastWord(heading, HEADING_PAIR)}
+      </h3>
+      {children}
+    </div>
+  );
 }
 
 function Controller({ controller }: PrivacyFacts) {
@@ -51,6 +71,22 @@ function Controller({ controller }: PrivacyFacts) {
   );
 }
 
+function Dpo({ dpo }: PrivacyFacts) {
+  const text = privacyText.dpo;
+  if (dpo === null)
+    return (
+      <p>
+        <NotPublished label={privacyText.notPublished} /> {text.missing}
+      </p>
+    );
+  if (!dpo.appointed) return paragraph(text.none);
+  return (
+    <p>
+      {text.named} <span className={`font-semibold text-ink-900 ${WRAP}`}>{dpo.contact}</span>
+    </p>
+  );
+}
+
 function Fields({ fields }: PrivacyFacts) {
   const text = privacyText.fields;
   return (
@@ -75,21 +111,35 @@ function Fields({ fields }: PrivacyFacts) {
 }
 
 function Purposes(facts: PrivacyFacts) {
-  const text = privacyText.purposes;
   return (
     <>
       <ul className="space-y-3">
-        {text.items(facts).map((item) => (
+        {privacyText.purposes.items(facts).map((item) => (
           <li key={item.purpose}>
             <span className="block font-semibold text-ink-900">{item.purpose}</span>
             {item.basis}
           </li>
         ))}
       </ul>
-      {paragraph(text.voluntary)}
+      <SubPart id="fields" heading={privacyText.fields.heading}>
+        <Fields {...facts} />
+      </SubPart>
+      <SubPart id="ip-address" heading={privacyText.ipAddress.heading}>
+        {privacyText.ipAddress.paragraphs(facts).map(paragraph)}
+      </SubPart>
+      <SubPart id="cookies" heading={privacyText.cookies.heading}>
+        {privacyText.cookies.paragraphs(facts).map(paragraph)}
+      </SubPart>
     </>
   );
 }
+
+const Interests = () => (
+  <>
+    {bullets(privacyText.interests.items)}
+    {paragraph(privacyText.interests.object)}
+  </>
+);
 
 function Recipients(facts: PrivacyFacts) {
   const text = privacyText.recipients;
@@ -100,19 +150,53 @@ function Recipients(facts: PrivacyFacts) {
         {facts.processors.map((processor) => {
           const role = processorRoles[processor.role];
           return (
-            <li key={processor.role}>
+            <li key={processor.role} data-processor={processor.role}>
               <span className="block font-semibold text-ink-900">{role.label}</span>
               {processor.name === null ? (
                 <NotPublished label={privacyText.notNamed} />
               ) : (
                 <span className={`font-semibold text-ink-900 ${WRAP}`}>{processor.name}</span>
               )}{" "}
-              {role.does(facts)}
+              {role.does(facts)}{" "}
+              <span className="block">
+                {text.where}{" "}
+                <span className={WRAP}>
+                  <Stated value={processor.region} />
+                </span>
+              </span>
             </li>
           );
         })}
       </ul>
       {paragraph(text.nobodyElse)}
+    </>
+  );
+}
+
+function Transfers({ transferSafeguards }: PrivacyFacts) {
+  const text = privacyText.transfers;
+  return (
+    <>
+      {paragraph(text.intro)}
+      <p>
+        {text.safeguards}{" "}
+        <span className={WRAP}>
+          <Stated value={transferSafeguards} />
+        </span>
+      </p>
+      {paragraph(text.copy)}
+    </>
+  );
+}
+
+function Retention(facts: PrivacyFacts) {
+  const text = privacyText.retention;
+  return (
+    <>
+      {bullets(text.rules(facts))}
+      <SubPart id="copies" heading={text.copiesHeading}>
+        {bullets(text.copies(facts))}
+      </SubPart>
     </>
   );
 }
@@ -131,42 +215,45 @@ function Rights({ controller }: PrivacyFacts) {
       {controller.email === null ? (
         <p>
           <NotPublished label={privacyText.notPublished} /> {text.noContact}{" "}
-          <MailLink email={text.fallbackEmail} />.
+          <MailLink email={text.fallbackEmail} />. {text.howToAfter}
         </p>
       ) : (
         <p>
           {text.howTo} <MailLink email={controller.email} />. {text.howToAfter}
         </p>
       )}
-      {paragraph(text.complaint)}
+      {text.what.map(paragraph)}
     </>
   );
 }
 
-function Retention(facts: PrivacyFacts) {
-  return (
-    <ul className="list-disc space-y-2 pl-5 marker:text-accent-700">
-      {privacyText.retention.rules(facts).map((rule) => (
-        <li key={rule}>{rule}</li>
-      ))}
-    </ul>
-  );
-}
+const Consent = (facts: PrivacyFacts) => <>{privacyText.consent.paragraphs(facts).map(paragraph)}</>;
 
-const IpAddress = (facts: PrivacyFacts) => <>{privacyText.ipAddress.paragraphs(facts).map(paragraph)}</>;
+const Complaint = () => paragraph(privacyText.complaint.text);
 
-const Cookies = (facts: PrivacyFacts) => <>{privacyText.cookies.paragraphs(facts).map(paragraph)}</>;
+const Voluntary = () => paragraph(privacyText.voluntary.text);
 
-/** The detail, in reading order: each part's fragment id, heading and body. */
+const Automated = ({ spamSignals }: PrivacyFacts) => (
+  <>{privacyText.automated.paragraphs(spamSignals.map((signal) => spamSignalWords[signal])).map(paragraph)}</>
+);
+
+/**
+ * The detail, in the order of GDPR article 13(1)(a)-(f) and 13(2)(a)-(f) (decision 047): each
+ * part's fragment id, heading and body.
+ */
 const PARTS: { id: string; heading: string; Body: (facts: PrivacyFacts) => ReactNode }[] = [
   { id: "controller", heading: privacyText.controller.heading, Body: Controller },
-  { id: "fields", heading: privacyText.fields.heading, Body: Fields },
+  { id: "dpo", heading: privacyText.dpo.heading, Body: Dpo },
   { id: "purposes", heading: privacyText.purposes.heading, Body: Purposes },
+  { id: "interests", heading: privacyText.interests.heading, Body: Interests },
   { id: "recipients", heading: privacyText.recipients.heading, Body: Recipients },
+  { id: "transfers", heading: privacyText.transfers.heading, Body: Transfers },
   { id: "retention", heading: privacyText.retention.heading, Body: Retention },
-  { id: "ip-address", heading: privacyText.ipAddress.heading, Body: IpAddress },
-  { id: "cookies", heading: privacyText.cookies.heading, Body: Cookies },
   { id: "rights", heading: privacyText.rights.heading, Body: Rights },
+  { id: "consent", heading: privacyText.consent.heading, Body: Consent },
+  { id: "complaint", heading: privacyText.complaint.heading, Body: Complaint },
+  { id: "voluntary", heading: privacyText.voluntary.heading, Body: Voluntary },
+  { id: "automated", heading: privacyText.automated.heading, Body: Automated },
 ];
 
 /**

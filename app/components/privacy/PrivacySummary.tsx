@@ -1,4 +1,4 @@
-import { privacyText } from "~/content/privacy";
+import { longDate, privacyText } from "~/content/privacy";
 import type { PrivacyFacts } from "~/lib/privacy.server";
 import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
@@ -17,6 +17,10 @@ export function PrivacySummary({ facts }: { facts: PrivacyFacts }) {
           <p className="eyebrow">{privacyText.eyebrow}</p>
           <h1 className="heading mt-3">{withoutLoneLastWord(privacyText.heading, HEADING_PAIR)}</h1>
           <p className="lead mt-4 max-w-xl">{withoutLoneLastWord(privacyText.lead, PARAGRAPH_PAIR)}</p>
+          {/* Art. 13 asks for no date, but a reader needs one to know whether what they read has changed. */}
+          <p className="mt-4 text-sm text-ink-300" data-last-changed>
+            {privacyText.lastChanged}: <time dateTime={facts.lastChanged}>{longDate(facts.lastChanged)}</time>
+          </p>
         </div>
         <section aria-labelledby="summary-heading" className="card-ink p-6 sm:p-8">
           <h2 id="summary-heading" className="text-xl font-bold tracking-tight">

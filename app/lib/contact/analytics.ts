@@ -4,7 +4,11 @@ declare global {
   }
 }
 
-/** Fires the spec's analytics event before a submission is sent, if analytics is on the page. */
+/**
+ * Fires the spec's analytics event before a submission is sent, if analytics is on the page:
+ * `window.gtag` exists only once the visitor has accepted analytics (decision 047), so without
+ * consent nothing fires.
+ */
 export function trackContactSubmit(
   target: Window | undefined = typeof window === "undefined" ? undefined : window,
 ): void {

@@ -60,7 +60,9 @@ export interface Stack {
 }
 
 /** The production server every browser test talks to, wired to a fake `send-contact-email`. */
-export async function startBrowserTestServer(): Promise<{ app: AppServer; fake: FakeFunction }> {
+export async function startBrowserTestServer(
+  env: Record<string, string | undefined> = {},
+): Promise<{ app: AppServer; fake: FakeFunction }> {
   const fake = await startFakeFunction();
   const app = await startAppServer({
     SUPABASE_URL: fake.url,
@@ -71,6 +73,7 @@ export async function startBrowserTestServer(): Promise<{ app: AppServer; fake: 
     RATE_LIMIT_PER_CLIENT: "100000",
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000000",
     GA_MEASUREMENT_ID: "",
+    ...env,
   });
   return { app, fake };
 }

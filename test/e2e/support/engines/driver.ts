@@ -22,6 +22,11 @@ export interface SessionOptions {
    * test run's default (vitest.config.ts: test/fonts/liberation.conf).
    */
   fonts?: string;
+  /**
+   * An HTTP proxy (`http://127.0.0.1:<port>`) for every request that does not go to 127.0.0.1 or
+   * localhost: a test records where the page tried to go (test/e2e/support/recording-proxy.ts).
+   */
+  proxy?: string;
 }
 
 /** The browser's environment for a session: this process's, with the session's font set. */

@@ -43,6 +43,21 @@ function firefoxPrefs(options: SessionOptions): Record<string, unknown> {
     "network.captive-portal-service.enabled": false,
     "network.connectivity-service.enabled": false,
     "services.settings.server": "http://127.0.0.1:9/",
+    ...(options.proxy ? firefoxProxyPrefs(options.proxy) : {}),
+  };
+}
+
+/** Every http(s) request through the proxy, but loopback's (Firefox never proxies localhost by default). */
+function firefoxProxyPrefs(proxy: string): Record<string, unknown> {
+  const { hostname, port } = new URL(proxy);
+  return {
+    "network.proxy.type": 1,
+    "network.proxy.http": hostname,
+    "network.proxy.http_port": Number(port),
+    "network.proxy.ssl": hostname,
+    "network.proxy.ssl_port": Number(port),
+    "network.proxy.no_proxies_on": "127.0.0.1, localhost",
+    "network.proxy.allow_hijacking_localhost": false,
   };
 }
 
@@ -91,7 +106,8 @@ async function launch(
       browser: "chrome",
       executablePath: path,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      // Chromium sends loopback directly whatever the proxy (its implicit "<-loopback>" bypass).
+      args: options.proxy ? [...CHROMIUM_FLAGS, `--proxy-server=${options.proxy}`] : CHROMIUM_FLAGS,
       env: browserEnv(options),
     });
     return { browser };

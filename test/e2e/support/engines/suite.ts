@@ -14,6 +14,7 @@ import type { FontSet } from "../../../fonts/font-sets";
 import type { AppServer } from "../../../support/app-server";
 import type { FakeFunction } from "../../../support/fake-function";
 import { root, startBrowserTestServer } from "../browser";
+import { type RecordingProxy, startRecordingProxy } from "../recording-proxy";
 import { ENGINE_NAMES, type EngineLauncher, type EngineName, type EngineSession } from "./driver";
 import { puppeteerLauncher } from "./puppeteer";
 import { Visitor } from "./visitor";
@@ -39,6 +40,8 @@ export const screenshotDir = `${root}test-results/screenshots`;
 export interface EngineStack {
   readonly app: AppServer;
   readonly fake: FakeFunction;
+  /** With `recordRequests`: the proxy every session sends its requests off the machine to. */
+  readonly proxy?: RecordingProxy;
 }
 
 export interface EngineContext {
@@ -49,29 +52,37 @@ export interface EngineContext {
 }
 
 /** One server for the file, as every browser test has it (test/e2e/support/browser.ts). */
-function useServer(): EngineStack {
-  const stack = {} as { app: AppServer; fake: FakeFunction };
+function useServer(serverEnv: Record<string, string | undefined>, recordRequests: boolean): EngineStack {
+  const stack = {} as { app: AppServer; fake: FakeFunction; proxy?: RecordingProxy };
   beforeAll(async () => {
-    Object.assign(stack, await startBrowserTestServer());
+    Object.assign(stack, await startBrowserTestServer(serverEnv));
+    if (recordRequests) stack.proxy = await startRecordingProxy();
   });
   afterAll(async () => {
     await stack.app?.stop();
     await stack.fake?.close();
+    await stack.proxy?.close();
   });
   return stack;
 }
 
 /**
  * `fonts`: the font set every session of the suite uses (test/fonts/font-sets.ts); the run's default
- * when unset.
+ * when unset. `serverEnv`: the server's environment beside the browser tests' own. `recordRequests`:
+ * every session sends what leaves 127.0.0.1 to a recording proxy (`stack.proxy`), which sends
+ * nothing on.
  */
 export function describeEngines(
   title: string,
   suite: (context: EngineContext) => void,
-  { fonts }: { fonts?: FontSet } = {},
+  {
+    fonts,
+    serverEnv = {},
+    recordRequests = false,
+  }: { fonts?: FontSet; serverEnv?: Record<string, string | undefined>; recordRequests?: boolean } = {},
 ): void {
   describe(title, { timeout: 120_000 }, () => {
-    const stack = useServer();
+    const stack = useServer(serverEnv, recordRequests);
     for (const engine of chosenEngines()) {
       const launcher = LAUNCHERS[engine]();
       const missing = launcher.missing();
@@ -85,7 +96,10 @@ export function describeEngines(
           stack,
           async visitor(javaScript = true) {
             if (!sessions.has(javaScript))
-              sessions.set(javaScript, launcher.open({ javaScript, fonts: fonts?.file }));
+              sessions.set(
+                javaScript,
+                launcher.open({ javaScript, fonts: fonts?.file, proxy: stack.proxy?.url }),
+              );
             return new Visitor(await sessions.get(javaScript)!, stack.app.url);
           },
         };

@@ -260,6 +260,7 @@ class WebKitSession implements EngineSession {
     private readonly policy: StartPolicy,
     private readonly xvfb: { process: ChildProcess; display: string },
     private readonly configHome: string,
+    private readonly proxy: string | undefined = undefined,
   ) {}
 
   /** Starts a driver and a MiniBrowser with the given zoom, in a bounded number of attempts. */
@@ -280,7 +281,15 @@ class WebKitSession implements EngineSession {
       pageLoadStrategy: "normal",
       "webkitgtk:browserOptions": {
         binary: this.paths.browser,
-        args: ["--automation", "--full-screen", ...(this.javaScript ? [] : ["--enable-javascript=false"])],
+        args: [
+          "--automation",
+          "--full-screen",
+          ...(this.javaScript ? [] : ["--enable-javascript=false"]),
+          // WebKitGTK proxies loopback too unless told: the app stays direct.
+          ...(this.proxy
+            ? [`--proxy=${this.proxy}`, "--ignore-host=127.0.0.1", "--ignore-host=localhost"]
+            : []),
+        ],
       },
     });
     const failures: string[] = [];
@@ -480,6 +489,7 @@ export function webkitLauncher(override: { browser?: string; policy?: StartPolic
         override.policy ?? START_POLICY,
         xvfb,
         configHome,
+        options.proxy,
       );
       try {
         await session.start(1);

@@ -1,0 +1,20 @@
+/**
+ * The consent bar's copy (decision 047): shown only with GA_MEASUREMENT_ID set, the same bytes for
+ * every visitor; the browser decides whether to show it (app/lib/analytics-consent.ts).
+ */
+export const consentText = {
+  /** The bar's name for assistive technology, and its first line. */
+  heading: "Analytics cookies",
+  body: "May Google Analytics count your visit? It sets cookies. Nothing from Google loads unless you accept.",
+  more: "Privacy Policy",
+  accept: "Accept",
+  decline: "Decline",
+  /** The footer's control that opens the bar again. */
+  settings: "Cookie settings",
+  /** What a screen reader hears when the bar appears, and after a choice. */
+  announce: {
+    shown: "Analytics cookies: choose Accept or Decline at the bottom of the page.",
+    accepted: "Analytics accepted.",
+    declined: "Analytics declined.",
+  },
+} as const;
