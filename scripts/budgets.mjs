@@ -47,16 +47,24 @@ export const BUDGETS = [
     max: 754,
     target: 400,
   },
-  { name: "docs (README.md, docs/)", folders: ["README.md", "docs"], unit: "words", max: 25_000 },
+  // The decision records alone hold 23,500 words: a replaced record is left as it was first
+  // committed (decisions.md, "Decision records"), so 25,000 waits on how records are kept.
+  {
+    name: "docs (README.md, docs/)",
+    folders: ["README.md", "docs"],
+    unit: "words",
+    max: 33_609,
+    target: 25_000,
+  },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
   {
     name: "tooling (bench/, scripts/)",
     folders: ["bench", "scripts"],
     unit: "lines",
-    max: 5_080,
+    max: 5_122,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 29_326, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 29_565, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */
