@@ -53,7 +53,7 @@ export const BUDGETS = [
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 33_609,
+    max: 33_704,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
