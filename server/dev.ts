@@ -53,7 +53,7 @@ export async function startDevServer({
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   // Globals first: installGlobals replaces `fetch`, and MSW must patch the fetch that stays. The
-  // other way round, the mocks were silently gone and every call went to the network (issue 24).
+  // other way round, the mocks were silently gone and every call went to the network.
   installGlobals({ nativeFetch: true });
   if (env.MOCKS) await startMocks();
 

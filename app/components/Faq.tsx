@@ -18,7 +18,7 @@ type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | nul
 /**
  * View More Questions / View Less, the same in both versions of the list. No text colour of its
  * own: it inherits the page's ink, and a utility colour here would outrank `btn-line`'s hover
- * colours (issue 24: ink text on the ink hover background, 1:1).
+ * colours (ink text on the ink hover background, 1:1).
  */
 const TOGGLE_CLASS = "btn btn-line mt-6 w-fit cursor-pointer";
 
@@ -38,7 +38,7 @@ function focusedControl(section: HTMLElement | null): FocusedControl {
  * Space activates a button or a <summary> when it is released, on the element that has focus
  * then. Held on a question while the accordion replaced it, its release comes to the replacement,
  * which never saw it go down: Firefox then activates nothing, and the visitor's press is lost
- * (issue 35; a held pointer is waited for instead, `whenReleased`, but a held key leaves no trace
+ * (a held pointer is waited for instead, `whenReleased`, but a held key leaves no trace
  * in the page to wait for). So the first key event the replacement gets decides: a Space released
  * that it never saw pressed is that press, and clicks it once; any other key, pressed anew, is the
  * visitor's own next step. Returns a cancel.
@@ -89,7 +89,7 @@ export function Faq() {
   const refocus = useRef<FocusedControl>(null);
   const toggleTop = useRef<number | null>(null);
   // Set by View More Questions until the button loses focus: the next Tab goes to the first
-  // question it showed, which sits above the button (issue 24).
+  // question it showed, which sits above the button.
   const tabToShown = useRef(false);
 
   const load = () => {

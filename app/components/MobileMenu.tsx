@@ -45,7 +45,7 @@ function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn
  * (`#mobile-menu`): Menu targets the panel, Close menu targets Menu, and choosing a section moves
  * the target to that section, which closes the menu as the page lands there (decision 029).
  *
- * Hydration keeps these very elements (issue 35: a toggle replaced between a tap's press and its
+ * Hydration keeps these very elements (a toggle replaced between a tap's press and its
  * release is clicked by no one) and only enhances them: from then on the component's state decides
  * (`data-menu` on the root, which the stylesheet reads instead of `:target`), the toggles act as
  * buttons (`role="button"`, Enter and Space, no navigation: no history entry, and a reload never
@@ -101,7 +101,7 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   }, [open]);
 
   // The panel covers the page below the header: focus that Tabs on past its last link (or back
-  // before the toggle) would sit behind it, unseen (issue 24). Leaving the menu closes it, so
+  // before the toggle) would sit behind it, unseen. Leaving the menu closes it, so
   // whatever now has focus is on screen. A focus that goes nowhere (another window, a click on the
   // panel's padding) leaves it open.
   const onBlur = (event: FocusEvent<HTMLDivElement>) => {

@@ -60,7 +60,7 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
     >
       {service.features.map((feature) => (
         // Balanced: a short item that wraps splits evenly ("Invoice and / document processing")
-        // rather than leaving its last word alone on a narrow phone (issue 35).
+        // rather than leaving its last word alone on a narrow phone.
         <li key={feature} className="flex items-start gap-2.5 text-balance">
           <Icon
             name="check"

@@ -7,7 +7,7 @@ import { SkipLink } from "./SkipLink";
 
 /**
  * The 404 and 400 pages: the site's own header (brand, the way to every section, Get Started), so a
- * visitor who followed a broken link still knows whose site this is (issue 24), then the status, what
+ * visitor who followed a broken link still knows whose site this is, then the status, what
  * happened and the way home, and the site's footer (its contact details and the privacy page) as on
  * every other page. The same header and footer on every route also keeps them in one shared script
  * for the home page, rather than one per pair of routes that happen to share them.

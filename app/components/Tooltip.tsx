@@ -98,7 +98,7 @@ interface TooltipGroupProps {
  * or focuses one of them the controls are plain HTML; then Radix is loaded and takes over. If the
  * swap happens while a control has keyboard focus, focus is put back on it (so its tooltip opens).
  * Swapping in Radix re-creates the controls' elements: it waits while the visitor holds a pointer
- * down in the group, so that the press and its release land on the same control (issue 35).
+ * down in the group, so that the press and its release land on the same control.
  */
 export function TooltipGroup({ as: Tag = "div", className, preloadMargin, children }: TooltipGroupProps) {
   const loaded = useTooltipModule();

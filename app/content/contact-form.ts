@@ -40,7 +40,7 @@ export interface ContactNoticeText {
   description: string;
 }
 
-/** The notices (docs/requirements.md, section 5; issue 6), shown as a toast with JavaScript and next to the form without. */
+/** The notices (docs/requirements.md, section 5), shown as a toast with JavaScript and next to the form without. */
 export const contactNotices = {
   validationTitle: "Validation Error",
   success: {

@@ -32,7 +32,7 @@ const list = (names: string[]) =>
   names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 
 /**
- * Configurations `npm start` accepts but that are almost certainly not what ops meant (issue 24):
+ * Configurations `npm start` accepts but that are almost certainly not what ops meant:
  * one line each, printed once at start (server/production.ts), never a refusal. A new warning is
  * one more `if` here; the test (test/lib/env-warnings.test.ts) and the spawned `npm start`
  * (test/server/start.test.ts) read this list.
@@ -65,7 +65,7 @@ export function configWarnings(env: Env, exists: (file: string) => boolean = exi
       `${list(pageNeeds)} ${pageNeeds.length === 1 ? "is" : "are"} unset: /privacy marks ${pageNeeds.length === 1 ? "it" : "each"} as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set ${pageNeeds.length === 1 ? "it" : "them"}, for example ${list(pageNeeds.map((name) => PAGE_EXAMPLES[name] ?? `${name}=...`))}.`,
     );
   }
-  // The upgrade's one step (issue 40): the server never imports the previous release's files itself.
+  // The upgrade's one step: the server never imports the previous release's files itself.
   const waiting = (["CONTACT_UNDELIVERED_FILE", "CONTACT_INBOX_FILE"] as const).filter((name) =>
     exists(env[name]),
   );

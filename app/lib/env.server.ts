@@ -160,7 +160,7 @@ export const envSchema = z
         message: "is required when SUPABASE_URL is set",
       });
     }
-    // A key alone would start in inbox mode, silently: the URL was forgotten, not the key (issue 24).
+    // A key alone would start in inbox mode, silently: the URL was forgotten, not the key.
     if (env.SUPABASE_ANON_KEY && !env.SUPABASE_URL) {
       ctx.addIssue({
         code: "custom",
@@ -206,7 +206,7 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-// --- npm run dev's own defaults (issue 24) -----------------------------------------------------
+// --- npm run dev's own defaults -----------------------------------------------------
 // Applied to the environment before it is validated, so every reader of `env` (the dev server,
 // the build it serves) sees the same values, and the rules live here and nowhere else.
 
@@ -238,7 +238,7 @@ export function developmentSource(
     ...source,
     PORT: source.PORT?.trim() ? source.PORT : String(DEV_PORT),
   };
-  // Never `npm start`'s files by default (issue 40): a dev server beside a production one on the
+  // Never `npm start`'s files by default: a dev server beside a production one on the
   // same checkout would share its SQLite store and run a second dispatcher on it. A file the shell
   // names is honoured (without MOCKS, every variable is).
   for (const name of DATA_FILE_VARIABLES) {
@@ -257,7 +257,7 @@ export function developmentSource(
   return dev;
 }
 
-// --- What a refusal says (issue 24) ------------------------------------------------------------
+// --- What a refusal says ------------------------------------------------------------
 // Zod's own words ("expected number, received NaN") name neither the variable's rule nor a value
 // that works: each variable says both here. A variable that accepts any text has no entry.
 

@@ -8,7 +8,7 @@ const NO_BREAK_SPACE = "\u00a0";
 
 /**
  * The text with its last two words joined by a no-break space, so that it never ends on one word
- * alone on its last line (issue 20). A reader, a screen reader and a search engine read the same
+ * alone on its last line. A reader, a screen reader and a search engine read the same
  * words; only the line break between those two is gone.
  *
  * Left as it is: a text of fewer than three words (splitting two words is the only way to wrap
@@ -35,6 +35,6 @@ export const TITLE_PAIR = 18;
 /**
  * The limit for running text with a column of its own (a section's lead, a card's text): glued,
  * even 24 characters take less than half the narrowest such column. Firefox, which has no
- * `text-wrap: pretty`, left these on a lone word (issue 25).
+ * `text-wrap: pretty`, left these on a lone word.
  */
 export const PARAGRAPH_PAIR = 24;

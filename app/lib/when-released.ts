@@ -21,7 +21,7 @@ export function isPressed(element: Element | null): boolean {
  * have let go and the click their release makes has been dispatched (the next task). An enhancement
  * that replaces controls (the FAQ's accordion, the tooltips) waits with this: a control replaced
  * between the press and the release is clicked by no one, neither the old one nor its replacement
- * (issue 35). The press may have begun before the page's JavaScript arrived, so it is read from
+ *. The press may have begun before the page's JavaScript arrived, so it is read from
  * the page (`:active`), not from events seen. Returns a cancel.
  */
 export function whenReleased(element: Element | null, run: () => void): () => void {

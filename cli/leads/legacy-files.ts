@@ -11,7 +11,7 @@ import { type LeadStore, requestColumns } from "~/lib/leads/store.server";
 /**
  * Nothing lost in the upgrade: the files of the release before the lead store (the undelivered
  * file and the inbox file, one JSON object per line) are imported once, by ops running
- * `npm run leads -- import` (issue 40: a step of the upgrade, not work at every start), and each is
+ * `npm run leads -- import` (a step of the upgrade, not work at every start), and each is
  * then renamed (never deleted) to `<file>.imported-<time>`. Importing is idempotent: rows keep
  * the entry's id (a hash of the line for the inbox, whose lines had none), so an import that dies
  * between the insert and the rename imports nothing twice when it is run again.

@@ -358,7 +358,7 @@ async function forget(email: string): Promise<number> {
     throw new CliError(`"${email}" is not an e-mail address: \`npm run leads -- forget person@example.com\``);
   return withStore(async (store) => {
     const { erased, copiesGone } = await store.forget(email);
-    // Never "Erased" while a copy is on disk (issue 40): say what is left, and exit 1.
+    // Never "Erased" while a copy is on disk: say what is left, and exit 1.
     out(
       copiesGone
         ? erased > 0

@@ -135,7 +135,7 @@ export function ContactForm() {
     if (inFlight.current || submitting) return;
     // Held while the validator loads, so that a double click still sends once.
     inFlight.current = true;
-    // A new attempt: the last attempt's outcome no longer describes the form (issue 24).
+    // A new attempt: the last attempt's outcome no longer describes the form.
     setToast(null);
     const formData = new FormData(form);
     void loadValidator()
@@ -199,7 +199,7 @@ export function ContactForm() {
         <Honeypot />
         {/* The notes' type set once for both (the button sets its own). Here and above, adjacent
             texts are one string: React marks each boundary between two text nodes with a comment,
-            and the home page's bytes are budgeted (issue 12). */}
+            and the home page's bytes are budgeted. */}
         <div className="grid gap-3 text-sm text-ink-600 sm:col-span-2">
           <p>{text.requiredNote}</p>
           <SubmitButton submitting={submitting} />

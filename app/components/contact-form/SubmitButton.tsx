@@ -4,7 +4,7 @@ import { contactFormText as text } from "~/content/contact-form";
  * The submit button, the page's most important action: the accent, full width, at least as large as
  * any other link to the form. While sending it shows a spinner with "Sending Message..." and says it is
  * unavailable with `aria-disabled`, not `disabled`: a disabled button drops the focus of whoever
- * pressed it (issue 24: the next Tab started from nowhere). The form ignores a submit while one is
+ * pressed it (the next Tab started from nowhere). The form ignores a submit while one is
  * in flight, so a double click still sends once.
  */
 export function SubmitButton({ submitting }: { submitting: boolean }) {

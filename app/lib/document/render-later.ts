@@ -16,7 +16,7 @@
  * - before the browser follows a link to a target inside one of them (a header or footer link);
  * - at the visitor's first key press, before the browser acts on it: Tab scrolls the next control
  *   into view, and a control below an estimated part would be left off screen once the part is
- *   rendered (issue 25's three-engine Tab test found it); the arrow, page and space keys scroll;
+ *   rendered (the three-engine Tab test found it); the arrow, page and space keys scroll;
  * - when focus moves into one of them any other way (a script, an assistive technology);
  * - when a form is submitted (its answer may open a toast, fixed to the viewport).
  *

@@ -62,7 +62,7 @@ export async function attemptDelivery(
 ): Promise<Attempt> {
   let begun: boolean;
   // The renewed lease runs from when the database ran `beginCall`: the call's deadline counts from
-  // before it, so a late answer shortens the call instead of letting it outlive the lease (issue 40).
+  // before it, so a late answer shortens the call instead of letting it outlive the lease.
   const askedAt = performance.now();
   try {
     begun = await store.beginCall(claim);

@@ -1,5 +1,5 @@
 /**
- * The lead's state machine, one table (issue 40): each transition, the store's statement that runs
+ * The lead's state machine, one table: each transition, the store's statement that runs
  * it and the states it may start from (statements take their `where state in` from here). The
  * diagram in docs/lead-store.md is made from it, and checked (test/docs/lead-states.test.ts).
  */

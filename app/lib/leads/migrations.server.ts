@@ -70,7 +70,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  // The compared address became NFC before the case fold (issue 33): an address typed decomposed
+  // The compared address became NFC before the case fold: an address typed decomposed
   // was stored under a key that `forget` with the same address typed composed never matched.
   "002-email-key-nfc": {
     async up(db: Kysely<unknown>) {
@@ -83,7 +83,7 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
-  // Whether a lead's call began (issue 33): an attempt whose process died between its claim and
+  // Whether a lead's call began: an attempt whose process died between its claim and
   // its call, or whose claim's answer was lost, was never called and goes back to pending when its
   // lease runs out, instead of being held as possibly delivered for a person.
   "003-call-started": {
@@ -93,7 +93,7 @@ const migrations: Record<string, Migration> = {
       await sql`update leads set call_started_at = last_attempt_at where state = 'sending'`.execute(db);
     },
   },
-  // Submissions that look like spam are kept as `spam`, never sent (issue 41): why, for the person
+  // Submissions that look like spam are kept as `spam`, never sent: why, for the person
   // who decides whether to release one. Spam rows are erased by age, so they are found by it.
   "004-spam": {
     async up(db: Kysely<unknown>) {
