@@ -7,11 +7,7 @@
 // lead storage, against this build on SQLite and on a throwaway PostgreSQL (scripts/postgres.mjs;
 // missing, the section fails); bytes, load and lighthouse also the last release on Node 20
 // (issue 34, budgets BUDGETS.node20*).
-//
-// Options: --skip-build  --only=bytes,lighthouse,load,store  --runs=3  --duration=5 (s per load run)
-//   --rounds=3  --save-lhr  --mobile-only  --only=node20 (bytes, load and mobile Lighthouse against
-//   the Node 20 release)  --without-node20
-// Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (scripts/chromium.mjs).
+// Options: USAGE below (`npm run bench -- --help`).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -38,7 +34,20 @@ import {
 import { buildApp, root, startAppServer, startBareServer, startFakeFunction } from "./lib/servers.mjs";
 import { runStore } from "./lib/store.mjs";
 
+const USAGE = `npm run bench -- [options]
+  --skip-build        measure the build already in REMIX_BUILD_DIR (default .builds/bench)
+  --only=bytes,lighthouse,load,store   these sections only (results in bench/results/partial-*.json)
+  --only=node20       bytes, load and mobile Lighthouse against the last release on Node 20
+  --without-node20    leave the Node 20 release out
+  --runs=3            Lighthouse runs of each configuration
+  --duration=5        seconds per load and store run    --rounds=3   rounds of those runs
+  --mobile-only       no desktop Lighthouse runs         --save-lhr   keep every Lighthouse report
+Environment: REMIX_BUILD_DIR, CHROME_PATH (scripts/chromium.mjs).`;
 const args = process.argv.slice(2);
+if (args.includes("--help")) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const option = (name, fallback) => {
   const arg = args.find((a) => a.startsWith(`--${name}=`));
   return arg ? arg.slice(name.length + 3) : fallback;
@@ -370,69 +379,56 @@ function referenceRows(mobile, reference) {
     figures.perRun.map((run) => (read(run) == null ? "?" : format(read(run)))).join(" / ");
   const side = (figures, read, median) =>
     `${perRun(figures, read)} (median ${Math.round(median ?? Number.NaN)})`;
-  observe(
-    "lighthouse",
-    "mobile TBT, ms: page | bare document, per run (medians)",
-    mobile.tbt,
-    `${side(mobile, (run) => run.tbt, mobile.tbt)} | ${side(reference, (run) => run.tbt, reference.tbt)}`,
-  );
-  observe(
-    "lighthouse",
-    "mobile Performance: page | bare document, per run (medians)",
-    mobile.scores.performance,
-    `${side(mobile, (run) => run.scores.performance, mobile.scores.performance)} | ` +
-      side(reference, (run) => run.scores.performance, reference.scores.performance),
-  );
-  observe(
-    "lighthouse",
-    "observed main thread after FCP, ms: page | bare document, per run (medians)",
-    mobile.observedAfterFcpMs,
-    `${side(mobile, (run) => run.observed?.totalMs, mobile.observedAfterFcpMs)} | ` +
-      side(reference, (run) => run.observed?.totalMs, reference.observedAfterFcpMs),
-  );
-  observe(
-    "lighthouse",
-    "longest observed task after FCP, ms: page | bare document, per run (medians)",
-    mobile.longestObservedTaskMs,
-    `${side(mobile, (run) => run.observed?.longestMs, mobile.longestObservedTaskMs)} | ` +
-      side(reference, (run) => run.observed?.longestMs, reference.longestObservedTaskMs),
-  );
-  observe(
-    "lighthouse",
-    "observed first render (longest task before FCP that laid out), ms: page | bare document (medians)",
-    mobile.firstRenderMs,
-    `${side(mobile, (run) => run.observed?.firstRenderMs, mobile.firstRenderMs)} | ` +
-      side(reference, (run) => run.observed?.firstRenderMs, reference.firstRenderMs),
-  );
+  const compared = [
+    ["mobile TBT, ms: page | bare document, per run (medians)", (f) => f.tbt, (run) => run.tbt],
+    [
+      "mobile Performance: page | bare document, per run (medians)",
+      (f) => f.scores.performance,
+      (run) => run.scores.performance,
+    ],
+    [
+      "observed main thread after FCP, ms: page | bare document, per run (medians)",
+      (f) => f.observedAfterFcpMs,
+      (run) => run.observed?.totalMs,
+    ],
+    [
+      "longest observed task after FCP, ms: page | bare document, per run (medians)",
+      (f) => f.longestObservedTaskMs,
+      (run) => run.observed?.longestMs,
+    ],
+    [
+      "observed first render (longest task before FCP that laid out), ms: page | bare document (medians)",
+      (f) => f.firstRenderMs,
+      (run) => run.observed?.firstRenderMs,
+    ],
+  ];
+  for (const [metric, median, read] of compared)
+    observe(
+      "lighthouse",
+      metric,
+      median(mobile),
+      `${side(mobile, read, median(mobile))} | ${side(reference, read, median(reference))}`,
+    );
   const overFloor = mobile.tbt == null || reference.tbt == null ? null : mobile.tbt - reference.tbt;
-  budget(
-    "lighthouse",
+  const lighthouse = (metric, value, limit) => budget("lighthouse", metric, value, "<=", limit, ms);
+  lighthouse(
     "mobile TBT minus the bare document's (medians, same run)",
     overFloor,
-    "<=",
     BUDGETS.mobileTbtOverBareMs,
-    ms,
   );
-  budget(
-    "lighthouse",
+  const longest = mobile.longestObservedTaskMs;
+  lighthouse(
     "mobile: longest observed main-thread task after FCP (median)",
-    mobile.longestObservedTaskMs,
-    "<=",
+    longest,
     BUDGETS.longestObservedTaskMs,
-    ms,
   );
 }
 
 async function loadSection(server, fake, node20) {
   // The ceiling serves exactly what the app sends a browser for GET /: its headers and br body.
   const home = await fetchWire(`${server.url}/`, "br, gzip");
-  const {
-    "content-length": _length,
-    connection: _connection,
-    "keep-alive": _keepAlive,
-    date: _date,
-    ...headers
-  } = home.headers;
+  const headers = { ...home.headers };
+  for (const name of ["content-length", "connection", "keep-alive", "date"]) delete headers[name];
   const bare = await startBareServer({ headers, body: home.body }, `${root}${buildDir}`);
   let result;
   try {
@@ -476,6 +472,9 @@ async function loadSection(server, fake, node20) {
     for (const c of [10, 50]) {
       const mine = result.get[c];
       const theirs = mine.reference;
+      const both = `${THIS_BUILD} | ${PREVIOUS}`;
+      const rps = (key) =>
+        `${mine[key].rps} | ${theirs[key].rps} (ratio ${(mine[key].rps / theirs[key].rps).toFixed(3)})`;
       observe("node20", `${PREVIOUS}: GET / (br) at ${c}, median`, theirs.home.rps, line(theirs.home));
       observe(
         "node20",
@@ -483,79 +482,46 @@ async function loadSection(server, fake, node20) {
         theirs.healthz.rps,
         line(theirs.healthz),
       );
-      const toPrevious = (tolerance) =>
-        referenceRow(
-          "node20",
-          `GET / ÷ bare node:http at ${c} (median of rounds): ${THIS_BUILD} | ${PREVIOUS}`,
-          mine.toBare.ratio,
-          theirs.toBare.ratio,
-          ">=",
-          tolerance,
-          (v) => v.toFixed(3),
-        );
-      // The budget at 50 connections, as the ratio's own budget; at 10 an observation.
-      const row = toPrevious({ factor: BUDGETS.node20HomeToBareFactor });
-      rows.push(c === 50 ? row : observationRow("node20", row.metric, row.value, row.display));
-      observe(
+      const metric = `GET / ÷ bare node:http at ${c} (median of rounds): ${both}`;
+      const tolerance = { factor: BUDGETS.node20HomeToBareFactor };
+      const row = referenceRow(
         "node20",
-        `GET / ÷ bare node:http at ${c} per round: ${THIS_BUILD} | ${PREVIOUS}`,
+        metric,
         mine.toBare.ratio,
-        `${mine.toBare.ratios.join(" / ")} | ${theirs.toBare.ratios.join(" / ")}`,
+        theirs.toBare.ratio,
+        ">=",
+        tolerance,
+        (v) => v.toFixed(3),
       );
+      // The budget at 50 connections; at 10 an observation.
+      rows.push(c === 50 ? row : observationRow("node20", row.metric, row.value, row.display));
+      const rounds = `${mine.toBare.ratios.join(" / ")} | ${theirs.toBare.ratios.join(" / ")}`;
+      observe("node20", `GET / ÷ bare node:http at ${c} per round: ${both}`, mine.toBare.ratio, rounds);
       // Node's own speed apart from the page: the trivial route of each server, same rounds.
-      observe(
-        "node20",
-        `GET /healthz rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
-        mine.healthz.rps,
-        `${mine.healthz.rps} | ${theirs.healthz.rps} (ratio ${(mine.healthz.rps / theirs.healthz.rps).toFixed(3)})`,
-      );
-      observe(
-        "node20",
-        `GET / rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
-        mine.home.rps,
-        `${mine.home.rps} | ${theirs.home.rps} (ratio ${(mine.home.rps / theirs.home.rps).toFixed(3)})`,
-      );
+      observe("node20", `GET /healthz rps at ${c}: ${both}`, mine.healthz.rps, rps("healthz"));
+      observe("node20", `GET / rps at ${c}: ${both}`, mine.home.rps, rps("home"));
     }
     details.node20.load = Object.fromEntries(
       [10, 50].map((c) => [c, { thisBuild: result.get[c].toBare, reference: result.get[c].reference }]),
     );
   }
-  const failures = [10, 50].reduce(
-    (sum, c) => sum + result.get[c].home.non2xx + result.get[c].home.errors + result.get[c].home.timeouts,
-    0,
-  );
+  const homes = [10, 50].map((c) => result.get[c].home);
+  const failures = homes.reduce((sum, home) => sum + home.non2xx + home.errors + home.timeouts, 0);
   budget("load", "GET / failures (non-2xx, errors, timeouts), all rounds", failures, "=", 0);
   observe("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake));
   const post = result.post;
-  observe(
-    "load",
-    "POST /?index (valid form, each its own lead) at 10",
-    post.rps,
-    `${post.rps} rps · p50 ${post.p50} ms · p99 ${post.p99} ms · ${post.sent} sent (303), ${post.failed} failed`,
-  );
+  const postLine = `${line(post)} · ${post.sent} sent (303), ${post.failed} failed`;
+  observe("load", "POST /?index (valid form, each its own lead) at 10", post.rps, postLine);
   // Not a speed budget: a POST figure only means something if every valid request (each its own
   // lead) was answered as sent (303 to the success page) and really reached the function: no
   // 4xx/5xx, no rate limit, no honeypot, no duplicate. (Requests still in flight when autocannon
   // stops may reach the function uncounted, hence >=.)
-  const delivered =
-    result.post.sent > 0 && result.post.failed === 0 && result.post.reachedFunction >= result.post.sent;
-  budget(
-    "load",
-    "every valid POST answered as sent (303) and reached the function",
-    delivered ? 1 : 0,
-    "=",
-    1,
-    (v) =>
-      v
-        ? "yes"
-        : `no: ${result.post.sent}/${result.post.requests} sent, ${result.post.reachedFunction} reached it`,
-  );
-  observe(
-    "load",
-    "server's added latency on POST (p50 / mean)",
-    result.post.addedP50,
-    `${result.post.addedP50} ms / ${result.post.addedMean} ms`,
-  );
+  const delivered = post.sent > 0 && post.failed === 0 && post.reachedFunction >= post.sent;
+  const shortOf = `no: ${post.sent}/${post.requests} sent, ${post.reachedFunction} reached it`;
+  const label = "every valid POST answered as sent (303) and reached the function";
+  budget("load", label, delivered ? 1 : 0, "=", 1, (v) => (v ? "yes" : shortOf));
+  const added = `${post.addedP50} ms / ${post.addedMean} ms`;
+  observe("load", "server's added latency on POST (p50 / mean)", post.addedP50, added);
   details.load = result;
 }
 
