@@ -610,14 +610,27 @@ async function storedLeads(sqliteFile, databaseUrl) {
   return { SQLite: byState(fromSqlite), PostgreSQL: byState(fromPostgres) };
 }
 
+/** A reference release's one-time set-up (worktree, npm ci, build), as a row; `.details` for the results. */
+function referenceSetUp(section, name, { setupMs, cached, preparedAt }) {
+  const when = cached ? `(cached, made ${preparedAt})` : "(this run)";
+  observe(
+    section,
+    `${name}: one-time set-up (worktree, npm ci, build)`,
+    setupMs,
+    `${(setupMs / 1000).toFixed(0)} s ${when}`,
+  );
+}
+referenceSetUp.details = ({ commit, setupMs, steps, cached, preparedAt }) => ({
+  commit,
+  setupMs,
+  steps,
+  cached,
+  preparedAt,
+});
+
 async function storeSection(fake, dir) {
   const reference = await prepareReference(REFERENCE_RELEASES.fileStore, log);
-  observe(
-    "store",
-    `file store reference (${reference.commit.slice(0, 7)}): one-time set-up (worktree, npm ci, build)`,
-    reference.setupMs,
-    `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
-  );
+  referenceSetUp("store", `file store reference (${reference.commit.slice(0, 7)})`, reference);
   const servers = [];
   let postgres;
   let result;
@@ -736,13 +749,7 @@ async function storeSection(fake, dir) {
     `${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores (shared)`,
   );
   details.store = {
-    reference: {
-      commit: reference.commit,
-      setupMs: reference.setupMs,
-      steps: reference.steps,
-      cached: reference.cached,
-      preparedAt: reference.preparedAt,
-    },
+    reference: referenceSetUp.details(reference),
     ...result,
     storedLeads: stored,
     storeAtEnd,
@@ -799,22 +806,9 @@ async function main() {
         });
         await storeReady(node20, "sqlite");
         log(`  ${PREVIOUS}: ${reference.commit.slice(0, 7)} on Node ${node20.node}, pid ${node20.pid}`);
-        details.node20 = {
-          reference: {
-            commit: reference.commit,
-            node: node20.node,
-            setupMs: reference.setupMs,
-            steps: reference.steps,
-            cached: reference.cached,
-            preparedAt: reference.preparedAt,
-          },
-        };
-        observe(
-          "node20",
-          `${PREVIOUS} (${reference.commit.slice(0, 7)}, served by Node ${node20.node}) against ${THIS_BUILD}: one-time set-up`,
-          reference.setupMs,
-          `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
-        );
+        details.node20 = { reference: { ...referenceSetUp.details(reference), node: node20.node } };
+        const served = `${PREVIOUS} (${reference.commit.slice(0, 7)}, served by Node ${node20.node})`;
+        referenceSetUp("node20", `${served} against ${THIS_BUILD}`, reference);
       } catch (error) {
         await node20?.stop();
         node20 = null;
