@@ -510,7 +510,7 @@ async function loadSection(server, fake, node20) {
   budget("load", "GET / failures (non-2xx, errors, timeouts), all rounds", failures, "=", 0);
   observe("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake));
   const post = result.post;
-  const postLine = `${line(post)} · ${post.sent} sent (303), ${post.failed} failed`;
+  const postLine = `${post.rps} rps · p50 ${post.p50} ms · p99 ${post.p99} ms · ${post.sent} sent (303), ${post.failed} failed`;
   observe("load", "POST /?index (valid form, each its own lead) at 10", post.rps, postLine);
   // Not a speed budget: a POST figure only means something if every valid request (each its own
   // lead) was answered as sent (303 to the success page) and really reached the function: no
