@@ -664,7 +664,7 @@ async function storeSection(fake, dir) {
     );
     result = await runStore(
       {
-        targets: { "file store": file.url, SQLite: sqlite.url, PostgreSQL: onPostgres.url },
+        targets: { "file store": file, SQLite: sqlite, PostgreSQL: onPostgres },
         fake,
         duration: loadDuration,
         rounds: loadRounds,
@@ -688,6 +688,7 @@ async function storeSection(fake, dir) {
       `${name}${name === result.reference ? " (reference)" : ""}: POST at ${c}, median of ${result.rounds}`,
       f.rps,
       `${f.rps} rps · p50 ${f.p50 ?? "–"} ms · p99 ${f.p99 ?? "–"} ms · ${f.sent} sent (303), ${f.failed} failed` +
+        ` · server CPU ${f.cpuMsPerPost ?? "–"} ms per post (its process only)` +
         (f.roundsWithoutAnswer
           ? ` · no answer at all in ${f.roundsWithoutAnswer} of ${result.rounds} rounds`
           : ""),

@@ -2,6 +2,8 @@
 // = 303) at 50 connections against servers that differ in where they keep leads, measured in one
 // run, interleaved round by round in a rotated order (as runLoad does for GET), medians over
 // rounds. The same fake function answers all of them; every post must reach it.
+import { readFileSync } from "node:fs";
+
 import { answeredAsSent, distinctContactPosts, failedPosts } from "./contact-posts.mjs";
 import { median } from "./lighthouse.mjs";
 import { figures, run, validContactFields } from "./load.mjs";
@@ -11,11 +13,19 @@ const CONNECTIONS = 50;
 /** Every run posts messages of its own: the same message within ten minutes is a duplicate (decision 026). */
 const runTag = `${process.pid}-${Date.now().toString(36)}`;
 
+/** CPU time (ms, every thread: user and system) a process has used, from /proc (Linux; 10 ms ticks). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 /**
  * Posts distinct valid forms to `url` for `duration` seconds at `connections`, and counts how many
- * reached the function meanwhile.
+ * reached the function meanwhile, and the server's (`pid`) CPU time per answered post: what a
+ * loaded machine stretches least (a shared machine's wall clock does).
  */
-async function postRun({ url, fake, connections, duration, tag }) {
+async function postRun({ url, pid, fake, connections, duration, tag }) {
+  const cpuBefore = cpuMs(pid);
   const headers = {
     "accept-encoding": "br, gzip",
     accept: "text/html,*/*",
@@ -50,11 +60,12 @@ async function postRun({ url, fake, connections, duration, tag }) {
     sent: answeredAsSent(result),
     failed: failedPosts(result),
     reachedFunction: fake.received() - receivedBefore,
+    cpuMsPerPost: answered > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / answered) * 100) / 100 : null,
   };
 }
 
 /**
- * `targets`: { name: url } in the order of the first round (the reference first). Returns, per
+ * `targets`: { name: { url, pid } } in the order of the first round (the reference first). Returns, per
  * target, the median figures (counts summed) and each round's; per other target, the ratio of its
  * p99 to the first target's, round by round and their median.
  */
@@ -66,7 +77,7 @@ export async function runStore({ targets, fake, duration = 5, rounds = 3 }, log 
   // JIT, connection pools, the first pages of the database files.
   for (const name of names)
     warmUp[name] = await postRun({
-      url: targets[name],
+      ...targets[name],
       fake,
       connections: 10,
       duration: 2,
@@ -76,7 +87,7 @@ export async function runStore({ targets, fake, duration = 5, rounds = 3 }, log 
     const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const name of order) {
       const tag = `${name} round ${round + 1}`;
-      const figures = await postRun({ url: targets[name], fake, connections: CONNECTIONS, duration, tag });
+      const figures = await postRun({ ...targets[name], fake, connections: CONNECTIONS, duration, tag });
       samples[name].push(figures);
       const latency = (value) => (value === null ? "–" : `${value} ms`);
       log(
@@ -98,6 +109,7 @@ export async function runStore({ targets, fake, duration = 5, rounds = 3 }, log 
       p50: medianOf(list, "p50"),
       p99: medianOf(list, "p99"),
       mean: medianOf(list, "mean"),
+      cpuMsPerPost: medianOf(list, "cpuMsPerPost"),
       requests: sum(list, "requests"),
       unanswered: sum(list, "unanswered"),
       roundsWithoutAnswer: list.filter((s) => s.requests === 0).length,
