@@ -555,34 +555,24 @@ function leadStoreEnv(dir, databaseUrl) {
   };
 }
 
-/** Waits until the server's /healthz says its lead store is `engine` and ready. */
-async function storeReady(server, engine) {
-  const deadline = Date.now() + 30_000;
-  let last = "";
-  for (;;) {
-    try {
-      const res = await fetch(`${server.url}/healthz`);
-      const report = await res.json();
-      last = JSON.stringify(report.leadStore ?? report);
-      if (res.status === 200 && report.leadStore?.engine === engine && report.leadStore.state === "ready")
-        return;
-    } catch (error) {
-      last = String(error);
-    }
-    if (Date.now() > deadline) throw new Error(`The ${engine} lead store is not ready after 30 s: ${last}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+/** The lead store's state as the server's /healthz reports it (`ready`, or `unavailable: why`), and its engine. */
+async function storeState(server) {
+  try {
+    const { leadStore: store } = await (await fetch(`${server.url}/healthz`)).json();
+    if (!store) return { text: "not reported" };
+    return { engine: store.engine, text: `${store.state}${store.reason ? `: ${store.reason}` : ""}` };
+  } catch (error) {
+    return { text: `no /healthz: ${error?.message ?? error}` };
   }
 }
 
-/** The lead store's state as the server's /healthz reports it (`ready`, or `unavailable: why`). */
-async function storeState(server) {
-  try {
-    const { leadStore } = await (await fetch(`${server.url}/healthz`)).json();
-    return leadStore
-      ? `${leadStore.state}${leadStore.reason ? `: ${leadStore.reason}` : ""}`
-      : "not reported";
-  } catch (error) {
-    return `no /healthz: ${error?.message ?? error}`;
+/** Waits until the server's /healthz says its lead store is `engine` and ready. */
+async function storeReady(server, engine) {
+  for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const state = await storeState(server);
+    if (state.engine === engine && state.text === "ready") return;
+    if (Date.now() > deadline)
+      throw new Error(`The ${engine} lead store is not ready after 30 s: ${state.engine} ${state.text}`);
   }
 }
 
@@ -672,8 +662,8 @@ async function storeSection(fake, dir) {
       log,
     );
     stored = await storedLeads(sqliteEnv.LEADS_DATABASE_FILE, databaseUrl);
-    storeAtEnd.SQLite = await storeState(sqlite);
-    storeAtEnd.PostgreSQL = await storeState(onPostgres);
+    storeAtEnd.SQLite = (await storeState(sqlite)).text;
+    storeAtEnd.PostgreSQL = (await storeState(onPostgres)).text;
   } finally {
     for (const server of servers.reverse()) await server.stop();
     // Stopped by its PID (SIGINT, then SIGKILL), its folder deleted.
