@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 import { cleanEnv, nodeHome } from "./node-env.mjs";
-import { freePort, root } from "./servers.mjs";
+import { freePort, root, runToEnd as run } from "./servers.mjs";
 
 /** `node`: the Node version that installs, builds and serves it (null: the bench's own). */
 export const REFERENCE_RELEASES = {
@@ -33,23 +33,6 @@ const REFERENCE_BUILD_DIR = ".builds/bench-ref";
 
 function git(args, cwd = root) {
   return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-
-/** Runs `command` to its end; rejects with the tail of its output. */
-function run(command, args, { cwd, env }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const append = (chunk) => (output = (output + chunk).slice(-20_000));
-    child.stdout.on("data", append);
-    child.stderr.on("data", append);
-    child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code}):\n${output}`)),
-    );
-  });
 }
 
 /** The commit the worktree `src` has checked out, or null when it is not a worktree of its own. */
