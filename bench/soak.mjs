@@ -1,28 +1,20 @@
 #!/usr/bin/env node
-/**
- * Soak test (`npm run soak`): 50 concurrent connections on GET / and on a valid
- * contact POST to /?index, 30 s each, twice, against the production build
- * (scripts/start.mjs) and a fake send-contact-email that answers at once. Only
- * loopback traffic. Each POST is its own lead (its own message). Fails (exit 1)
- * on any failed request (GET: non-2xx; POST: anything but the 303 of a sent
- * submission; socket error, timeout) or when the server's resident memory grows from the first
- * round to the second beyond noise.
- *
- * A short warm-up (both targets, not measured) comes first, so that the two
- * measured rounds compare a warmed-up process (JIT, V8 heap sized) with itself.
- * A request counts as failed if it errors, times out (SOAK_TIMEOUT_SECONDS,
- * default 30: a shared 2-core machine can be slow without failing) or answers
- * anything but its success status; latency is reported separately.
- *
- *   SOAK_SECONDS=30 SOAK_WARMUP_SECONDS=10 SOAK_CONNECTIONS=50 SOAK_ROUNDS=2 \
- *   REMIX_BUILD_DIR=.builds/soak node bench/soak.mjs [--no-build]
- */
+// Soak test (`npm run soak`): GET / and valid contact POSTs (each its own lead) to /?index at 50
+// connections, 30 s each, twice after a warm-up, against the production build and a fake
+// send-contact-email, loopback only. Fails (exit 1) on any failed request (GET: not 2xx; POST:
+// not the 303 of a sent submission; an error; a timeout, SOAK_TIMEOUT_SECONDS, default 30 on a
+// shared machine), a sent POST that never reached the function, or resident memory grown from
+// the first round to the last beyond noise.
+//
+//   SOAK_SECONDS=30 SOAK_WARMUP_SECONDS=10 SOAK_CONNECTIONS=50 SOAK_ROUNDS=2 \
+//   REMIX_BUILD_DIR=.builds/soak node bench/soak.mjs [--no-build]
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import autocannon from "autocannon";
 
 import { answeredAsSent, distinctContactPosts, failedPosts } from "./lib/contact-posts.mjs";
+import { validContactFields } from "./lib/load.mjs";
 import { buildApp, startAppServer, startFakeFunction } from "./lib/servers.mjs";
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 30);
@@ -34,17 +26,6 @@ const buildDir = (process.env.REMIX_BUILD_DIR ?? ".builds/soak").replace(/\/+$/,
 /** Growth of RSS from round 1 to the last round that still counts as noise. */
 const RSS_NOISE_RATIO = 0.15;
 const RSS_NOISE_FLOOR_MB = 12;
-
-const fields = {
-  name: "Soak Test",
-  email: "soak@example.com",
-  phone: "",
-  company: "Load Testing Ltd",
-  website: "https://example.com",
-  companySize: "11-50",
-  industry: "Software",
-  message: "A steady stream of valid contact requests to check nothing leaks.",
-};
 
 /** Resident set size of a process in MB, from /proc (Linux). */
 function rssMb(pid) {
@@ -93,7 +74,7 @@ async function main() {
   const rssAtStart = rssMb(app.pid);
   const targets = [
     ["GET /", { method: "GET" }],
-    ["POST /?index", { method: "POST", requests: distinctContactPosts(fields, {}) }],
+    ["POST /?index", { method: "POST", requests: distinctContactPosts(validContactFields, {}) }],
   ];
   let rssAfterWarmup = rssAtStart;
   try {
@@ -111,17 +92,9 @@ async function main() {
         const isPost = options.method === "POST";
         // A sent no-JavaScript submission answers 303 to the success page; GET / answers 200.
         const failed = isPost ? failedPosts(result) : result.errors + result.timeouts + result.non2xx;
-        const row = {
-          round,
-          target: name,
-          requests: result.requests.total,
-          rps: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          failed,
-          rss: rssMb(app.pid),
-        };
-        rows.push(row);
+        const { requests, latency } = result;
+        rows.push([round, name.padEnd(14), requests.total, fmt(requests.average), fmt(latency.p50)]);
+        rows.at(-1).push(fmt(latency.p99), failed, fmt(rssMb(app.pid), 1));
         if (failed > 0) {
           const statuses = Object.entries(result.statusCodeStats ?? {})
             .filter(([code]) => (isPost ? code !== "303" : !code.startsWith("2")))
@@ -167,20 +140,7 @@ async function main() {
   console.log(
     ["round", "target        ", "requests", "req/s", "p50 ms", "p99 ms", "failed", "RSS MB"].join("\t"),
   );
-  for (const row of rows) {
-    console.log(
-      [
-        row.round,
-        row.target.padEnd(14),
-        row.requests,
-        fmt(row.rps),
-        fmt(row.p50),
-        fmt(row.p99),
-        row.failed,
-        fmt(row.rss, 1),
-      ].join("\t"),
-    );
-  }
+  for (const row of rows) console.log(row.join("\t"));
   console.log(
     `\nRSS MB: start ${fmt(rssAtStart, 1)}, after warm-up ${fmt(rssAfterWarmup, 1)}, ${rssAfterRound.map((rss, i) => `after round ${i + 1} ${fmt(rss, 1)}`).join(", ")}, peak ${fmt(peakRss, 1)}; growth ${fmt(growth, 1)} (allowed ${fmt(allowed, 1)})`,
   );

@@ -8,8 +8,8 @@
 //   npm run flakes -- --runs=3 --load            # the whole suite, the unit suite looping beside it
 //
 // Options: --runs=N (default 5), --load (the unit suite in a loop beside each run: the two cores
-// busy, as in CI with another suite), --keep-going (do not stop at the first run that fails to
-// start). Everything else goes to vitest as `npm test -- …` takes it. Exit 1 when any test failed.
+// busy, as in CI with another suite). Everything else goes to vitest as `npm test -- …` takes it.
+// Exit 1 when any test failed.
 // Environment: REMIX_BUILD_DIR (default .builds/flakes: never the build a dev server serves).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -1,37 +1,21 @@
 #!/usr/bin/env node
-// The one place that knows where this machine's PostgreSQL server binaries are, and which user
-// runs them, and that starts throwaway servers on them (startPostgres): the tests use it through
-// test/support/postgres.ts, the benchmark (bench/, plain Node) directly, and so does this CLI.
-// Plain JavaScript so that all of them can import it; the types are in postgres.d.mts.
-// Nothing is downloaded: Debian's `postgresql` package, or whatever POSTGRES_BIN_DIR names.
+// The one place that knows where this machine's PostgreSQL server binaries are, which user runs
+// them, and that starts throwaway servers on them (startPostgres): the tests (test/support/postgres.ts),
+// the benchmark and this CLI use it; the types are in postgres.d.mts. Nothing is downloaded:
+// Debian's `postgresql` package, or whatever POSTGRES_BIN_DIR names.
 //
 // A throwaway server is a fresh cluster (initdb) in a temporary folder, one `postgres` process held
-// by its PID, listening on 127.0.0.1 only, on a free port. Throwaway settings: no password (trust,
-// loopback only) and no fsync (see SERVER_SETTINGS). A server left running is SIGKILLed when the
-// process that started it exits (or gets SIGINT/SIGTERM/SIGHUP), and its folder deleted; one whose
-// process was SIGKILLed is reaped by the next startPostgres() (or `node scripts/postgres.mjs reap`).
+// by its PID, on a free port of 127.0.0.1, without password (trust, loopback only) or fsync. A
+// server left running is SIGKILLed when the process that started it exits (or gets
+// SIGINT/SIGTERM/SIGHUP), and its folder deleted; one whose process was SIGKILLed is reaped by the
+// next startPostgres().
 //
-//   node scripts/postgres.mjs check   prints the binaries and the user that will run them
-//                                     (exit 1 when missing: install with apt-get install -y postgresql)
+//   node scripts/postgres.mjs check   prints the binaries and the user that will run them (exit 1: missing)
 //   node scripts/postgres.mjs reap    stops and deletes test clusters whose test process died
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  chownSync,
-  closeSync,
-  existsSync,
-  fstatSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,40 +24,30 @@ import { isExecutableFile } from "./executables.mjs";
 import { freePort } from "./ports.mjs";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
-
 /** Every test cluster lives in a temporary folder whose name starts with this. */
 export const TEMP_PREFIX = "pg-test-";
-
 /** The file, in that folder, that holds the PID of the process that owns the cluster. */
 export const OWNER_FILE = "owner.pid";
 
-const SERVER_BINARIES = ["postgres", "initdb"];
+const SUPERUSER = "postgres";
+const HOST = "127.0.0.1";
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 30_000;
+// Throwaway cluster: its data is thrown away, so never wait for the disk. Never on a real server.
+const SERVER_SETTINGS = {
+  listen_addresses: HOST,
+  max_connections: "200",
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+};
 
-function hasServerBinaries(dir) {
-  return SERVER_BINARIES.every((name) => isExecutableFile(join(dir, name)));
-}
-
-/** `/usr/lib/postgresql/<version>/bin` folders, highest version first. */
-function debianBinDirs() {
-  let versions;
-  try {
-    versions = readdirSync("/usr/lib/postgresql");
-  } catch {
-    return [];
-  }
-  return versions
-    .filter((version) => /^\d+(\.\d+)*$/.test(version))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
-    .map((version) => `/usr/lib/postgresql/${version}/bin`);
-}
+const hasServerBinaries = (dir) => ["postgres", "initdb"].every((name) => isExecutableFile(join(dir, name)));
 
 function pgConfigBinDir(env) {
   try {
-    return execFileSync("pg_config", ["--bindir"], {
-      encoding: "utf8",
-      env,
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
+    const options = { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] };
+    return execFileSync("pg_config", ["--bindir"], options).trim();
   } catch {
     return null;
   }
@@ -81,20 +55,20 @@ function pgConfigBinDir(env) {
 
 /**
  * The folder that holds both `postgres` and `initdb`: POSTGRES_BIN_DIR when set, else Debian's
- * highest /usr/lib/postgresql/<version>/bin, else `pg_config --bindir` (which libpq-dev may install
- * without any server), else the real folder of an `initdb` on the PATH (/usr/local/bin/initdb may
- * be a symlink).
- * @param {NodeJS.ProcessEnv} [env]
- * @returns {{ bin: string | null, reason: string }}
+ * highest /usr/lib/postgresql/<version>/bin, else `pg_config --bindir` (libpq-dev may install it
+ * without a server), else the real folder of an `initdb` on the PATH (it may be a symlink).
  */
 export function findPostgres(env = process.env) {
   const override = env.POSTGRES_BIN_DIR?.trim();
-  if (override) {
+  if (override)
     return hasServerBinaries(override)
       ? { bin: resolve(override), reason: `POSTGRES_BIN_DIR=${override}` }
       : { bin: null, reason: `POSTGRES_BIN_DIR=${override} does not hold both postgres and initdb` };
-  }
-  for (const dir of debianBinDirs()) {
+  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql") : [];
+  for (const version of versions
+    .filter((v) => /^\d+(\.\d+)*$/.test(v))
+    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))) {
+    const dir = `/usr/lib/postgresql/${version}/bin`;
     if (hasServerBinaries(dir)) return { bin: dir, reason: `found ${dir}` };
   }
   const configured = pgConfigBinDir(env);
@@ -112,10 +86,11 @@ export function findPostgres(env = process.env) {
   };
 }
 
+let serverUserCache;
+
 /**
- * Who runs `initdb` and `postgres`, which both refuse to run as root: nobody else than ourselves
- * (`null`) unless we are root, then the `postgres` system user of the Debian package, else `nobody`.
- * @returns {{ user: string, uid: number, gid: number } | null}
+ * Who runs `initdb` and `postgres`, which both refuse to run as root: ourselves (`null`) unless we
+ * are root, then the Debian package's `postgres` system user, else `nobody`.
  */
 export function serverUser() {
   if (process.getuid?.() !== 0) return null;
@@ -123,18 +98,12 @@ export function serverUser() {
   return serverUserCache;
 }
 
-/** @type {{ user: string, uid: number, gid: number } | undefined} */
-let serverUserCache;
-
 function lookUpServerUser() {
   for (const user of ["postgres", "nobody"]) {
     try {
       const id = (flag) =>
-        Number(
-          execFileSync("id", [flag, user], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(),
-        );
-      const uid = id("-u");
-      const gid = id("-g");
+        Number(execFileSync("id", [flag, user], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+      const [uid, gid] = [id("-u"), id("-g")];
       if (uid !== 0 && Number.isInteger(uid) && Number.isInteger(gid)) return { user, uid, gid };
     } catch {
       // No such user: try the next one.
@@ -145,28 +114,18 @@ function lookUpServerUser() {
 
 /** With CI=true or REQUIRE_POSTGRES=1 a missing PostgreSQL is a failure, not a skip. */
 export function postgresRequired(env = process.env) {
-  return (
-    env.CI === "true" || env.CI === "1" || env.REQUIRE_POSTGRES === "1" || env.REQUIRE_POSTGRES === "true"
-  );
+  return ["true", "1"].includes(env.CI ?? "") || ["true", "1"].includes(env.REQUIRE_POSTGRES ?? "");
 }
 
 /** Whether every folder from `/` down to `path` lets other users through (the server user must). */
 function reachableByOthers(path) {
-  let current;
   try {
-    current = realpathSync(path);
+    for (let current = realpathSync(path); ; current = dirname(current)) {
+      if ((statSync(current).mode & 0o001) === 0) return false;
+      if (dirname(current) === current) return true;
+    }
   } catch {
     return false;
-  }
-  for (;;) {
-    try {
-      if ((statSync(current).mode & 0o001) === 0) return false;
-    } catch {
-      return false;
-    }
-    const parent = dirname(current);
-    if (parent === current) return true;
-    current = parent;
   }
 }
 
@@ -179,19 +138,12 @@ export function clusterBase() {
 /** PIDs of the direct children of `pid` (a postmaster's backends and workers), from /proc. */
 export function childPids(pid) {
   const children = [];
-  let entries;
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return children;
-  }
-  for (const entry of entries) {
+  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")".
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) children.push(Number(entry));
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
     } catch {
       // The process ended meanwhile.
     }
@@ -199,20 +151,18 @@ export function childPids(pid) {
   return children;
 }
 
-/** SIGKILLs a postmaster and its children (children first, so none outlives it for long). */
-export function killServerTree(pid) {
-  for (const child of childPids(pid)) {
-    try {
-      process.kill(child, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
+function kill(pid, signal) {
   try {
-    process.kill(pid, "SIGKILL");
+    process.kill(pid, signal);
   } catch {
     // Already gone.
   }
+}
+
+/** SIGKILLs a postmaster and its children (children first, so none outlives it for long). */
+export function killServerTree(pid) {
+  for (const child of childPids(pid)) kill(child, "SIGKILL");
+  kill(pid, "SIGKILL");
 }
 
 export function isAlive(pid) {
@@ -220,34 +170,25 @@ export function isAlive(pid) {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
+    return error.code === "EPERM";
   }
 }
 
 /**
- * Stops (SIGKILL) and deletes every test cluster whose owning process is gone, e.g. after a test
- * process was itself SIGKILLed and could not clean up. Clusters of live processes are left alone.
- * @returns {string[]} the folders removed
+ * Stops (SIGKILL) and deletes every test cluster whose owning process is gone (a test process
+ * that was itself SIGKILLed). Clusters of live processes are left alone. Returns the folders removed.
  */
 export function reapOrphans() {
   const removed = [];
-  const bases = [...new Set([clusterBase(), tmpdir(), "/tmp"])];
-  for (const base of bases) {
-    let names;
-    try {
-      names = readdirSync(base).filter((name) => name.startsWith(TEMP_PREFIX));
-    } catch {
-      continue;
-    }
+  for (const base of new Set([clusterBase(), tmpdir(), "/tmp"])) {
+    const names = existsSync(base) ? readdirSync(base).filter((name) => name.startsWith(TEMP_PREFIX)) : [];
     for (const name of names) {
       const dir = join(base, name);
       try {
         const ownerFile = join(dir, OWNER_FILE);
         if (existsSync(ownerFile)) {
           if (isAlive(Number(readFileSync(ownerFile, "utf8").trim()))) continue;
-        } else if (Date.now() - statSync(dir).mtimeMs < 60_000) {
-          continue; // Being set up right now.
-        }
+        } else if (Date.now() - statSync(dir).mtimeMs < 60_000) continue; // Being set up right now.
         const dataDir = join(dir, "data");
         const pidFile = join(dataDir, "postmaster.pid");
         if (existsSync(pidFile)) {
@@ -268,50 +209,26 @@ export function reapOrphans() {
   return removed;
 }
 
-const SUPERUSER = "postgres";
-const HOST = "127.0.0.1";
-const READY_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 30_000;
-
-const SERVER_SETTINGS = {
-  listen_addresses: HOST,
-  max_connections: "200",
-  // Throwaway cluster: its data is thrown away, so never wait for the disk. Never do this on a real server.
-  fsync: "off",
-  synchronous_commit: "off",
-  full_page_writes: "off",
-};
-
-/**
- * Whether a throwaway server can be started here: the binaries, and a user to run them.
- * @returns {{ ok: true, bin: string } | { ok: false, reason: string }}
- */
+/** Whether a throwaway server can be started here: the binaries, and a user to run them. */
 export function postgresAvailable() {
   const found = findPostgres();
   if (!found.bin) return { ok: false, reason: found.reason };
   try {
     serverUser();
   } catch (error) {
-    return { ok: false, reason: /** @type {Error} */ (error).message };
+    return { ok: false, reason: error.message };
   }
   return { ok: true, bin: found.bin };
 }
 
-/**
- * @typedef {{ code: number | null, signal: NodeJS.Signals | null, error?: Error }} Exit
- * @typedef {{ child: import("node:child_process").ChildProcess, exited: Promise<Exit>, exit: Exit | null }} Running
- * @typedef {{ root: string, dataDir: string, running: Running | null }} Cluster
- */
-
-/** Clusters this process created and has not destroyed: what the exit handler cleans up. @type {Set<Cluster>} */
+/** Clusters this process created and has not destroyed: what the exit handler cleans up. */
 const live = new Set();
 let handlersInstalled = false;
 
 function cleanUpSync() {
   for (const cluster of live) {
-    if (cluster.running && !cluster.running.exit && cluster.running.child.pid) {
-      killServerTree(cluster.running.child.pid);
-    }
+    const running = cluster.running;
+    if (running && !running.exit && running.child.pid) killServerTree(running.child.pid);
     try {
       rmSync(cluster.root, { recursive: true, force: true, maxRetries: 5 });
     } catch {
@@ -325,7 +242,7 @@ function installHandlers() {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.on("exit", cleanUpSync);
-  for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     const onSignal = () => {
       cleanUpSync();
       // Nobody else handles this signal: die of it, as without this handler.
@@ -338,81 +255,47 @@ function installHandlers() {
   }
 }
 
-/** Environment for initdb and postgres: ours without PG* variables (PGDATA, PGPORT...). */
-function serverEnv() {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith("PG")) delete env[key];
-  return env;
-}
-
-/**
- * @param {string} bin @param {string} command @param {string[]} args @param {string} cwd
- * @param {number | "pipe"} stdio
- */
+/** initdb or postgres as the server user, in an environment without PG* variables (PGDATA, PGPORT...). */
 function spawnAsServerUser(bin, command, args, cwd, stdio) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PG")));
   const user = serverUser();
   return spawn(join(bin, command), args, {
     cwd,
-    env: serverEnv(),
+    env,
     stdio: ["ignore", stdio, stdio],
-    detached: false,
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
 }
 
-/** @param {string} bin @param {string} command @param {string[]} args @param {string} cwd @returns {Promise<void>} */
 function runToEnd(bin, command, args, cwd) {
   return new Promise((resolveRun, reject) => {
     const child = spawnAsServerUser(bin, command, args, cwd, "pipe");
     let output = "";
-    child.stdout?.on("data", (chunk) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk) => (output += chunk.toString()));
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (code === 0) resolveRun();
-      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output}`));
-    });
+    child.on("close", (code, signal) =>
+      code === 0
+        ? resolveRun()
+        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output}`)),
+    );
   });
 }
 
-/** @param {string} logFile */
-function logTail(logFile, bytes = 4000) {
-  try {
-    const fd = openSync(logFile, "r");
-    try {
-      const buffer = Buffer.alloc(bytes);
-      const { size } = fstatSync(fd);
-      const start = Math.max(0, size - bytes);
-      const read = readSync(fd, buffer, 0, bytes, start);
-      return buffer.subarray(0, read).toString();
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return "(no log)";
-  }
-}
+const logTail = (logFile) => (existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-4000) : "(no log)");
 
-/** @param {number} ms @returns {Promise<void>} */
-function sleep(ms) {
-  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
-}
-
-/** @param {number} port @param {string} database @returns {import("pg").ClientConfig} */
-function connectionConfig(port, database) {
-  // Explicit everything, so no PGHOST/PGSSLMODE/... of the environment can send us elsewhere.
-  return { host: HOST, port, user: SUPERUSER, database, ssl: false, connectionTimeoutMillis: 2_000 };
-}
-
-/**
- * @template T
- * @param {number} port @param {string} database @param {(client: import("pg").Client) => Promise<T>} run
- * @returns {Promise<T>}
- */
 async function withClient(port, database, run) {
   // Loaded here, not at the top: `node scripts/postgres.mjs check` runs before `npm ci` (.ci/run).
   const { default: pg } = await import("pg");
-  const client = new pg.Client(connectionConfig(port, database));
+  // Explicit everything, so no PGHOST/PGSSLMODE/... of the environment can send us elsewhere.
+  const client = new pg.Client({
+    host: HOST,
+    port,
+    user: SUPERUSER,
+    database,
+    ssl: false,
+    connectionTimeoutMillis: 2_000,
+  });
   // A server that goes away emits "error" on idle clients: the failed call reports it instead.
   client.on("error", () => {});
   await client.connect();
@@ -423,46 +306,34 @@ async function withClient(port, database, run) {
   }
 }
 
-/** @param {string} bin @param {Cluster} cluster @param {number} port @param {string} logFile @returns {Running} */
+/** postgres itself, not pg_ctl: the PID we hold is the server's. */
 function launch(bin, cluster, port, logFile) {
-  const socketDir = cluster.root;
-  /** @type {Record<string, string>} */
   const settings = {
     ...SERVER_SETTINGS,
     // The socket path (folder + "/.s.PGSQL.<port>") must fit in 107 bytes; without one, TCP only.
-    unix_socket_directories: socketDir.length + 20 < 107 ? socketDir : "",
+    unix_socket_directories: cluster.root.length + 20 < 107 ? cluster.root : "",
   };
   const args = ["-D", cluster.dataDir, "-p", String(port)];
   for (const [key, value] of Object.entries(settings)) args.push("-c", `${key}=${value}`);
   const log = openSync(logFile, "a");
   let child;
   try {
-    // postgres itself, not pg_ctl: the PID we hold is the server's.
     child = spawnAsServerUser(bin, "postgres", args, cluster.root, log);
   } finally {
     closeSync(log);
   }
   // A forgotten server must not keep its owner alive: the exit handler kills it.
   child.unref();
-  /** @type {Running} */
-  const running = { child, exit: null, exited: Promise.resolve({ code: null, signal: null }) };
+  const running = { child, exit: null };
   running.exited = new Promise((resolveExit) => {
-    child.once("error", (error) => {
-      running.exit ??= { code: null, signal: null, error };
-      resolveExit(running.exit);
-    });
-    child.once("exit", (code, signal) => {
-      running.exit ??= { code, signal };
-      resolveExit(running.exit);
-    });
+    child.once("error", (error) => resolveExit((running.exit ??= { code: null, signal: null, error })));
+    child.once("exit", (code, signal) => resolveExit((running.exit ??= { code, signal })));
   });
   return running;
 }
 
-/** @param {Running} running @param {number} port @param {string} logFile */
 async function waitReady(running, port, logFile) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastError;
   for (;;) {
     if (running.exit) {
       const how = running.exit.error?.message ?? running.exit.signal ?? `exit code ${running.exit.code}`;
@@ -474,26 +345,24 @@ async function waitReady(running, port, logFile) {
       await withClient(port, "postgres", (client) => client.query("SELECT 1"));
       return;
     } catch (error) {
-      lastError = error;
+      if (Date.now() > deadline)
+        throw new Error(
+          `postgres did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s ` +
+            `(last error: ${error.message}):\n${logTail(logFile)}`,
+        );
     }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `postgres did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s ` +
-          `(last error: ${/** @type {Error} */ (lastError)?.message}):\n${logTail(logFile)}`,
-      );
-    }
-    await sleep(50);
+    await new Promise((resolveSleep) => setTimeout(resolveSleep, 50));
   }
 }
 
-/** Fast shutdown (SIGINT), then SIGKILL if the server is still there after STOP_TIMEOUT_MS. @param {Running} running */
+/** Fast shutdown (SIGINT), then SIGKILL if the server is still there after STOP_TIMEOUT_MS. */
 async function shutDown(running) {
   const pid = running.child.pid;
   if (running.exit || pid === undefined) return;
   running.child.kill("SIGINT");
   let timer;
   const timedOut = new Promise(
-    (resolveTimeout) => (timer = setTimeout(() => resolveTimeout("timeout"), STOP_TIMEOUT_MS)),
+    (resolveTimeout) => (timer = setTimeout(resolveTimeout, STOP_TIMEOUT_MS, "timeout")),
   );
   const result = await Promise.race([running.exited, timedOut]);
   clearTimeout(timer);
@@ -503,7 +372,6 @@ async function shutDown(running) {
   }
 }
 
-/** @param {string} bin @param {Cluster} cluster @param {number} port @param {string} logFile */
 async function startOn(bin, cluster, port, logFile) {
   const running = launch(bin, cluster, port, logFile);
   cluster.running = running;
@@ -516,15 +384,7 @@ async function startOn(bin, cluster, port, logFile) {
   return running;
 }
 
-/** @param {string} name */
-function quoteIdentifier(name) {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/**
- * Starts a fresh PostgreSQL cluster on a free port of 127.0.0.1 and waits until it accepts
- * connections. @returns {Promise<import("./postgres.d.mts").PostgresServer>}
- */
+/** Starts a fresh PostgreSQL cluster on a free port of 127.0.0.1 and waits until it accepts connections. */
 export async function startPostgres() {
   const found = postgresAvailable();
   if (!found.ok) throw new Error(`PostgreSQL is missing: ${found.reason}. Install it: ${INSTALL_HINT}`);
@@ -534,7 +394,6 @@ export async function startPostgres() {
 
   const root = mkdtempSync(join(clusterBase(), TEMP_PREFIX));
   writeFileSync(join(root, OWNER_FILE), `${process.pid}\n`);
-  /** @type {Cluster} */
   const cluster = { root, dataDir: join(root, "data"), running: null };
   live.add(cluster);
   const logFile = join(root, "postgres.log");
@@ -544,12 +403,18 @@ export async function startPostgres() {
     if (user) chownSync(root, user.uid, user.gid);
     chmodSync(root, 0o700);
     // --no-sync: throwaway cluster, as fsync=off in SERVER_SETTINGS.
-    await runToEnd(
-      bin,
-      "initdb",
-      ["-D", cluster.dataDir, "-U", SUPERUSER, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
-      root,
-    );
+    const initdb = [
+      "-D",
+      cluster.dataDir,
+      "-U",
+      SUPERUSER,
+      "--auth=trust",
+      "--no-sync",
+      "-E",
+      "UTF8",
+      "--locale=C",
+    ];
+    await runToEnd(bin, "initdb", initdb, root);
     writeFileSync(
       join(cluster.dataDir, "pg_hba.conf"),
       "# Throwaway cluster: no password, and nothing but loopback TCP (listen_addresses=127.0.0.1).\n" +
@@ -563,11 +428,7 @@ export async function startPostgres() {
         await startOn(bin, cluster, port, logFile);
         break;
       } catch (error) {
-        if (
-          attempt >= 3 ||
-          !/could not bind|address already in use/i.test(/** @type {Error} */ (error).message)
-        )
-          throw error;
+        if (attempt >= 3 || !/could not bind|address already in use/i.test(error.message)) throw error;
       }
     }
   } catch (error) {
@@ -579,17 +440,13 @@ export async function startPostgres() {
   let lastPid = cluster.running?.child.pid ?? 0;
   let destroyed = false;
   // stop/start/destroy run one after the other, even when called concurrently.
-  /** @type {Promise<unknown>} */
   let queue = Promise.resolve();
-  /** @template T @param {() => Promise<T>} step @returns {Promise<T>} */
   const serially = (step) => {
     const result = queue.then(step);
     queue = result.catch(() => {});
     return result;
   };
-  /** @param {string} database */
   const urlFor = (database) => `postgres://${SUPERUSER}@${HOST}:${port}/${encodeURIComponent(database)}`;
-
   const stop = async () => {
     if (cluster.running) await shutDown(cluster.running);
     cluster.running = null;
@@ -605,9 +462,9 @@ export async function startPostgres() {
     logFile,
     async createDatabase(name = `test_${randomBytes(6).toString("hex")}`) {
       if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
+      // template0: nobody is ever connected to it, so CREATE DATABASE never waits on a copy source.
       await withClient(port, "postgres", (client) =>
-        // template0: nobody is ever connected to it, so CREATE DATABASE never waits on a copy source.
-        client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`),
+        client.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`),
       );
       return urlFor(name);
     },
@@ -616,8 +473,7 @@ export async function startPostgres() {
       serially(async () => {
         if (destroyed) throw new Error("This PostgreSQL server was destroyed.");
         if (cluster.running && !cluster.running.exit) return;
-        const running = await startOn(bin, cluster, port, logFile);
-        lastPid = running.child.pid ?? 0;
+        lastPid = (await startOn(bin, cluster, port, logFile)).child.pid ?? 0;
       }),
     destroy: () =>
       serially(async () => {
@@ -630,8 +486,7 @@ export async function startPostgres() {
   };
 }
 
-function main(args) {
-  const [command] = args;
+function main([command]) {
   if (command === "check") {
     const found = findPostgres();
     if (!found.bin) {
@@ -659,6 +514,5 @@ function main(args) {
   return 2;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
   process.exitCode = main(process.argv.slice(2));
-}

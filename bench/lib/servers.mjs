@@ -8,23 +8,28 @@ import { freePort, root, startServer } from "../../test/support/server-process.m
 
 export { freePort, root };
 
-/** Builds the app into `buildDir` (never into the shared `build/`). */
-export function buildApp(buildDir) {
+/** Runs `command` to its end; resolves with the tail of its output, rejects with it. */
+export function runToEnd(command, args, { cwd = root, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}scripts/build.mjs`], {
-      cwd: root,
-      env: { ...process.env, REMIX_BUILD_DIR: buildDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let log = "";
-    child.stdout.on("data", (chunk) => (log += chunk));
-    child.stderr.on("data", (chunk) => (log += chunk));
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const append = (chunk) => (output = (output + chunk).slice(-20_000));
+    child.stdout.on("data", append);
+    child.stderr.on("data", append);
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(log) : reject(new Error(`remix build failed (${code}):\n${log}`)),
+    child.on("exit", (code, signal) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code}):\n${output}`)),
     );
   });
 }
+
+/** Builds the app into `buildDir` (never into the shared `build/`). */
+export const buildApp = (buildDir) =>
+  runToEnd(process.execPath, [`${root}scripts/build.mjs`], {
+    env: { ...process.env, REMIX_BUILD_DIR: buildDir },
+  });
 
 /**
  * A `send-contact-email` that answers 200 at once, so that a POST's latency is the

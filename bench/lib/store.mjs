@@ -2,28 +2,30 @@
 // = 303) at 50 connections against servers that differ in where they keep leads, measured in one
 // run, interleaved round by round in a rotated order (as runLoad does for GET), medians over
 // rounds. The same fake function answers all of them; every post must reach it.
-import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
 
 import { answeredAsSent, distinctContactPosts, failedPosts } from "./contact-posts.mjs";
 import { median } from "./lighthouse.mjs";
-import { validContactFields } from "./load.mjs";
+import { figures, run, validContactFields } from "./load.mjs";
 
 const CONNECTIONS = 50;
-
-function run(options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ pipelining: 1, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
 
 /** Every run posts messages of its own: the same message within ten minutes is a duplicate (decision 026). */
 const runTag = `${process.pid}-${Date.now().toString(36)}`;
 
+/** CPU time (ms, every thread: user and system) a process has used, from /proc (Linux; 10 ms ticks). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 /**
  * Posts distinct valid forms to `url` for `duration` seconds at `connections`, and counts how many
- * reached the function meanwhile.
+ * reached the function meanwhile, and the server's (`pid`) CPU time per answered post: what a
+ * loaded machine stretches least (a shared machine's wall clock does).
  */
-async function postRun({ url, fake, connections, duration, tag }) {
+async function postRun({ url, pid, fake, connections, duration, tag }) {
+  const cpuBefore = cpuMs(pid);
   const headers = {
     "accept-encoding": "br, gzip",
     accept: "text/html,*/*",
@@ -48,23 +50,22 @@ async function postRun({ url, fake, connections, duration, tag }) {
     settled = now;
   }
   const answered = result.requests.total;
+  // A run in which the server answered nothing has no latency (autocannon says 0).
+  const latency = answered > 0 ? {} : { p50: null, p99: null, mean: null };
   return {
-    rps: Math.round(result.requests.average),
-    // A run in which the server answered nothing has no latency (autocannon says 0).
-    p50: answered > 0 ? result.latency.p50 : null,
-    p99: answered > 0 ? result.latency.p99 : null,
-    mean: answered > 0 ? Math.round(result.latency.average * 100) / 100 : null,
-    requests: answered,
+    ...figures(result),
+    ...latency,
     // Sent, but not answered when the run ended (at most one per connection on a healthy server).
     unanswered: Math.max(0, (result.requests.sent ?? answered) - answered),
     sent: answeredAsSent(result),
     failed: failedPosts(result),
     reachedFunction: fake.received() - receivedBefore,
+    cpuMsPerPost: answered > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / answered) * 100) / 100 : null,
   };
 }
 
 /**
- * `targets`: { name: url } in the order of the first round (the reference first). Returns, per
+ * `targets`: { name: { url, pid } } in the order of the first round (the reference first). Returns, per
  * target, the median figures (counts summed) and each round's; per other target, the ratio of its
  * p99 to the first target's, round by round and their median.
  */
@@ -73,26 +74,20 @@ export async function runStore({ targets, fake, duration = 5, rounds = 3 }, log 
   const [reference] = names;
   const samples = Object.fromEntries(names.map((name) => [name, []]));
   const warmUp = {};
-  for (const name of names) {
-    // JIT, connection pools, the first pages of the database files.
+  // JIT, connection pools, the first pages of the database files.
+  for (const name of names)
     warmUp[name] = await postRun({
-      url: targets[name],
+      ...targets[name],
       fake,
       connections: 10,
       duration: 2,
       tag: `${name} warm-up`,
     });
-  }
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const name of order) {
-      const figures = await postRun({
-        url: targets[name],
-        fake,
-        connections: CONNECTIONS,
-        duration,
-        tag: `${name} round ${round + 1}`,
-      });
+      const tag = `${name} round ${round + 1}`;
+      const figures = await postRun({ ...targets[name], fake, connections: CONNECTIONS, duration, tag });
       samples[name].push(figures);
       const latency = (value) => (value === null ? "–" : `${value} ms`);
       log(
@@ -114,6 +109,7 @@ export async function runStore({ targets, fake, duration = 5, rounds = 3 }, log 
       p50: medianOf(list, "p50"),
       p99: medianOf(list, "p99"),
       mean: medianOf(list, "mean"),
+      cpuMsPerPost: medianOf(list, "cpuMsPerPost"),
       requests: sum(list, "requests"),
       unanswered: sum(list, "unanswered"),
       roundsWithoutAnswer: list.filter((s) => s.requests === 0).length,
