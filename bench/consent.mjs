@@ -33,8 +33,6 @@ function serve(env) {
       SUPABASE_ANON_KEY: undefined,
       DATABASE_URL: undefined,
       LEADS_DATABASE_FILE: join(dir, "leads.sqlite"),
-      CONTACT_INBOX_FILE: join(dir, "inbox.jsonl"),
-      CONTACT_UNDELIVERED_FILE: join(dir, "undelivered.jsonl"),
       ...env,
     },
   });

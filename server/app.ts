@@ -10,10 +10,15 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import onHeaders from "on-headers";
 
+import { createContactAction } from "~/lib/contact/action.server";
+import { contactSubmitted } from "~/lib/contact/events.server";
+import { logContactOutcome } from "~/lib/contact/log.server";
 import { env } from "~/lib/env.server";
 import type { LeadServices } from "~/lib/leads/services.server";
-import { createMetrics, metricsAuthorized } from "~/lib/metrics.server";
 import { arrivedOverHttps, CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";
+import { clientAddress, clientLimitKey, normalizeAddress } from "~/lib/security/proxy.server";
+
+import { createMetrics, metricsAuthorized } from "./metrics";
 
 export interface AppOptions {
   /** The checkout: `public/` and the build's relative asset folder are found from here. */
@@ -21,7 +26,7 @@ export interface AppOptions {
   /** The current server build (development swaps it after each rebuild). */
   getBuild: () => ServerBuild;
   mode: "production" | "development";
-  /** This process's lead store, function, limits and alerts, handed to every action. */
+  /** This process's lead store, function, limits and alerts: the contact action and /metrics use them. */
   leads: LeadServices;
   /** Routes mounted before everything else (development's live-reload stream). */
   before?: (app: express.Express) => void;
@@ -146,7 +151,26 @@ function metricsEndpoint(leads: LeadServices): RequestHandler {
   };
 }
 
+/**
+ * The client for the per-client limit: with trusted proxies, the address the outermost one saw;
+ * without (or when a trusted proxy sent no usable X-Forwarded-For), the socket's own address,
+ * never a header a visitor can write. An IPv6 client counts by its /64 (clientLimitKey).
+ */
+function contactClient(request: globalThis.Request, socketAddress: string | undefined): string | undefined {
+  const forwarded = env.TRUST_PROXY > 0 ? clientAddress(request, env.TRUST_PROXY) : undefined;
+  const address = forwarded ?? (socketAddress ? normalizeAddress(socketAddress) : undefined);
+  return address === undefined ? undefined : clientLimitKey(address);
+}
+
 export function createApp({ root, getBuild, mode, before, leads }: AppOptions): express.Express {
+  // Made once for the process: one store and one dispatcher behind it, whichever build runs.
+  const contactAction = createContactAction({
+    leads,
+    log: (outcome) => {
+      logContactOutcome(outcome);
+      contactSubmitted.publish({ result: outcome.result });
+    },
+  });
   const build = getBuild();
   const app = express();
   app.disable("x-powered-by");
@@ -164,8 +188,7 @@ export function createApp({ root, getBuild, mode, before, leads }: AppOptions): 
       mode,
       getLoadContext: (req, res) => ({
         malformedPath: res.locals.malformedPath === true,
-        leads,
-        ...(req.socket.remoteAddress ? { socketAddress: req.socket.remoteAddress } : {}),
+        contactAction: (request) => contactAction(request, contactClient(request, req.socket.remoteAddress)),
       }),
     });
   let handled = build;

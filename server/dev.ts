@@ -10,16 +10,16 @@ import { pathToFileURL } from "node:url";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
 import type { Response } from "express";
 
-import { dataFileProblems } from "~/lib/data-files.server";
 import { env } from "~/lib/env.server";
 import { createLeadServices } from "~/lib/leads/services.server";
 import { LIVE_RELOAD_PATH } from "~/lib/live-reload";
-import { startupSummary } from "~/lib/startup.server";
 
-import { contactFunctionHandlers, MOCK_FAIL_WORD, MOCK_TIMEOUT_WORD } from "../mocks/contact-function.js";
 import { createApp } from "./app";
+import { dataFileProblems, previousReleaseRefusal } from "./data-files";
 import { healthEndpoint, httpsAsConfigured } from "./front-door";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+import { contactFunctionHandlers, MOCK_FAIL_WORD, MOCK_TIMEOUT_WORD } from "../mocks/contact-function.js";
+import { startupSummary } from "./startup";
 
 async function startMocks(): Promise<void> {
   const { setupServer } = await import("msw/node");
@@ -49,6 +49,8 @@ export async function startDevServer({
   buildDir: string;
   onStop: () => Promise<void>;
 }): Promise<DevServer> {
+  const previous = previousReleaseRefusal(env.LEADS_DATABASE_FILE);
+  if (previous) refuse(`npm run dev: ${previous}`);
   const problems = dataFileProblems(env);
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);

@@ -8,14 +8,14 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 import { isContactSentUrl } from "~/lib/contact/answer";
-import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "~/lib/document/http.server";
 import { documentServed } from "~/lib/document/events.server";
-import { healthReport } from "~/lib/health.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 import { defaultHeaders } from "~/lib/security/headers.server";
 import { forwardedAsHttps } from "~/lib/security/proxy.server";
 
+import { healthReport } from "./health";
 import type { HomeDocuments, HomePage, PrerenderedPage } from "./home-document";
+import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "./http-rules";
 import type { StaticFile } from "./static-files";
 
 /** One representation: its bytes and the full headers of its 200 and of its 304. */

@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 
 import { contactSentSearch } from "~/lib/contact/answer";
-import type { Encoding } from "~/lib/document/http.server";
 
 import { compressOnce } from "./compress";
+import type { Encoding } from "./http-rules";
 
 /** The pages made at build: the page, and the page a no-JavaScript sender is redirected to. */
 export const HOME_PAGES = { home: "", "contact-sent": contactSentSearch } as const;

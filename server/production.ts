@@ -5,14 +5,14 @@ import { pathToFileURL } from "node:url";
 
 import { installGlobals, type ServerBuild } from "@remix-run/node";
 
-import { dataFileProblems } from "~/lib/data-files.server";
 import { env } from "~/lib/env.server";
-import { configWarnings } from "~/lib/env-warnings.server";
 import { createLeadServices } from "~/lib/leads/services.server";
-import { startupSummary } from "~/lib/startup.server";
 
 import { createApp } from "./app";
 import { missingBrowserAssets } from "./browser-assets";
+import { dataFileProblems, previousReleaseRefusal } from "./data-files";
+import { configWarnings } from "./env-warnings";
+import { frontDoor, httpsAsConfigured } from "./front-door";
 import {
   documentSettings,
   type HomeDocuments,
@@ -21,8 +21,8 @@ import {
   readHome,
   writeHome,
 } from "./home-document";
-import { frontDoor, httpsAsConfigured } from "./front-door";
 import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
+import { startupSummary } from "./startup";
 import { loadStaticFiles, precompressAssets } from "./static-files";
 
 /**
@@ -41,6 +41,8 @@ export async function startProduction({
   buildDir: string;
   buildName: string;
 }) {
+  const previous = previousReleaseRefusal(env.LEADS_DATABASE_FILE);
+  if (previous) refuse(`npm start: ${previous}`);
   const problems = dataFileProblems(env);
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);

@@ -7,10 +7,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 
-import type { Encoding } from "~/lib/document/http.server";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 
 import { compressOnce } from "./compress";
+import type { Encoding } from "./http-rules";
 
 /** The kinds of file the site serves, with the Content-Type `express.static` gave them. */
 const TYPES: Record<string, { type: string; text: boolean }> = {

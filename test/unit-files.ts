@@ -15,7 +15,6 @@ export const UNIT_TESTS = [
   "test/docs",
   "test/bench",
   "test/cli/csv.test.ts",
-  "test/cli/legacy-files.test.ts",
   "test/cli/table.test.ts",
   "test/ops/history-checker.test.ts",
   "test/security/policy.test.ts",

@@ -1,9 +1,7 @@
 import { ContactSection } from "./ContactSection";
 import { Faq } from "./Faq";
-import { Footer } from "./Footer";
-import { Header } from "./Header";
 import { InPageLinks } from "./InPageLinks";
-import { SkipLink } from "./SkipLink";
+import { PageLayout } from "./PageLayout";
 import { StaticSection } from "./StaticIsland";
 import { Testimonials } from "./Testimonials";
 
@@ -13,24 +11,18 @@ import { Testimonials } from "./Testimonials";
  */
 export function HomePage() {
   return (
-    <>
+    <PageLayout>
       <InPageLinks />
-      <SkipLink />
-      <Header />
-      {/* The header is fixed: main reserves its height so nothing sits or moves under it. */}
-      <main id="main" tabIndex={-1} className="pt-(--header-height) focus:outline-none">
-        <StaticSection name="hero" />
-        <StaticSection name="services" />
-        <StaticSection name="about" />
-        <StaticSection name="community" />
-        <Testimonials />
-        <StaticSection name="results" />
-        <ContactSection />
-        <StaticSection name="process" />
-        <StaticSection name="academy" />
-        <Faq />
-      </main>
-      <Footer />
-    </>
+      <StaticSection name="hero" />
+      <StaticSection name="services" />
+      <StaticSection name="about" />
+      <StaticSection name="community" />
+      <Testimonials />
+      <StaticSection name="results" />
+      <ContactSection />
+      <StaticSection name="process" />
+      <StaticSection name="academy" />
+      <Faq />
+    </PageLayout>
   );
 }

@@ -1,43 +1,34 @@
 import type { StatusPageText } from "~/content/types";
 
 import { BrandMark } from "./BrandMark";
-import { Footer } from "./Footer";
-import { Header } from "./Header";
-import { SkipLink } from "./SkipLink";
+import { PageLayout } from "./PageLayout";
 
 /**
- * The 404 and 400 pages: the site's own header (brand, the way to every section, Get Started), so a
- * visitor who followed a broken link still knows whose site this is, then the status, what
- * happened and the way home, and the site's footer (its contact details and the privacy page) as on
- * every other page. The same header and footer on every route also keeps them in one shared script
- * for the home page, rather than one per pair of routes that happen to share them.
+ * The 404 and 400 pages: the site's layout (its header with the brand, the way to every section and
+ * Get Started, so a visitor who followed a broken link still knows whose site this is; its
+ * footer with the contact details and the privacy page), around the status, what happened and the
+ * way home. The same header and footer on every route also keeps them in one shared script for the
+ * home page, rather than one per pair of routes that happen to share them.
  */
 export function StatusScreen({ text }: { text: StatusPageText }) {
   return (
-    <>
-      <SkipLink />
-      <Header sectionsOn="/" />
-      {/* The header is fixed: main starts below it, as on the home page. */}
-      <main
-        id="main"
-        tabIndex={-1}
-        className="on-ink relative isolate flex min-h-screen flex-col items-center justify-center overflow-hidden bg-ink-950 px-6 pt-(--header-height) pb-12 text-center text-white focus:outline-none"
+    <PageLayout
+      sectionsOn="/"
+      mainClassName="on-ink relative isolate flex min-h-screen flex-col items-center justify-center overflow-hidden bg-ink-950 px-6 pb-12 text-center text-white"
+    >
+      <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
+        <div className="absolute top-1/4 left-1/2 h-[30rem] w-[40rem] -translate-x-1/2 glow-accent-400 opacity-10" />
+      </div>
+      <BrandMark className="size-12" />
+      <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">{text.code}</p>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{text.heading}</h1>
+      <p className="mt-4 max-w-md text-lg text-ink-300">{text.message}</p>
+      <a
+        href="/"
+        className="mt-10 inline-flex min-h-12 items-center rounded-full bg-accent-400 px-7 font-semibold text-ink-950 transition-colors hover:bg-accent-300"
       >
-        <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
-          <div className="absolute top-1/4 left-1/2 h-[30rem] w-[40rem] -translate-x-1/2 glow-accent-400 opacity-10" />
-        </div>
-        <BrandMark className="size-12" />
-        <p className="mt-8 text-8xl font-bold tracking-tight text-accent-400 sm:text-9xl">{text.code}</p>
-        <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{text.heading}</h1>
-        <p className="mt-4 max-w-md text-lg text-ink-300">{text.message}</p>
-        <a
-          href="/"
-          className="mt-10 inline-flex min-h-12 items-center rounded-full bg-accent-400 px-7 font-semibold text-ink-950 transition-colors hover:bg-accent-300"
-        >
-          {text.homeLink}
-        </a>
-      </main>
-      <Footer sectionsOn="/" />
-    </>
+        {text.homeLink}
+      </a>
+    </PageLayout>
   );
 }

@@ -258,7 +258,6 @@ export const privacyText = {
       facts.store === "postgres"
         ? "PostgreSQL keeps old versions of changed and deleted rows, and its write-ahead log, until it reclaims them (its routine clean-up); the database provider's own backups and point-in-time recovery keep them for as long as the provider keeps those."
         : "Erased content is overwritten in the site's database file; a copy of that file made before (a backup, a disk snapshot) keeps it.",
-      "If this site ran a release from before its database, that release's request files were renamed when their requests were imported, not deleted: they stay on the server's disk until the operator deletes them.",
       "The access logs of the servers in front of this site (above) are kept for as long as whoever runs them keeps them.",
     ],
   },

@@ -1,4 +1,4 @@
-import { basename, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 
 import { z } from "zod";
 
@@ -78,11 +78,6 @@ export const envSchema = z
         .optional(),
     ),
     LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
-    /** The files of the release before the lead store: imported once by `npm run leads -- import`, then renamed. */
-    CONTACT_INBOX_FILE: optionalString.transform((v) => v ?? ".data/contact-requests.jsonl"),
-    CONTACT_UNDELIVERED_FILE: optionalString.transform(
-      (v) => v ?? ".data/undelivered-contact-requests.jsonl",
-    ),
     CONTACT_RETRY_INITIAL_SECONDS: positiveInt(30),
     CONTACT_RETRY_MAX_SECONDS: positiveInt(3600),
     CONTACT_RETRY_MAX_ATTEMPTS: positiveInt(20),
@@ -194,14 +189,6 @@ export const envSchema = z
         message: "must be greater than RATE_LIMIT_PER_CLIENT, so that one client cannot reach it",
       });
     }
-    if (resolve(env.CONTACT_UNDELIVERED_FILE) === resolve(env.CONTACT_INBOX_FILE)) {
-      ctx.addIssue({
-        code: "custom",
-        params: { between: true },
-        path: ["CONTACT_UNDELIVERED_FILE"],
-        message: "must not be the inbox file (CONTACT_INBOX_FILE)",
-      });
-    }
   });
 
 export type Env = z.infer<typeof envSchema>;
@@ -217,11 +204,7 @@ export const DEV_DATA_DIR = ".data/dev";
 /** The function's URL under MOCKS=true: MSW answers it inside the dev process (server/dev.ts). */
 export const MOCK_SUPABASE_URL = "http://127.0.0.1:54321";
 /** Every variable naming a file the server keeps leads in. A new data file variable joins this list. */
-export const DATA_FILE_VARIABLES = [
-  "LEADS_DATABASE_FILE",
-  "CONTACT_INBOX_FILE",
-  "CONTACT_UNDELIVERED_FILE",
-] as const;
+export const DATA_FILE_VARIABLES = ["LEADS_DATABASE_FILE"] as const;
 
 /**
  * NODE_ENV=development: PORT defaults to DEV_PORT, and each data file to its name under
@@ -320,7 +303,6 @@ export const RULES: Record<string, Rule> = {
 const CROSS_EXAMPLES: Record<string, string> = {
   SUPABASE_ANON_KEY: "SUPABASE_ANON_KEY=<the project's anon key>",
   SUPABASE_URL: "SUPABASE_URL=https://abcdefghijklmnop.supabase.co (or unset SUPABASE_ANON_KEY too)",
-  CONTACT_UNDELIVERED_FILE: "CONTACT_UNDELIVERED_FILE=.data/undelivered-contact-requests.jsonl",
   CONTACT_RETRY_MAX_SECONDS: "CONTACT_RETRY_MAX_SECONDS=3600 with CONTACT_RETRY_INITIAL_SECONDS=30",
   RATE_LIMIT_GLOBAL_PER_MINUTE: "RATE_LIMIT_GLOBAL_PER_MINUTE=60 with RATE_LIMIT_PER_CLIENT=5",
 };

@@ -3,7 +3,7 @@ import { channel } from "node:diagnostics_channel";
 /**
  * What the app tells whoever observes it, without knowing who: each part declares its own events
  * beside its code (`contact/events.server.ts`, `leads/events.server.ts`,
- * `document/events.server.ts`), and the metrics subscribe (`~/lib/metrics.server`); none of them
+ * `document/events.server.ts`), and the metrics subscribe (`server/metrics.ts`); none of them
  * imports another for it. Node's diagnostics channels are process-wide by name, so the server
  * bundle hears what the Remix build publishes although each carries its own copy of a module.
  * Publishing with no subscriber costs nothing. Payloads carry values from fixed sets only: never

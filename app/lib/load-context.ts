@@ -5,10 +5,10 @@ declare module "@remix-run/node" {
     malformedPath?: boolean;
     /** The build's own request for a page it writes as a file (server/home-document.ts): not a visitor. */
     prerender?: boolean;
-    /** The lead store, function, limits and alerts of this process (app/lib/leads/services.server.ts). */
-    leads?: import("~/lib/leads/services.server").LeadServices;
-    /** The peer address of the request's socket: the client itself when no proxy is trusted. */
-    socketAddress?: string;
+    /** The contact form's action, made once with this process's lead services, knowing the request's client. */
+    contactAction?: (
+      request: Request,
+    ) => ReturnType<ReturnType<typeof import("~/lib/contact/action.server").createContactAction>>;
   }
 }
 

@@ -152,7 +152,7 @@ function processorSettings(env: PrivacyEnv) {
 
 /**
  * The settings this deployment's page needs that are unset, in the order the page states them: the
- * page marks each as not published, and `npm start` warns of them (app/lib/env-warnings.server.ts).
+ * page marks each as not published, and `npm start` warns of them (server/env-warnings.ts).
  * The controller's three have their own warning there.
  */
 export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {

@@ -11,7 +11,6 @@ import { HomePage } from "~/components/HomePage";
 import { StructuredData } from "~/components/StructuredData";
 import { isContactSentUrl } from "~/lib/contact/answer";
 import { runContactServerAction } from "~/lib/contact/client-action";
-import { handleContactAction } from "~/lib/contact/contact.server";
 import { revalidateOnNavigationOnly } from "~/lib/revalidation";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 import { homeMeta } from "~/lib/seo";
@@ -41,7 +40,9 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 
 /** The contact form posts here (with or without JavaScript). */
 export function action({ request, context }: ActionFunctionArgs) {
-  return handleContactAction(request, context);
+  if (!context.contactAction)
+    throw new Error("The server did not hand the contact action to the app (server/app.ts).");
+  return context.contactAction(request);
 }
 
 /** With JavaScript: a network failure becomes the form's error notice, not the error screen. */

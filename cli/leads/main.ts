@@ -10,12 +10,11 @@ import { createLeadStore, type Lead, type LeadState, type LeadStore } from "~/li
 
 import { type CsvColumn, type CsvOptions, toCsv } from "./csv";
 import { CliError } from "./errors";
-import { forgetInLegacyFiles, importLegacyFiles } from "./legacy-files";
 import { type Column, formatTable } from "./table";
 
 /**
- * `npm run leads -- list|retry|resolve|export|release|forget|import`: what ops need to see, resend, export and
- * erase the leads in the lead store, and the upgrade's one step (importing the previous release's files) (SQLite file or PostgreSQL, as the server is configured: same
+ * `npm run leads -- list|retry|resolve|export|release|forget`: what ops need to see, resend, export and
+ * erase the leads in the lead store (SQLite file or PostgreSQL, as the server is configured: same
  * environment). Safe while the servers run: every change is a transaction, and a lead an instance
  * is sending is never taken. Exit codes: 0 done; 1 something is left for a person or a later retry
  * (leads still pending, dead or possibly delivered after a retry); 2 it could not run.
@@ -368,51 +367,7 @@ async function forget(email: string): Promise<number> {
             `log (${store.status().location}-wal) or its free pages: another program is reading the database (a backup, an export). ` +
             "Run this command again once it has finished.\n",
     );
-    // The previous release's files, imported and renamed (or still waiting): rewritten without it.
-    const files = await forgetInLegacyFiles(legacyFiles(), email);
-    for (const { file, lines } of files)
-      out(`Erased ${plural(lines, "line")} of ${email.trim()} from ${file} (the previous release's file).\n`);
     return copiesGone ? 0 : 1;
-  });
-}
-
-/** The previous release's files, where this configuration names them. */
-const legacyFiles = () => ({ undelivered: env.CONTACT_UNDELIVERED_FILE, inbox: env.CONTACT_INBOX_FILE });
-
-/**
- * The upgrade from the release before the lead store, run once by ops (the server never imports):
- * each file still there is imported and renamed. Run again, it finds nothing; an import cut short
- * before a rename imports nothing twice (rows keep their ids). Exit 1 when a line could not be read:
- * it stays in the renamed file for a person.
- */
-async function importPrevious(): Promise<number> {
-  return withStore(async (store) => {
-    const reports = await importLegacyFiles(store, legacyFiles());
-    if (reports.length === 0) {
-      out(
-        `Nothing to import: neither ${env.CONTACT_UNDELIVERED_FILE} nor ${env.CONTACT_INBOX_FILE} is there ` +
-          "(imported already, or never written).\n",
-      );
-      return 0;
-    }
-    for (const report of reports) {
-      const unreadable =
-        report.unreadable > 0
-          ? ` ${plural(report.unreadable, "line")} could not be read: kept in the renamed file for a person.`
-          : "";
-      out(
-        `${report.file} (${report.kind === "inbox" ? "the inbox" : "undelivered requests"}): ` +
-          `${plural(report.imported, "lead")} imported into ${store.status().location}` +
-          `${report.alreadyThere > 0 ? `, ${report.alreadyThere} already there` : ""}; ` +
-          `renamed ${report.renamedTo}.${unreadable}\n`,
-      );
-    }
-    const pending = reports.some((report) => report.kind === "undelivered" && report.imported > 0);
-    if (pending && configuredSink(env))
-      out(
-        "The imported pending leads are sent by the server's next dispatch, or now by `npm run leads -- retry`.\n",
-      );
-    return reports.some((report) => report.unreadable > 0) ? 1 : 0;
   });
 }
 
@@ -461,9 +416,7 @@ async function release(idOrEmail: string): Promise<number> {
 /** The program; each command stores its exit code in `result.code`. */
 export function leadsProgram(result: { code: number }): Command {
   const program = new Command("leads")
-    .description(
-      "See, resend, export and erase the leads in the lead store (the server's configuration); import the previous release's files.",
-    )
+    .description("See, resend, export and erase the leads in the lead store (the server's configuration).")
     .exitOverride()
     .showHelpAfterError();
 
@@ -563,19 +516,6 @@ export function leadsProgram(result: { code: number }): Command {
     .argument("<email>", "the person's e-mail address")
     .action(async (email: string) => {
       result.code = await forget(email);
-    });
-
-  program
-    .command("import")
-    .description(
-      "Once, when upgrading from the release before the lead store: import its files (CONTACT_UNDELIVERED_FILE: " +
-        "pending requests stay pending, possibly delivered ones stay held; CONTACT_INBOX_FILE: inbox leads) into " +
-        "the store, and rename each to <file>.imported-<time> (never deleted). Run again, it imports nothing twice. " +
-        "Exit 0 when done (or nothing was there); 1 when a line could not be read (kept in the renamed file); " +
-        "2 when it could not run.",
-    )
-    .action(async () => {
-      result.code = await importPrevious();
     });
 
   return program;

@@ -1,14 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -62,20 +53,6 @@ function targetEnv(target: Target): Record<string, string | undefined> {
       { DATABASE_URL: target.databaseUrl, LEADS_DATABASE_FILE: join(tempDir(), "unused.sqlite") };
 }
 
-/** The previous release's file names beside the target's SQLite file, or in a folder of their own. */
-const legacyFolders = new WeakMap<Target, string>();
-function legacyFilesIn(target: Target): { CONTACT_INBOX_FILE: string; CONTACT_UNDELIVERED_FILE: string } {
-  let dir = legacyFolders.get(target);
-  if (!dir) {
-    dir = "file" in target ? dirname(target.file) : tempDir();
-    legacyFolders.set(target, dir);
-  }
-  return {
-    CONTACT_INBOX_FILE: join(dir, "contact-requests.jsonl"),
-    CONTACT_UNDELIVERED_FILE: join(dir, "undelivered-contact-requests.jsonl"),
-  };
-}
-
 /** `npm run --silent leads -- …args` (clean stdout, as for CSV), with the store of `target`. */
 function leads(
   args: string[],
@@ -89,8 +66,6 @@ function leads(
     SUPABASE_ANON_KEY: undefined,
     COLUMNS: undefined,
     LINES: undefined,
-    // The previous release's files (forget rewrites them): the test's own, never the checkout's .data/.
-    ...legacyFilesIn(target),
     ...targetEnv(target),
     ...env,
   };
@@ -780,44 +755,6 @@ describe("npm run leads -- retry (SQLite)", { timeout: 120_000 }, () => {
 });
 
 /** The forget tests of one engine. */
-/** `import`: the upgrade's one step (issue 40), the server never doing it itself. */
-function importTests(newTarget: () => Promise<Target>) {
-  it("imports the previous release's files into the store once, renames them, and finds nothing the second time", async () => {
-    const target = await newTarget();
-    const { CONTACT_INBOX_FILE: inbox, CONTACT_UNDELIVERED_FILE: undelivered } = legacyFilesIn(target);
-    mkdirSync(dirname(inbox), { recursive: true });
-    const pending = request({ email: "old.pending@example.com", message: "Failed at the function." });
-    writeFileSync(
-      undelivered,
-      `${JSON.stringify({ kind: "undelivered", id: randomUUID(), failedAt: "2026-11-20T10:00:00.000Z", reason: "http", request: pending })}\n`,
-    );
-    writeFileSync(
-      inbox,
-      `${JSON.stringify({ receivedAt: "2026-11-19T09:00:00.000Z", ...request({ email: "old.inbox@example.com" }) })}\n`,
-    );
-
-    const run = await leads(["import"], target);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`${undelivered} (undelivered requests): 1 lead imported into `);
-    expect(run.stdout).toContain(`${inbox} (the inbox): 1 lead imported into `);
-    expect(
-      (await leadsIn(target)).map((lead) => [lead.request.email, lead.state, lead.source]).sort(),
-    ).toEqual([
-      ["old.inbox@example.com", "inbox", "import-inbox"],
-      ["old.pending@example.com", "pending", "import-undelivered"],
-    ]);
-    expect(existsSync(inbox) || existsSync(undelivered)).toBe(false);
-    expect(readdirSync(dirname(inbox)).filter((name) => name.includes(".jsonl.imported-"))).toHaveLength(2);
-
-    const again = await leads(["import"], target);
-    expect([again.code, again.stdout]).toEqual([
-      0,
-      `Nothing to import: neither ${undelivered} nor ${inbox} is there (imported already, or never written).\n`,
-    ]);
-    expect(await leadsIn(target)).toHaveLength(2);
-  });
-}
-
 function forgetTests(newTarget: () => Promise<Target>) {
   it("erases every lead of that address, in any case and any state, prints the count, and keeps everyone else's", async () => {
     const target = await newTarget();
@@ -904,41 +841,6 @@ function forgetTests(newTarget: () => Promise<Target>) {
     expect(run.stdout).toBe(`Erased 2 leads of ${decomposed.toUpperCase()} (every state).\n`);
     expect((await leadsIn(target)).map((lead) => lead.request.email)).toEqual(["elodie@example.com"]);
   });
-
-  it("rewrites the previous release's files without that address's lines, and keeps everyone else's", async () => {
-    const target = await newTarget();
-    const { CONTACT_INBOX_FILE: inbox, CONTACT_UNDELIVERED_FILE: undelivered } = legacyFilesIn(target);
-    mkdirSync(dirname(inbox), { recursive: true });
-    const line = (email: string, message: string) =>
-      JSON.stringify({ receivedAt: "2026-01-02T03:04:05.000Z", ...request({ email, message }) });
-    const renamed = `${inbox}.imported-2026-11-20T10-00-00-000Z`;
-    writeFileSync(
-      renamed,
-      [
-        line("mary@example.com", "Old one."),
-        line("annemary@example.com", "Not Mary."),
-        line("MARY@example.com", "Old two."),
-        '{"damaged": "mary@example.com',
-        "",
-      ].join("\n"),
-      { mode: 0o600 },
-    );
-    // Still waiting for its import (the server has not started since the upgrade).
-    writeFileSync(
-      undelivered,
-      `${line("Mary@Example.com", "Waiting.")}\n${line("grace@example.com", "Keep.")}\n`,
-    );
-    const run = await leads(["forget", "mary@example.com"], target);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(
-      "No lead of mary@example.com is in the store (nothing left to erase).\n" +
-        `Erased 3 lines of mary@example.com from ${renamed} (the previous release's file).\n` +
-        `Erased 1 line of mary@example.com from ${undelivered} (the previous release's file).\n`,
-    );
-    expect(readFileSync(renamed, "utf8")).toBe(`${line("annemary@example.com", "Not Mary.")}\n`);
-    expect(statSync(renamed).mode & 0o777).toBe(0o600);
-    expect(readFileSync(undelivered, "utf8")).toBe(`${line("grace@example.com", "Keep.")}\n`);
-  });
 }
 
 describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () => {
@@ -981,7 +883,7 @@ describe(
   "npm run leads -- forget leaves the address in no file of the SQLite store's folder",
   { timeout: 120_000 },
   () => {
-    it("no byte of the erased leads is left in the database, its write-ahead log or the old files", async () => {
+    it("no byte of the erased leads is left in the database or its write-ahead log", async () => {
       const target = sqliteTarget();
       const others = Array.from({ length: 40 }, (_, index) => ({
         state: "pending" as const,
@@ -994,10 +896,6 @@ describe(
         ...others.slice(20),
       ]);
       const dir = dirname(target.file);
-      writeFileSync(
-        `${legacyFilesIn(target).CONTACT_INBOX_FILE}.imported-2026-11-20T10-00-00-000Z`,
-        `${JSON.stringify(request({ email: "forget.me@example.com" }))}\n`,
-      );
       expect(filesHolding(dir, "forget.me@example.com").length).toBeGreaterThan(0);
 
       const run = await leads(["forget", "forget.me@example.com"], target);
@@ -1012,10 +910,6 @@ describe(
 
 describe("npm run leads -- forget (SQLite)", { timeout: 120_000 }, () => {
   forgetTests(async () => sqliteTarget());
-});
-
-describe("npm run leads -- import (SQLite)", { timeout: 120_000 }, () => {
-  importTests(async () => sqliteTarget());
 });
 
 describe(
@@ -1301,10 +1195,6 @@ describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
 
   describe("forget", { timeout: 120_000 }, () => {
     forgetTests(newTarget);
-  });
-
-  describe("import", { timeout: 120_000 }, () => {
-    importTests(newTarget);
   });
 
   describe("list --spam and release", { timeout: 120_000 }, () => {

@@ -242,7 +242,8 @@ describe("/privacy with nothing configured (the defaults: no function, no contro
     );
     expect(retention).toContain("erased 30 days after they arrived");
     expect(retention).toContain("Backups of the database that the operator makes keep an erased request");
-    expect(retention).toContain("renamed when their requests were imported, not deleted");
+    // The files of the release before the database: this release does not start beside them (decision 050).
+    expect(retention).not.toContain("release from before its database");
     expect(retention).toContain("Erased content is overwritten in the site's database file");
     expect(retention).not.toContain("PostgreSQL");
     expectNoFalseStatement(page.main);

@@ -4,9 +4,15 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { dataFileProblem, dataFileProblems } from "~/lib/data-files.server";
 import { parseEnv } from "~/lib/env.server";
 import { ensureDirectorySync } from "~/lib/files.server";
+
+import {
+  dataFileProblem,
+  dataFileProblems,
+  IMPORTING_RELEASE,
+  previousReleaseRefusal,
+} from "../../server/data-files";
 
 const isRoot = process.getuid?.() === 0;
 
@@ -63,17 +69,43 @@ describe("the lead store's file, checked at start", () => {
       dataFileProblems(parseEnv({ ...base, DATABASE_URL: "postgres://site@127.0.0.1:5432/leads" })),
     ).toEqual([]);
   });
+});
 
-  it("no longer checks the previous release's files (they are only read once, to import them)", () => {
-    const dir = mkdtempSync(join(tmpdir(), "data-files-"));
+describe("previousReleaseRefusal (decision 050)", () => {
+  const folder =
+    (...names: string[]) =>
+    () =>
+      names;
+
+  it("a data folder without a file of the release before the lead store: no refusal (and one never created)", () => {
     expect(
-      dataFileProblems(
-        parseEnv({
-          LEADS_DATABASE_FILE: join(dir, "leads.sqlite"),
-          CONTACT_INBOX_FILE: "/proc/nope/inbox.jsonl",
-          CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
-        }),
+      previousReleaseRefusal("/srv/site/leads.sqlite", folder("leads.sqlite", "leads.sqlite-wal")),
+    ).toBeNull();
+    expect(previousReleaseRefusal(join(tmpdir(), "never-created", "leads.sqlite"))).toBeNull();
+  });
+
+  it("a file not imported yet: names the folder, the file and the release that imports it", () => {
+    expect(
+      previousReleaseRefusal(
+        "/srv/site/leads.sqlite",
+        folder("leads.sqlite", "undelivered-contact-requests.jsonl"),
       ),
-    ).toEqual([]);
+    ).toBe(
+      "/srv/site holds undelivered-contact-requests.jsonl: leads of the release before the lead store, which this release " +
+        `neither imports nor erases. Start the release of commit ${IMPORTING_RELEASE} on this folder, run ` +
+        "`npm run leads -- import` there once (it moves the leads into the store and renames each file " +
+        "<file>.imported-<time>), then delete the renamed files and start this release again.",
+    );
+  });
+
+  it("only the copies that release's import renamed: asks for them to be deleted", () => {
+    const refusal = previousReleaseRefusal(
+      "/srv/site/leads.sqlite",
+      folder("contact-requests.jsonl.imported-2026-11-20T10-00-00-000Z", "leads.sqlite"),
+    );
+    expect(refusal).toMatch(
+      /^\/srv\/site holds contact-requests\.jsonl\.imported-2026-11-20T10-00-00-000Z: leads of/,
+    );
+    expect(refusal).toContain(`The release of commit ${IMPORTING_RELEASE} imported them: delete them`);
   });
 });

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 /**
  * Dependencies point one way (docs/architecture.md): the contact form (`app/lib/contact/`: its
  * validation, action and answers) depends on the leads (`app/lib/leads/`: the store, the delivery,
- * the function's client), never the reverse; and nothing under `app/lib/` reaches into routes or
- * components.
+ * the function's client), never the reverse; nothing under `app/lib/` reaches into routes or
+ * components; and the Node server (`server/`) uses the app, never the reverse.
  */
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -43,6 +43,12 @@ describe("the direction of dependencies", () => {
 
   it("lib/ never imports routes or components", () => {
     expect(offenders("app/lib", /^~\/(routes|components)\b/)).toEqual([]);
+  });
+
+  it("app/ and cli/ never import server/ (the Node server's own modules)", () => {
+    expect([...offenders("app", /(^|\/)server\//), ...offenders("cli", /(^|\/)server\//)]).toEqual([]);
+    // The check would see one: the unit tests of server/'s modules import them.
+    expect(offenders("test/lib", /(^|\/)server\//).length).toBeGreaterThan(0);
   });
 
   it("is a check that sees an import, static or dynamic", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { parseEnv } from "~/lib/env.server";
-import { configWarnings, isLoopback } from "~/lib/env-warnings.server";
+
+import { configWarnings, isLoopback } from "../../server/env-warnings";
 
 /** What `npm start` accepts but warns about, one line each (issue 24; spawned in test/server/start.test.ts). */
 
@@ -23,10 +24,7 @@ const PAGE = {
   PRIVACY_LAST_CHANGED: "2026-12-02",
 };
 
-/** No file of the previous release anywhere (whatever this checkout's .data/ holds). */
-const noFiles = (_file: string) => false;
-
-const production = (source: Record<string, string | undefined>, exists = noFiles) =>
+const production = (source: Record<string, string | undefined>) =>
   configWarnings(
     parseEnv({
       NODE_ENV: "production",
@@ -36,7 +34,6 @@ const production = (source: Record<string, string | undefined>, exists = noFiles
       ...PAGE,
       ...source,
     }),
-    exists,
   );
 
 describe("configWarnings", () => {
@@ -61,7 +58,7 @@ describe("configWarnings", () => {
   });
 
   it("SITE_URL, DATABASE_URL, the controller and the page's other settings unset in production: the defaults are localhost, this disk and nobody, so it warns four times", () => {
-    expect(configWarnings(parseEnv({ NODE_ENV: "production" }), noFiles)).toEqual([
+    expect(configWarnings(parseEnv({ NODE_ENV: "production" }))).toEqual([
       expect.stringMatching(/^SITE_URL is http:\/\/localhost:3000, an address of this machine/),
       expect.stringMatching(
         /^DATABASE_URL is unset: every lead is kept only in \.data\/leads\.sqlite on this machine's disk/,
@@ -119,21 +116,6 @@ describe("configWarnings", () => {
     expect(production({ DATABASE_URL: undefined, LEADS_DATABASE_FILE: "/srv/leads.sqlite" })).toEqual([
       expect.stringMatching(
         /^DATABASE_URL is unset: every lead is kept only in \/srv\/leads\.sqlite on this machine's disk, .* for example DATABASE_URL=postgres:\/\/.+\.$/,
-      ),
-    ]);
-  });
-
-  it("a file of the previous release still there: one line naming it and `npm run leads -- import` (issue 40)", () => {
-    const files = {
-      CONTACT_UNDELIVERED_FILE: "/srv/old/undelivered.jsonl",
-      CONTACT_INBOX_FILE: "/srv/old/inbox.jsonl",
-    };
-    expect(production(files, (file) => file === "/srv/old/inbox.jsonl")).toEqual([
-      "CONTACT_INBOX_FILE (/srv/old/inbox.jsonl) holds leads of the release before the lead store that are not in it: none of them is sent or listed until ops run npm run leads -- import once, with this configuration (it imports each file, then renames it).",
-    ]);
-    expect(production(files, () => true)).toEqual([
-      expect.stringMatching(
-        /^CONTACT_UNDELIVERED_FILE \(\/srv\/old\/undelivered\.jsonl\) and CONTACT_INBOX_FILE \(\/srv\/old\/inbox\.jsonl\) hold leads of the release before the lead store that are not in it: .* npm run leads -- import once/,
       ),
     ]);
   });

@@ -10,13 +10,11 @@ import {
   RULES,
 } from "~/lib/env.server";
 
-describe("the lead store, the previous release's files and the metrics token in the environment", () => {
-  it("defaults: the SQLite store in .data/leads.sqlite, no PostgreSQL, the old files' default paths, no metrics", () => {
+describe("the lead store and the metrics token in the environment", () => {
+  it("defaults: the SQLite store in .data/leads.sqlite, no PostgreSQL, no metrics", () => {
     const env = parseEnv({});
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.LEADS_DATABASE_FILE).toBe(".data/leads.sqlite");
-    expect(env.CONTACT_INBOX_FILE).toBe(".data/contact-requests.jsonl");
-    expect(env.CONTACT_UNDELIVERED_FILE).toBe(".data/undelivered-contact-requests.jsonl");
     expect(env.METRICS_TOKEN).toBeUndefined();
   });
 
@@ -44,14 +42,6 @@ describe("the lead store, the previous release's files and the metrics token in 
   ])("refuses DATABASE_URL=%s, naming DATABASE_URL", (value) => {
     expect(() => parseEnv({ DATABASE_URL: value })).toThrow(
       /DATABASE_URL is set \(\d+ characters, not shown\): it must be a PostgreSQL URL/,
-    );
-  });
-
-  it("still refuses the inbox file as the undelivered file (both are imported at start), naming the variable", () => {
-    expect(() =>
-      parseEnv({ CONTACT_INBOX_FILE: "./.data/leads.jsonl", CONTACT_UNDELIVERED_FILE: ".data/leads.jsonl" }),
-    ).toThrow(
-      "CONTACT_UNDELIVERED_FILE must not be the inbox file (CONTACT_INBOX_FILE), for example CONTACT_UNDELIVERED_FILE=.data/undelivered-contact-requests.jsonl.",
     );
   });
 
@@ -326,8 +316,6 @@ describe("every refusal is a sentence: the variable, the value's problem, a valu
     const anyText = [
       "SUPABASE_ANON_KEY",
       "LEADS_DATABASE_FILE",
-      "CONTACT_INBOX_FILE",
-      "CONTACT_UNDELIVERED_FILE",
       // What the privacy page states about who runs the site and with whom: any text.
       "PRIVACY_CONTROLLER_NAME",
       "PRIVACY_CONTROLLER_ADDRESS",
@@ -384,14 +372,12 @@ describe("npm run dev's defaults: one rule, development + MOCKS → the mock and
       MOCKS: "true",
       SUPABASE_URL: "https://real-project.supabase.co",
       SUPABASE_ANON_KEY: "real-key",
-      CONTACT_INBOX_FILE: "/var/lib/site/contact-requests.jsonl",
-      CONTACT_UNDELIVERED_FILE: ".data/undelivered-contact-requests.jsonl",
+      LEADS_DATABASE_FILE: "/var/lib/site/leads.sqlite",
     };
     const env = parseEnv(shell);
     expect(env.SUPABASE_URL).toBe(MOCK_SUPABASE_URL);
     expect(env.SUPABASE_ANON_KEY).toBe("mock-anon-key");
-    expect(env.CONTACT_INBOX_FILE).toBe(".data/dev/contact-requests.jsonl");
-    expect(env.CONTACT_UNDELIVERED_FILE).toBe(".data/dev/undelivered-contact-requests.jsonl");
+    expect(env.LEADS_DATABASE_FILE).toBe(".data/dev/leads.sqlite");
     for (const name of DATA_FILE_VARIABLES) expect(env[name].startsWith(".data/dev/"), name).toBe(true);
     // The caller's object is left alone.
     expect(shell.SUPABASE_URL).toBe("https://real-project.supabase.co");
@@ -401,7 +387,7 @@ describe("npm run dev's defaults: one rule, development + MOCKS → the mock and
     const shell = {
       SUPABASE_URL: "https://real-project.supabase.co",
       SUPABASE_ANON_KEY: "real-key",
-      CONTACT_UNDELIVERED_FILE: "/srv/undelivered.jsonl",
+      LEADS_DATABASE_FILE: "/srv/leads.sqlite",
     };
     for (const extra of [
       { NODE_ENV: "development" },
@@ -410,7 +396,7 @@ describe("npm run dev's defaults: one rule, development + MOCKS → the mock and
     ]) {
       const env = parseEnv({ ...shell, ...extra });
       expect(env.SUPABASE_URL).toBe("https://real-project.supabase.co");
-      expect(env.CONTACT_UNDELIVERED_FILE).toBe("/srv/undelivered.jsonl");
+      expect(env.LEADS_DATABASE_FILE).toBe("/srv/leads.sqlite");
     }
     expect(developmentSource({ MOCKS: "true" })).toEqual({ MOCKS: "true" });
   });
@@ -418,8 +404,6 @@ describe("npm run dev's defaults: one rule, development + MOCKS → the mock and
   it("npm run dev never opens npm start's lead store by default: its files are under .data/dev/ unless the shell names one (issue 40)", () => {
     const dev = parseEnv({ NODE_ENV: "development" });
     expect(dev.LEADS_DATABASE_FILE).toBe(".data/dev/leads.sqlite");
-    expect(dev.CONTACT_INBOX_FILE).toBe(".data/dev/contact-requests.jsonl");
-    expect(dev.CONTACT_UNDELIVERED_FILE).toBe(".data/dev/undelivered-contact-requests.jsonl");
     expect(parseEnv({ NODE_ENV: "production" }).LEADS_DATABASE_FILE).toBe(".data/leads.sqlite");
     expect(
       parseEnv({ NODE_ENV: "development", LEADS_DATABASE_FILE: "/srv/dev.sqlite" }).LEADS_DATABASE_FILE,

@@ -63,10 +63,8 @@ const isolated = (dir: string) => ({
   SUPABASE_ANON_KEY: undefined,
   MOCKS: undefined,
   DATABASE_URL: undefined,
-  // The lead store of this copy, and the previous release's files (imported once if present) there too.
+  // The lead store of this copy.
   LEADS_DATABASE_FILE: join(dir, ".data/leads.sqlite"),
-  CONTACT_INBOX_FILE: join(dir, ".data/inbox.jsonl"),
-  CONTACT_UNDELIVERED_FILE: join(dir, ".data/undelivered.jsonl"),
 });
 
 async function stopThroughNpm(run: NpmRun, signal: NodeJS.Signals, port: number): Promise<void> {

@@ -5,7 +5,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -31,6 +30,7 @@ import {
 import { readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
+import { IMPORTING_RELEASE } from "../../server/data-files";
 
 /**
  * `npm start` as ops run it: npm's own PID is what a process manager, a container runtime or a
@@ -403,7 +403,7 @@ describe("npm start refuses to start, in words naming the cause", () => {
   });
 });
 
-describe("npm start with the previous release's files and other stores", () => {
+describe("npm start on a data folder of the release before the lead store, and other stores", () => {
   let run: NpmRun | undefined;
   afterEach(async () => {
     if (run && run.process.exitCode === null) {
@@ -419,43 +419,28 @@ describe("npm start with the previous release's files and other stores", () => {
       unknown
     > | null;
 
-  it("never imports the previous release's inbox file itself: it keeps it and names it with `npm run leads -- import`; old paths under /proc no longer stop it (issue 40)", async () => {
-    const dir = tmp("start-legacy-");
+  it("a data folder still holding a file of the release before the lead store: exit 1, one line naming the file and the release that imports it; without it, it starts (decision 050)", async () => {
+    const dir = tmp("start-previous-");
     const store = leadStoreEnv(dir);
-    writeFileSync(
-      store.CONTACT_INBOX_FILE!,
-      `${JSON.stringify({
-        receivedAt: "2026-01-02T03:04:05.000Z",
-        name: "Old Inbox",
-        email: "old@example.com",
-        phone: "",
-        company: "",
-        website: "",
-        companySize: "",
-        industry: "",
-        message: "Written by the release before the lead store, thank you.",
-      })}\n`,
-    );
+    const inbox = join(dir, "contact-requests.jsonl");
+    writeFileSync(inbox, `${JSON.stringify({ name: "Old Inbox", email: "old@example.com" })}\n`);
     const port = await freePort();
-    run = npmStart({
-      PORT: String(port),
-      ...store,
-      CONTACT_UNDELIVERED_FILE: "/proc/nope/undelivered.jsonl",
-    });
+    run = npmStart({ PORT: String(port), ...store });
+    expect((await run.exited).code, run.output()).toBe(1);
+    expect(run.ownLines()).toEqual([
+      `npm start: ${dir} holds contact-requests.jsonl: leads of the release before the lead store, which this release neither imports nor erases. Start the release of commit ${IMPORTING_RELEASE} on this folder, run \`npm run leads -- import\` there once (it moves the leads into the store and renames each file <file>.imported-<time>), then delete the renamed files and start this release again.`,
+    ]);
+    expect(await isListening(port)).toBe(false);
+    expect(existsSync(inbox)).toBe(true);
+    expect(existsSync(store.LEADS_DATABASE_FILE!)).toBe(false);
+
+    rmSync(inbox);
+    run = npmStart({ PORT: String(port), ...store });
     await waitForStatus(run, `http://127.0.0.1:${port}/healthz`);
-    expect(readLeads(store.LEADS_DATABASE_FILE!)).toEqual([]);
-    expect(existsSync(store.CONTACT_INBOX_FILE!)).toBe(true);
-    expect(readdirSync(dir).filter((name) => name.includes(".imported-"))).toEqual([]);
-    expect(run.output()).toContain(
-      `npm start: warning: CONTACT_INBOX_FILE (${store.CONTACT_INBOX_FILE}) holds leads of the release before the lead store that are not in it: none of them is sent or listed until ops run npm run leads -- import once`,
-    );
-    expect(run.output()).not.toContain("CONTACT_UNDELIVERED_FILE (");
     expect(startupLine(run.output())).toMatchObject({
       event: "startup",
-      contactSink: "inbox",
       leadStore: { engine: "sqlite", location: store.LEADS_DATABASE_FILE, state: "ready" },
     });
-    expect(run.output()).not.toContain("undeliveredFile");
   });
 
   it("DATABASE_URL set: LEADS_DATABASE_FILE is not checked; an unreachable database does not stop the page", async () => {

@@ -10,16 +10,9 @@ import { type ServerProcess, startServer } from "./server-process.mjs";
 
 export type AppServer = ServerProcess;
 
-/**
- * A lead store of this run's own (an SQLite file in a fresh folder), never the checkout's .data/,
- * and the previous release's files pointed there too, so a test never imports a developer's leads.
- */
+/** A lead store of this run's own (an SQLite file in a fresh folder), never the checkout's .data/. */
 export function leadStoreEnv(dir = mkdtempSync(join(tmpdir(), "leads-"))): Record<string, string> {
-  return {
-    LEADS_DATABASE_FILE: join(dir, "leads.sqlite"),
-    CONTACT_INBOX_FILE: join(dir, "contact-requests.jsonl"),
-    CONTACT_UNDELIVERED_FILE: join(dir, "undelivered-contact-requests.jsonl"),
-  };
+  return { LEADS_DATABASE_FILE: join(dir, "leads.sqlite") };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { chooseEncoding, matchesIfNoneMatch } from "~/lib/document/http.server";
+import { chooseEncoding, matchesIfNoneMatch } from "../../../server/http-rules";
 
 describe("choosing the encoding of the cached document", () => {
   it("prefers brotli whenever it is accepted, whatever the order of the header", () => {

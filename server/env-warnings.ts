@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-
 import type { Env } from "~/lib/env.server";
 import { missingPrivacySettings, type PrivacyEnv } from "~/lib/privacy.server";
 
@@ -37,7 +35,7 @@ const list = (names: string[]) =>
  * one more `if` here; the test (test/lib/env-warnings.test.ts) and the spawned `npm start`
  * (test/server/start.test.ts) read this list.
  */
-export function configWarnings(env: Env, exists: (file: string) => boolean = existsSync): string[] {
+export function configWarnings(env: Env): string[] {
   if (env.NODE_ENV !== "production") return [];
   const warnings: string[] = [];
   const site = new URL(env.SITE_URL);
@@ -63,15 +61,6 @@ export function configWarnings(env: Env, exists: (file: string) => boolean = exi
     // GDPR art. 13: the processors, where they keep the data, the DPO; the page marks each gap (decision 047).
     warnings.push(
       `${list(pageNeeds)} ${pageNeeds.length === 1 ? "is" : "are"} unset: /privacy marks ${pageNeeds.length === 1 ? "it" : "each"} as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set ${pageNeeds.length === 1 ? "it" : "them"}, for example ${list(pageNeeds.map((name) => PAGE_EXAMPLES[name] ?? `${name}=...`))}.`,
-    );
-  }
-  // The upgrade's one step: the server never imports the previous release's files itself.
-  const waiting = (["CONTACT_UNDELIVERED_FILE", "CONTACT_INBOX_FILE"] as const).filter((name) =>
-    exists(env[name]),
-  );
-  if (waiting.length > 0) {
-    warnings.push(
-      `${list(waiting.map((name) => `${name} (${env[name]})`))} ${waiting.length === 1 ? "holds" : "hold"} leads of the release before the lead store that are not in it: none of them is sent or listed until ops run npm run leads -- import once, with this configuration (it imports each file, then renames it).`,
     );
   }
   if (env.MOCKS) {
