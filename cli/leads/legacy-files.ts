@@ -3,10 +3,11 @@ import { open, readdir, readFile, rename, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 import { contactFieldNames } from "~/content/contact-form";
-import type { LeadRequest } from "~/lib/leads/request";
-import type { LeadsTable } from "~/lib/leads/database.server";
+import type { ContactRequest } from "~/lib/contact/schema";
+import type { NewLead } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
-import { type LeadStore, requestColumns } from "~/lib/leads/store.server";
+import { recordOf } from "~/lib/leads/admit.server";
+import type { LeadStore } from "~/lib/leads/store.server";
 
 /**
  * Nothing lost in the upgrade: the files of the release before the lead store (the undelivered
@@ -32,13 +33,13 @@ const isObject = (value: unknown): value is Json =>
  * which PostgreSQL refuses in text (one such line failed the whole import at every start; it now
  * stays, counted as unreadable, in the renamed file for a person).
  */
-function requestOf(value: unknown): LeadRequest | undefined {
+function requestOf(value: unknown): ContactRequest | undefined {
   if (!isObject(value)) return undefined;
   if (contactFieldNames.some((field) => typeof value[field] !== "string" || value[field].includes("\u0000")))
     return undefined;
   return Object.fromEntries(
     contactFieldNames.map((field) => [field, value[field]]),
-  ) as unknown as LeadRequest;
+  ) as unknown as ContactRequest;
 }
 
 function parseLines(text: string): { values: Json[]; unreadable: number } {
@@ -69,8 +70,8 @@ function contentId(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const baseRow = (request: LeadRequest) => ({
-  ...requestColumns(request),
+const baseRow = (request: ContactRequest) => ({
+  ...recordOf(request),
   fingerprint: fingerprintOf(request),
   leaseUntil: null,
   leaseToken: null,
@@ -82,12 +83,12 @@ const baseRow = (request: LeadRequest) => ({
 });
 
 /** The pending requests of an undelivered file, one row per request (the latest copy). */
-export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]; unreadable: number } {
+export function undeliveredRows(text: string, now: number): { rows: NewLead[]; unreadable: number } {
   const { values, unreadable } = parseLines(text);
   const deliveredAfter = new Set<string>();
   const pending = new Map<
     string,
-    { entry: Json; request: LeadRequest; possiblyDelivered: boolean; copies: number }
+    { entry: Json; request: ContactRequest; possiblyDelivered: boolean; copies: number }
   >();
   let bad = unreadable;
   // Newest first: a marker supersedes every earlier entry with its fingerprint.
@@ -114,7 +115,7 @@ export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]
       known.copies++;
     } else pending.set(fingerprint, { entry: value, request, possiblyDelivered: maybe, copies: 1 });
   }
-  const rows = [...pending.values()].map(({ entry, request, possiblyDelivered }): LeadsTable => {
+  const rows = [...pending.values()].map(({ entry, request, possiblyDelivered }): NewLead => {
     const failedAt = time(entry.failedAt, now);
     return {
       ...baseRow(request),
@@ -138,10 +139,10 @@ export function undeliveredRows(text: string, now: number): { rows: LeadsTable[]
 }
 
 /** Every request line of an inbox file, as inbox leads. */
-export function inboxRows(text: string, now: number): { rows: LeadsTable[]; unreadable: number } {
+export function inboxRows(text: string, now: number): { rows: NewLead[]; unreadable: number } {
   const { values, unreadable } = parseLines(text);
   let bad = unreadable;
-  const rows: LeadsTable[] = [];
+  const rows: NewLead[] = [];
   for (const value of values) {
     const request = requestOf(value);
     if (!request) {

@@ -16,15 +16,15 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import { type LeadsTable, openDatabase } from "~/lib/leads/database.server";
+import { type NewLead, openDatabase } from "~/lib/leads/database.server";
 import { fingerprintOf } from "~/lib/leads/fingerprint.server";
 import {
   createLeadStore,
   type Lead,
   type LeadState,
   leadStates,
-  requestColumns,
 } from "~/lib/leads/store.server";
+import { recordOf } from "~/lib/leads/admit.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
@@ -121,7 +121,7 @@ interface Seed {
 /** 2026-02-03 04:05:06 UTC, and each seeded lead a minute after the one before. */
 const T0 = Date.UTC(2026, 1, 3, 4, 5, 6);
 
-function rowOf(seed: Seed, index: number): LeadsTable {
+function rowOf(seed: Seed, index: number): NewLead {
   const lead = request(seed.request);
   const receivedAt = T0 + index * 60_000;
   const sending = seed.state === "sending";
@@ -130,7 +130,7 @@ function rowOf(seed: Seed, index: number): LeadsTable {
     fingerprint: fingerprintOf(lead),
     state: seed.state,
     receivedAt: receivedAt,
-    ...requestColumns(lead),
+    ...recordOf(lead),
     requestId: null,
     source: "form",
     attempts: seed.attempts ?? (seed.state === "inbox" || seed.state === "spam" ? 0 : 1),
@@ -169,7 +169,7 @@ async function withStore<T>(target: Target, work: (store: ReturnType<typeof crea
 }
 
 /** Writes these leads into the store, as they are; returns their rows. */
-async function seed(target: Target, seeds: Seed[]): Promise<LeadsTable[]> {
+async function seed(target: Target, seeds: Seed[]): Promise<NewLead[]> {
   const rows = seeds.map(rowOf);
   const inserted = await withStore(target, (store) => store.insertImported(rows));
   expect(inserted).toBe(rows.length);
@@ -801,7 +801,7 @@ function importTests(newTarget: () => Promise<Target>) {
     expect(run.stdout).toContain(`${undelivered} (undelivered requests): 1 lead imported into `);
     expect(run.stdout).toContain(`${inbox} (the inbox): 1 lead imported into `);
     expect(
-      (await leadsIn(target)).map((lead) => [lead.request.email, lead.state, lead.source]).sort(),
+      (await leadsIn(target)).map((lead) => [lead.request?.email, lead.state, lead.source]).sort(),
     ).toEqual([
       ["old.inbox@example.com", "inbox", "import-inbox"],
       ["old.pending@example.com", "pending", "import-undelivered"],
@@ -866,7 +866,7 @@ function forgetTests(newTarget: () => Promise<Target>) {
       leads: { status: string; request: { email: string; message: string } }[];
     };
     expect(exported.email).toBe("Mary@EXAMPLE.com");
-    expect(exported.leads.map((lead) => [lead.status, lead.request.email, lead.request.message])).toEqual([
+    expect(exported.leads.map((lead) => [lead.status, lead.request?.email, lead.request.message])).toEqual([
       ["pending", "mary@example.com", "One."],
       ["delivered", "MARY@Example.com", "Two."],
       ["spam", "Mary@example.com", "Three."],
@@ -902,7 +902,7 @@ function forgetTests(newTarget: () => Promise<Target>) {
     const run = await leads(["forget", decomposed.toUpperCase()], target);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`Erased 2 leads of ${decomposed.toUpperCase()} (every state).\n`);
-    expect((await leadsIn(target)).map((lead) => lead.request.email)).toEqual(["elodie@example.com"]);
+    expect((await leadsIn(target)).map((lead) => lead.request?.email)).toEqual(["elodie@example.com"]);
   });
 
   it("rewrites the previous release's files without that address's lines, and keeps everyone else's", async () => {
@@ -1142,7 +1142,7 @@ describe("npm run leads while another connection writes the SQLite store", { tim
         rows[0]!.id,
         rows[1]!.id,
       ]);
-      expect(after.some((lead) => lead.request.email === "forget@example.com")).toBe(false);
+      expect(after.some((lead) => lead.request?.email === "forget@example.com")).toBe(false);
     } finally {
       await fake.close();
     }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
+import type { Engine } from "~/lib/leads/database.server";
 import { emailKey } from "~/lib/leads/fingerprint.server";
 import { type Migration, Migrator } from "kysely/migration";
 
@@ -10,7 +11,19 @@ import { type Migration, Migrator } from "kysely/migration";
 
 const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
 
-const migrations: Record<string, Migration> = {
+/** Today's request fields, as the columns 001 made for them: 005 moves them into the lead's document. */
+const REQUEST_COLUMNS = {
+  name: "name",
+  email: "email",
+  phone: "phone",
+  company: "company",
+  website: "website",
+  companySize: "company_size",
+  industry: "industry",
+  message: "message",
+};
+
+const migrations = (engine: Engine): Record<string, Migration> => ({
   "001-leads": {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -105,7 +118,20 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-};
+  // One lead record (issue 53): the visitor's values as one JSON document, the contact form's
+  // validated request, so a new field is a row of the field table and never a column. An erased
+  // lead's document is null.
+  "005-lead-record": {
+    async up(db: Kysely<unknown>) {
+      const postgres = engine === "postgres";
+      await db.schema.alterTable("leads").addColumn("request", postgres ? "jsonb" : "text").execute();
+      const pairs = Object.entries(REQUEST_COLUMNS).map(([key, column]) => sql`${sql.lit(key)}, ${sql.ref(column)}`);
+      const document = postgres ? sql`jsonb_build_object(${sql.join(pairs)})` : sql`json_object(${sql.join(pairs)})`;
+      await sql`update leads set request = ${document} where erased_at is null`.execute(db);
+      for (const column of Object.values(REQUEST_COLUMNS)) await db.schema.alterTable("leads").dropColumn(column).execute();
+    },
+  },
+});
 
 /** The migrations this database records as run; none when it has no record yet (a new database). */
 async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
@@ -117,11 +143,12 @@ async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
   }
 }
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
   // Up to date: no write lock taken (a `list` must not wait for another program's write).
   const recorded = await recordedMigrations(db);
-  if (Object.keys(migrations).every((name) => recorded.includes(name))) return [];
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const all = migrations(engine);
+  if (Object.keys(all).every((name) => recorded.includes(name))) return [];
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? [])

@@ -1,4 +1,4 @@
-import type { LeadRequest } from "~/lib/leads/request";
+import type { ContactRequest } from "~/lib/contact/schema";
 
 /** Why a request could not be delivered; never carries the visitor's data. */
 export type SendFailure = "timeout" | "http" | "relay" | "network" | "unknown";
@@ -24,5 +24,5 @@ export interface SendOptions {
 /** The Supabase function a valid contact request is delivered to (without it, the lead store is the inbox). */
 export interface ContactSink {
   readonly mode: "supabase";
-  send(request: LeadRequest, options: SendOptions): Promise<SendResult>;
+  send(request: ContactRequest, options: SendOptions): Promise<SendResult>;
 }
