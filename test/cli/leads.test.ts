@@ -18,12 +18,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ContactRequest } from "~/lib/contact/schema";
 import { type NewLead, openDatabase } from "~/lib/leads/database.server";
 import { fingerprintOf } from "~/lib/leads/fingerprint.server";
-import {
-  createLeadStore,
-  type Lead,
-  type LeadState,
-  leadStates,
-} from "~/lib/leads/store.server";
+import { createLeadStore, type Lead, type LeadState, leadStates } from "~/lib/leads/store.server";
 import { recordOf } from "~/lib/leads/admit.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";

@@ -29,7 +29,10 @@ describe("importing the previous release's files", () => {
       JSON.stringify(request({ message: "Third, fine." })),
     ].join("\n");
     const { rows, unreadable } = inboxRows(text, NOW);
-    expect(rows.map((row) => JSON.parse(row.request ?? "{}").message)).toEqual(["First, fine.", "Third, fine."]);
+    expect(rows.map((row) => JSON.parse(row.request ?? "{}").message)).toEqual([
+      "First, fine.",
+      "Third, fine.",
+    ]);
     expect(unreadable).toBe(1);
   });
 

@@ -19,7 +19,9 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${lette
  * ms): its record's JSON text, and each of the visitor's values beside it, by the same naming
  * (`company_size`), empty once retention erased the record.
  */
-export type LeadRow = { [Key in Exclude<keyof LeadsTable, "request"> as SnakeCase<Key>]-?: LeadsTable[Key] } & {
+export type LeadRow = {
+  [Key in Exclude<keyof LeadsTable, "request"> as SnakeCase<Key>]-?: LeadsTable[Key];
+} & {
   [Key in keyof ContactRequest as SnakeCase<Key>]: string;
 } & { request: string | null };
 

@@ -150,7 +150,9 @@ export async function admit(
         )
         .returningAll()
         .executeTakeFirstOrThrow();
-      return row.state === "sending" ? { kind: "claimed", claim: claimOf(row) } : { kind: "stored", id: row.id };
+      return row.state === "sending"
+        ? { kind: "claimed", claim: claimOf(row) }
+        : { kind: "stored", id: row.id };
     },
     fingerprint,
   );
@@ -161,7 +163,11 @@ export const insertImported = ({ database }: StoreContext, rows: NewLead[]): Pro
   writeTransaction(database, async (trx) => {
     let inserted = 0;
     for (const row of rows) {
-      const result = await trx.insertInto("leads").values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const result = await trx
+        .insertInto("leads")
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
     return inserted;

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { retryDelayMs } from "~/lib/leads/backoff";
 import { writeTransaction } from "~/lib/leads/database.server";
 import { fromStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
-import { getLead } from "~/lib/leads/reads.server";
+import { get } from "~/lib/leads/reads.server";
 import type { SendResult } from "~/lib/leads/sink.server";
 import {
   type Claim,
@@ -23,7 +23,10 @@ import {
  * The holder's last word before its call: records that it begins, if this claim's lease is still
  * live, and renews the lease for the call. False: do not call.
  */
-export async function beginCall({ db, now, leaseMs }: StoreContext, { lead, token }: Claim): Promise<boolean> {
+export async function beginCall(
+  { db, now, leaseMs }: StoreContext,
+  { lead, token }: Claim,
+): Promise<boolean> {
   const at = now();
   const result = await db
     .updateTable("leads")
@@ -65,7 +68,11 @@ export async function releaseUncalled({ db, now }: StoreContext, { lead, token }
  * What the call ended in (docs/lead-store.md): returns the lead's new state. A sure failure of a
  * lead that was held leaves it held: the earlier unknown call still stands.
  */
-export async function recordOutcome(context: StoreContext, { lead, token }: Claim, sent: SendResult): Promise<LeadState> {
+export async function recordOutcome(
+  context: StoreContext,
+  { lead, token }: Claim,
+  sent: SendResult,
+): Promise<LeadState> {
   const { db, retry, random } = context;
   const at = context.now();
   if (sent.ok) {
@@ -99,7 +106,29 @@ export async function recordOutcome(context: StoreContext, { lead, token }: Clai
     .returning("state")
     .execute();
   // The lease lapsed and another attempt decided meanwhile: its decision stands.
-  return row ? state : ((await getLead(context, lead.id))?.state ?? state);
+  return row ? state : ((await get(context, lead.id))?.state ?? state);
+}
+
+/** Waits for another attempt at the same lead (any instance) to end, reading its row (one statement) every `pollMs`. */
+export async function awaitOutcome(
+  { db, now }: StoreContext,
+  id: string,
+  timeoutMs: number,
+  pollMs = 250,
+): Promise<LeadState | "unknown"> {
+  // How long the visitor waits: this process's clock; whether the lease ran out: the database's.
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const row = await db
+      .selectFrom("leads")
+      .select(["state", sql<number>`case when lease_until < ${now()} then 1 else 0 end`.as("lapsed")])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return "unknown";
+    if (row.state !== "sending") return row.state as LeadState;
+    if (performance.now() > until || Number(row.lapsed) === 1) return "unknown";
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
 }
 
 /** A person found a held lead arrived: delivered, with no call. False: it was not held. */
@@ -139,11 +168,16 @@ export async function claimIfIn(
   const allowed = fromStates("retry");
   if (!states.every((state) => allowed.includes(state)))
     throw new Error(`a person's retry takes leads from ${allowed.join(", ")} only, not ${states.join(", ")}`);
-  return (await claim(context, context.db, (eb) => eb.and([eb("id", "=", id), eb("state", "in", states)])))[0];
+  return (
+    await claim(context, context.db, (eb) => eb.and([eb("id", "=", id), eb("state", "in", states)]))
+  )[0];
 }
 
 /** Attempts whose lease ran out: held if their call had begun, else pending and due now. One statement. */
-export async function expireLeases({ db, now }: StoreContext): Promise<{ held: string[]; returned: string[] }> {
+export async function expireLeases({
+  db,
+  now,
+}: StoreContext): Promise<{ held: string[]; returned: string[] }> {
   const at = now();
   const uncalled = sql`call_started_at is null`;
   const rows = await db
@@ -174,15 +208,23 @@ export async function releaseSpam(
   id: string,
   mode: "function" | "inbox",
 ): Promise<
-  { kind: "claimed"; claim: Claim } | { kind: "inbox" } | { kind: "not-spam" } | { kind: "open-twin"; id: string }
+  | { kind: "claimed"; claim: Claim }
+  | { kind: "inbox" }
+  | { kind: "not-spam" }
+  | { kind: "open-twin"; id: string }
 > {
-  const found = await context.db.selectFrom("leads").select("fingerprint").where("id", "=", id).executeTakeFirst();
+  const found = await context.db
+    .selectFrom("leads")
+    .select("fingerprint")
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!found) return { kind: "not-spam" };
   return writeTransaction(
     context.database,
     async (trx) => {
       const spam: Where = (eb) => eb.and([eb("id", "=", id), eb("state", "in", fromStates("releaseSpam"))]);
-      if (!(await trx.selectFrom("leads").select("id").where(spam).executeTakeFirst())) return { kind: "not-spam" };
+      if (!(await trx.selectFrom("leads").select("id").where(spam).executeTakeFirst()))
+        return { kind: "not-spam" };
       const twin =
         mode === "function" &&
         (await trx

@@ -83,8 +83,6 @@ export interface DatabaseConfig {
   /** postgres://…: PostgreSQL. Unset: the SQLite file. */
   databaseUrl?: string | undefined;
   file: string;
-  /** How long one statement may take before it fails (that request only: a slow store is not down); `busyMs` unset. */
-  statementTimeoutMs?: number;
   /** How long a request waits for a free connection or another program's write lock: busy, not down. */
   busyMs?: number;
 }
@@ -210,15 +208,15 @@ class QuickConnectClient extends pg.Client {
 /** Column names snake_case in SQL, camelCase here; the request document's own keys are left as they are. */
 const camelCase = new CamelCasePlugin({ maintainNestedObjectKeys: true });
 
-function openPostgres(url: string, statementTimeoutMs: number, busyMs: number): OpenDatabase {
-  const queryTimeoutMs = statementTimeoutMs + 1_000;
+function openPostgres(url: string, busyMs: number): OpenDatabase {
+  const queryTimeoutMs = busyMs + 1_000;
   const pool = new pg.Pool({
     Client: QuickConnectClient,
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: busyMs,
     idleTimeoutMillis: 30_000,
-    statement_timeout: statementTimeoutMs,
+    statement_timeout: busyMs,
     query_timeout: queryTimeoutMs,
     application_name: "agency-site",
     types: pgTypes,
@@ -241,14 +239,9 @@ function openSqlite(file: string, busyMs: number): OpenDatabase {
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }
 
-export function openDatabase({
-  databaseUrl,
-  file,
-  busyMs = 10_000,
+export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
   // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
-  statementTimeoutMs = busyMs,
-}: DatabaseConfig): OpenDatabase {
-  return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs, busyMs) : openSqlite(file, busyMs);
+  return databaseUrl ? openPostgres(databaseUrl, busyMs) : openSqlite(file, busyMs);
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */

@@ -81,7 +81,11 @@ export async function eraseExpired(context: StoreContext, days: RetentionDays) {
   const delivered =
     (await erase(context, older(["delivered"], "deliveredAt", days.delivered), true)) +
     (await erase(context, older(["inbox"], "receivedAt", days.delivered), true));
-  const undelivered = await erase(context, older(fromStates("eraseUndelivered"), "receivedAt", days.undelivered), false);
+  const undelivered = await erase(
+    context,
+    older(fromStates("eraseUndelivered"), "receivedAt", days.undelivered),
+    false,
+  );
   const spam = await erase(context, older(fromStates("eraseSpam"), "receivedAt", days.spam), false);
   const erased = delivered + undelivered + spam;
   return { delivered, undelivered, spam, erased, copiesGone: await noCopyLeft(context) };

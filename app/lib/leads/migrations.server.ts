@@ -12,16 +12,7 @@ import { type Migration, Migrator } from "kysely/migration";
 const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
 
 /** Today's request fields, as the columns 001 made for them: 005 moves them into the lead's document. */
-const REQUEST_COLUMNS = {
-  name: "name",
-  email: "email",
-  phone: "phone",
-  company: "company",
-  website: "website",
-  companySize: "company_size",
-  industry: "industry",
-  message: "message",
-};
+const REQUEST_COLUMNS = "name email phone company website company_size industry message".split(" ");
 
 const migrations = (engine: Engine): Record<string, Migration> => ({
   "001-leads": {
@@ -123,12 +114,16 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
   // lead's document is null.
   "005-lead-record": {
     async up(db: Kysely<unknown>) {
-      const postgres = engine === "postgres";
-      await db.schema.alterTable("leads").addColumn("request", postgres ? "jsonb" : "text").execute();
-      const pairs = Object.entries(REQUEST_COLUMNS).map(([key, column]) => sql`${sql.lit(key)}, ${sql.ref(column)}`);
-      const document = postgres ? sql`jsonb_build_object(${sql.join(pairs)})` : sql`json_object(${sql.join(pairs)})`;
-      await sql`update leads set request = ${document} where erased_at is null`.execute(db);
-      for (const column of Object.values(REQUEST_COLUMNS)) await db.schema.alterTable("leads").dropColumn(column).execute();
+      const [type, build] = engine === "postgres" ? ["jsonb", "jsonb_build_object"] : ["text", "json_object"];
+      await sql`alter table leads add column request ${sql.raw(type)}`.execute(db);
+      // Each value under its key in the contact schema (company_size: companySize).
+      const pairs = REQUEST_COLUMNS.map(
+        (column) => sql`${sql.lit(column.replace("_s", "S"))}, ${sql.ref(column)}`,
+      );
+      await sql`update leads set request = ${sql.raw(build)}(${sql.join(pairs)}) where erased_at is null`.execute(
+        db,
+      );
+      for (const column of REQUEST_COLUMNS) await db.schema.alterTable("leads").dropColumn(column).execute();
     },
   },
 });

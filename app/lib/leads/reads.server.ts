@@ -6,13 +6,17 @@ import { type Lead, leadOf, type StoreContext } from "~/lib/leads/store-context.
 
 /** What the store holds, read: a lead, a list for the CLI, the counts the dispatcher alerts from. */
 
-export async function getLead({ db }: StoreContext, id: string): Promise<Lead | undefined> {
+export async function get({ db }: StoreContext, id: string): Promise<Lead | undefined> {
   const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
   return row ? leadOf(row) : undefined;
 }
 
 /** The leads in these states (of this address, any case, NFC, if given), oldest first. */
-export async function list({ db }: StoreContext, states: readonly LeadState[], email?: string): Promise<Lead[]> {
+export async function list(
+  { db }: StoreContext,
+  states: readonly LeadState[],
+  email?: string,
+): Promise<Lead[]> {
   const rows = await db
     .selectFrom("leads")
     .selectAll()
@@ -41,7 +45,11 @@ export async function spamMatching({ db }: StoreContext, idOrEmail: string): Pro
 export async function counts({ db, now }: StoreContext) {
   const rows = await db
     .selectFrom("leads")
-    .select((eb) => ["state", eb.fn.countAll<number>().as("count"), sql<number | null>`${now()} - min(received_at)`.as("age")])
+    .select((eb) => [
+      "state",
+      eb.fn.countAll<number>().as("count"),
+      sql<number | null>`${now()} - min(received_at)`.as("age"),
+    ])
     .where("state", "in", ["pending", "possibly_delivered", "dead", "sending", "inbox", "spam"])
     .groupBy("state")
     .execute();

@@ -94,6 +94,11 @@ export const leaseFields = ({ leaseMs }: StoreContext, at: Instant) => ({
 
 /** Leases the leads `where` names, each with its own token; PostgreSQL re-checks `where` on a row a waiting claim then sees. */
 export const claim = async (context: StoreContext, trx: Kysely<LeadsDatabase>, where: Where) =>
-  (await trx.updateTable("leads").set(leaseFields(context, context.now())).where(where).returningAll().execute()).map(
-    claimOf,
-  );
+  (
+    await trx
+      .updateTable("leads")
+      .set(leaseFields(context, context.now()))
+      .where(where)
+      .returningAll()
+      .execute()
+  ).map(claimOf);
