@@ -23,10 +23,7 @@ import {
  * The holder's last word before its call: records that it begins, if this claim's lease is still
  * live, and renews the lease for the call. False: do not call.
  */
-export async function beginCall(
-  { db, now, leaseMs }: StoreContext,
-  { lead, token }: Claim,
-): Promise<boolean> {
+export async function beginCall({ db, now, leaseMs }: StoreContext, { lead, token }: Claim) {
   const at = now();
   const result = await db
     .updateTable("leads")
@@ -45,7 +42,7 @@ export async function beginCall(
  * have reached the function, else pending and due now), the attempt uncounted. Only this claim's
  * token matches. False: the claim no longer held the lead.
  */
-export async function releaseUncalled({ db, now }: StoreContext, { lead, token }: Claim): Promise<boolean> {
+export async function releaseUncalled({ db, now }: StoreContext, { lead, token }: Claim) {
   const wasHeld = lead.callStartedAt !== null;
   const result = await db
     .updateTable("leads")
@@ -168,16 +165,14 @@ export async function claimIfIn(
   const allowed = fromStates("retry");
   if (!states.every((state) => allowed.includes(state)))
     throw new Error(`a person's retry takes leads from ${allowed.join(", ")} only, not ${states.join(", ")}`);
-  return (
-    await claim(context, context.db, (eb) => eb.and([eb("id", "=", id), eb("state", "in", states)]))
-  )[0];
+  const [claimed] = await claim(context, context.db, (eb) =>
+    eb.and([eb("id", "=", id), eb("state", "in", states)]),
+  );
+  return claimed;
 }
 
 /** Attempts whose lease ran out: held if their call had begun, else pending and due now. One statement. */
-export async function expireLeases({
-  db,
-  now,
-}: StoreContext): Promise<{ held: string[]; returned: string[] }> {
+export async function expireLeases({ db, now }: StoreContext) {
   const at = now();
   const uncalled = sql`call_started_at is null`;
   const rows = await db
@@ -208,16 +203,10 @@ export async function releaseSpam(
   id: string,
   mode: "function" | "inbox",
 ): Promise<
-  | { kind: "claimed"; claim: Claim }
-  | { kind: "inbox" }
-  | { kind: "not-spam" }
-  | { kind: "open-twin"; id: string }
+  { kind: "claimed"; claim: Claim } | { kind: "inbox" | "not-spam" } | { kind: "open-twin"; id: string }
 > {
-  const found = await context.db
-    .selectFrom("leads")
-    .select("fingerprint")
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const { db } = context;
+  const found = await db.selectFrom("leads").select("fingerprint").where("id", "=", id).executeTakeFirst();
   if (!found) return { kind: "not-spam" };
   return writeTransaction(
     context.database,

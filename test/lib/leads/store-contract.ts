@@ -789,6 +789,7 @@ export function storeContract(engine: Engine) {
       "002-email-key-nfc",
       "003-call-started",
       "004-spam",
+      "005-lead-record",
     ]);
     expect(stores.every((store) => store.status().state === "ready")).toBe(true);
   });
