@@ -108,7 +108,7 @@ export async function admit(
     if (!limit.allowed) return { kind: "limited", limit };
   }
   return writeTransaction(
-    context.database,
+    context,
     async (trx): Promise<Admission> => {
       const found = await seen(context, trx, fingerprint, held);
       if (found.kind !== "open") return found;
@@ -159,8 +159,8 @@ export async function admit(
 }
 
 /** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
-export const insertImported = ({ database }: StoreContext, rows: NewLead[]): Promise<number> =>
-  writeTransaction(database, async (trx) => {
+export const insertImported = (context: StoreContext, rows: NewLead[]): Promise<number> =>
+  writeTransaction(context, async (trx) => {
     let inserted = 0;
     for (const row of rows) {
       const result = await trx

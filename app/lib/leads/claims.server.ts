@@ -209,7 +209,7 @@ export async function releaseSpam(
   const found = await db.selectFrom("leads").select("fingerprint").where("id", "=", id).executeTakeFirst();
   if (!found) return { kind: "not-spam" };
   return writeTransaction(
-    context.database,
+    context,
     async (trx) => {
       const spam: Where = (eb) => eb.and([eb("id", "=", id), eb("state", "in", fromStates("releaseSpam"))]);
       if (!(await trx.selectFrom("leads").select("id").where(spam).executeTakeFirst()))

@@ -12,10 +12,7 @@ import type { LeadState } from "~/lib/leads/lead-states";
  * and its settings, and the SQL pieces more than one part builds statements from.
  */
 
-export interface StoreContext {
-  database: OpenDatabase;
-  db: Kysely<LeadsDatabase>;
-  engine: OpenDatabase["engine"];
+export interface StoreContext extends OpenDatabase {
   /** How long a call may hold a lead before its outcome counts as unknown. */
   leaseMs: number;
   retry: RetryPolicy;

@@ -7,7 +7,7 @@ import { createConnection } from "~/lib/leads/connection.server";
 import type { OpenDatabase } from "~/lib/leads/database.server";
 import * as erasure from "~/lib/leads/erasure.server";
 import * as reads from "~/lib/leads/reads.server";
-import { databaseClock, type StoreContext } from "~/lib/leads/store-context.server";
+import { databaseClock, type Instant, type StoreContext } from "~/lib/leads/store-context.server";
 
 /**
  * Every lead, kept before anything else happens, and what became of it (decision 032), for both
@@ -16,12 +16,8 @@ import { databaseClock, type StoreContext } from "~/lib/leads/store-context.serv
  * in docs/lead-store.md; the transitions are the table in `lead-states.ts`.
  */
 
-export {
-  type Admission,
-  type AdmitOptions,
-  DUPLICATE_WINDOW_MS,
-  type LimitDecision,
-} from "~/lib/leads/admit.server";
+export type { Admission, AdmitOptions, LimitDecision } from "~/lib/leads/admit.server";
+export { DUPLICATE_WINDOW_MS } from "~/lib/leads/admit.server";
 export { type StoreStatus, StoreUnavailableError } from "~/lib/leads/connection.server";
 export type { RetentionDays } from "~/lib/leads/erasure.server";
 export { leadStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
@@ -73,17 +69,9 @@ export function createLeadStore({
   reconnectMs = 5_000,
   log = (event) => console.log(JSON.stringify(event)),
 }: LeadStoreOptions) {
-  const { db, engine } = database;
   const { start, status, guarded, finishBeforeClose, close } = createConnection(database, reconnectMs, log);
-  const context: StoreContext = {
-    database,
-    db,
-    engine,
-    leaseMs,
-    retry,
-    random,
-    now: () => (now ? sql<number>`cast(${now()} as bigint)` : databaseClock(engine)),
-  };
+  const clock = (): Instant => (now ? sql<number>`cast(${now()} as bigint)` : databaseClock(database.engine));
+  const context: StoreContext = { ...database, leaseMs, retry, random, now: clock };
   // Each operation fails fast while the store is down, and marks it down when an error says so.
   const operations = Object.entries(OPERATIONS).map(([name, operation]) => [
     name,
