@@ -7,7 +7,7 @@
  * `copyLastChanged` (./privacy-changed.ts) in the same commit.
  */
 import type { SpamSignal } from "~/lib/contact/spam";
-import type { ContactField, PrivacyFacts, Processor } from "~/lib/privacy.server";
+import type { PrivacyFacts, Processor } from "~/lib/privacy.server";
 
 import { consentText } from "./consent";
 
@@ -47,21 +47,6 @@ export function longDate(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   return `${date} ${MONTHS[month - 1]} ${year}`;
 }
-
-/**
- * Why the page asks for each field. Keyed by the schema's fields: a field added to the form's
- * schema without a purpose here is a type error (and test/lib/privacy.test.ts fails).
- */
-export const fieldPurposes: Record<ContactField, string> = {
-  name: "To address you in our reply.",
-  email: "To reply to you.",
-  phone: "To call you back, if you would rather talk.",
-  company: "To know whose work you want to automate.",
-  website: "To look at your business before we reply.",
-  companySize: "To fit our proposal to the size of your business.",
-  industry: "To bring examples from your field.",
-  message: "Your request itself: what we answer.",
-};
 
 /**
  * What the spam check looks at, in words. Keyed by the signals themselves (app/lib/contact/spam.ts):

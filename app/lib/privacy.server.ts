@@ -1,7 +1,5 @@
-import { contactFormText } from "~/content/contact-form";
 import { copyLastChanged } from "~/content/privacy-changed";
 import { CONSENT_KEY } from "~/lib/analytics-consent";
-import { contactSchema } from "~/lib/contact/schema";
 import { SPAM_SIGNALS, type SpamSignal } from "~/lib/contact/spam";
 import { type Env, env } from "~/lib/env.server";
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
@@ -12,13 +10,6 @@ import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
  * configuration that decide it, so that the page cannot say one thing while the site does another.
  * Pure: the route passes the server's `env`; a test passes any.
  */
-
-/**
- * A field of the contact form, as its schema defines it. Copy keyed by it (the privacy page's
- * purpose of each field, the form's labels) must name every field: one added to the schema alone
- * is a type error there.
- */
-export type ContactField = keyof typeof contactSchema.shape;
 
 /** The part of the configuration the page depends on. */
 export type PrivacyEnv = Pick<
@@ -70,8 +61,6 @@ export interface PrivacyFacts {
   transferSafeguards: string | null;
   /** Where the leads are kept: the embedded SQLite file on the host's disk, or the PostgreSQL of DATABASE_URL. */
   store: "sqlite" | "postgres";
-  /** The form's fields, in the schema's order; required: refused when left empty. */
-  fields: { name: ContactField; label: string; required: boolean }[];
   /**
    * "function": SUPABASE_URL is set, each request is sent to `send-contact-email`; "inbox": no
    * function, the site's own lead store is where requests are read (and their only copy).
@@ -107,21 +96,6 @@ export interface PrivacyFacts {
    * the cookies it then sets, and the local storage entry that keeps the visitor's choice.
    */
   analytics: { measurementId: string; cookies: string[]; choiceKey: string } | null;
-}
-
-/** Required: the schema refuses the field when it is left empty (the browser's `required` follows the same rule). */
-export function isRequired(field: ContactField): boolean {
-  return !contactSchema.shape[field].safeParse("").success;
-}
-
-/** The form's fields as the schema defines them: adding one to the schema adds it here. */
-export function collectedFields(): PrivacyFacts["fields"] {
-  return (Object.keys(contactSchema.shape) as ContactField[]).map((name) => ({
-    name,
-    // The form's own label (the page names the field as the visitor saw it).
-    label: contactFormText.fields[name].label,
-    required: isRequired(name),
-  }));
 }
 
 /**
@@ -217,7 +191,6 @@ export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
     lastChanged: laterDay(copyLastChanged, env.PRIVACY_LAST_CHANGED),
     transferSafeguards: env.PRIVACY_TRANSFER_SAFEGUARDS ?? null,
     store: env.DATABASE_URL ? "postgres" : "sqlite",
-    fields: collectedFields(),
     delivery,
     contactFunction: delivery === "function" ? CONTACT_FUNCTION : null,
     retention: {

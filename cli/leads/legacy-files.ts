@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { open, readdir, readFile, rename, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
-import { contactFieldNames } from "~/content/contact-form";
+import { contactFieldNames } from "~/content/contact-fields";
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { NewLead } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";

@@ -5,10 +5,15 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
+import { contactField, type ContactFieldName, type ContactFieldRow } from "~/content/contact-fields";
 
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { type LeadRow, readLeads } from "../support/leads";
+
+/** A field's messages, from its row of the field table. */
+const said = (field: ContactFieldName) =>
+  contactField(field).messages as Required<ContactFieldRow["messages"]>;
 
 /**
  * The contact form without JavaScript: a browser's form-encoded POST to the built server,
@@ -184,7 +189,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(notice(html)).toEqual({
       role: "alert",
       title: "Validation Error",
-      description: contactValidationMessages.website,
+      description: said("website").invalid,
     });
     expect(text(inputValue(html, "name"))).toBe(form.name);
     expect(text(inputValue(html, "email"))).toBe(form.email);
@@ -201,12 +206,12 @@ describe("contact form without JavaScript (Supabase function)", () => {
   });
 
   it.each([
-    [{ name: "   " }, contactValidationMessages.name],
-    [{ email: "ada@example" }, contactValidationMessages.email],
-    [{ message: "too short" }, contactValidationMessages.message],
-    [{ name: "n".repeat(101) }, contactValidationMessages.nameTooLong],
-    [{ message: "m".repeat(2001) }, contactValidationMessages.messageTooLong],
-    [{ companySize: "5000+" }, contactValidationMessages.companySize],
+    [{ name: "   " }, said("name").missing],
+    [{ email: "ada@example" }, said("email").invalid],
+    [{ message: "too short" }, said("message").missing],
+    [{ name: "n".repeat(101) }, said("name").tooLong],
+    [{ message: "m".repeat(2001) }, said("message").tooLong],
+    [{ companySize: "5000+" }, said("companySize").invalid],
   ])("validation failure %j renders its message", async (change, message) => {
     const res = await post(server, encode({ ...form, ...change }));
     expect(res.status).toBe(400);

@@ -4,11 +4,16 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { contactNotices, contactValidationMessages, honeypotField } from "~/content/contact-form";
+import { contactNotices, honeypotField } from "~/content/contact-form";
+import { contactField, type ContactFieldName, type ContactFieldRow } from "~/content/contact-fields";
 
 import { policyNonce } from "../security/html";
 import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type LeadRow, readLeads } from "../support/leads";
+
+/** A field's messages, from its row of the field table. */
+const said = (field: ContactFieldName) =>
+  contactField(field).messages as Required<ContactFieldRow["messages"]>;
 
 /**
  * Every lead exactly once, as the server meets it (decision 026): a no-JavaScript success is a
@@ -212,7 +217,7 @@ describe("every lead exactly once (Supabase function)", () => {
         const [role, title, description] = noticeOf(await res.text()) ?? [];
         expect(role).toBe("alert");
         expect(title).toBe(contactNotices.validationTitle);
-        expect(description).toBe(contactValidationMessages.singleLine[field]);
+        expect(description).toBe(said(field).notOneLine);
         expect(app.fake.requests).toHaveLength(0);
         // Not kept either.
         expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
@@ -232,7 +237,7 @@ describe("every lead exactly once (Supabase function)", () => {
       const [role, title, description] = noticeOf(await res.text()) ?? [];
       expect(role).toBe("alert");
       expect(title).toBe(contactNotices.validationTitle);
-      expect(description).toBe(contactValidationMessages.messageControl);
+      expect(description).toBe(said("message").control);
       expect(app.fake.requests).toHaveLength(0);
       expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
     });

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { contactFormText } from "~/content/contact-form";
 import { copyLastChanged } from "~/content/privacy-changed";
-import {
-  days,
-  duration,
-  fieldPurposes,
-  longDate,
-  per,
-  privacyText,
-  spamSignalWords,
-} from "~/content/privacy";
-import { contactSchema } from "~/lib/contact/schema";
+import { days, duration, longDate, per, privacyText, spamSignalWords } from "~/content/privacy";
 import { parseEnv } from "~/lib/env.server";
 import { SPAM_SIGNALS } from "~/lib/contact/spam";
 import { analyticsCookies, laterDay, missingPrivacySettings, privacyFacts } from "~/lib/privacy.server";
@@ -31,7 +21,6 @@ describe("privacyFacts", () => {
       lastChanged: copyLastChanged,
       transferSafeguards: null,
       store: "sqlite",
-      fields: expect.any(Array),
       delivery: "inbox",
       contactFunction: null,
       retention: { deliveredDays: 90, undeliveredDays: 180, spamDays: 30 },
@@ -179,16 +168,6 @@ describe("privacyFacts", () => {
     expect(facts({ PRIVACY_CONTROLLER_NAME: "  " }).controller.name).toBeNull();
   });
 
-  it("lists exactly the schema's fields, in its order; required is what the schema refuses empty", () => {
-    const fields = facts().fields;
-    expect(fields.map((field) => field.name)).toEqual(Object.keys(contactSchema.shape));
-    expect(fields.filter((field) => field.required).map((field) => field.name)).toEqual([
-      "name",
-      "email",
-      "message",
-    ]);
-  });
-
   it("GA4's cookies: _ga and _ga_ with the measurement id without its G-", () => {
     expect(analyticsCookies("G-XYZ9876")).toEqual(["_ga", "_ga_XYZ9876"]);
   });
@@ -198,17 +177,6 @@ describe("the privacy page's copy", () => {
   it("has words for every spam signal the code scores (a signal added there alone fails here)", () => {
     for (const signal of Object.keys(SPAM_SIGNALS))
       expect((spamSignalWords as Record<string, string | undefined>)[signal]?.trim(), signal).toBeTruthy();
-  });
-
-  it("has a label and a purpose for every field of the schema (a field added there alone fails here)", () => {
-    for (const field of Object.keys(contactSchema.shape)) {
-      const label = (contactFormText.fields as Record<string, { label: string } | undefined>)[field]?.label;
-      expect(label?.trim(), `${field}: label`).toBeTruthy();
-      expect(
-        (fieldPurposes as Record<string, string | undefined>)[field]?.trim(),
-        `${field}: purpose`,
-      ).toBeTruthy();
-    }
   });
 
   it("says the days and the window it is given", () => {

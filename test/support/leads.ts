@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 import Database from "better-sqlite3";
 
-import { contactFieldNames } from "~/content/contact-form";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
 import type { ContactRequest } from "~/lib/contact/schema";
 import type { LeadsTable } from "~/lib/leads/database.server";
 
@@ -28,7 +28,7 @@ export type LeadRow = {
 /** A row as SQLite gives it, with the visitor's values of its record beside its columns. */
 export function withRecordFields(row: Record<string, unknown>): LeadRow {
   const request = typeof row.request === "string" ? (JSON.parse(row.request) as Record<string, string>) : {};
-  const values = contactFieldNames.map((name) => [snakeCase(name), request[name] ?? ""]);
+  const values = CONTACT_FIELDS.map(({ name }) => [snakeCase(name), request[name] ?? ""]);
   return { ...row, ...Object.fromEntries(values) } as LeadRow;
 }
 

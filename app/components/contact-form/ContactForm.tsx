@@ -1,23 +1,17 @@
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 
-import {
-  companySizes,
-  type ContactFieldName,
-  contactFormLimits,
-  contactFormText as text,
-  contactNotices,
-  typingTimeField,
-} from "~/content/contact-form";
+import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
+import { contactFormText as text, contactNotices, typingTimeField } from "~/content/contact-form";
 import { trackContactSubmit } from "~/lib/contact/analytics";
 import { answerAsDataField, CONTACT_FORM_ID } from "~/lib/contact/answer";
-import { formDataToRecord, messageLength } from "~/lib/contact/form-data";
+import { formDataToRecord } from "~/lib/contact/form-data";
 import type { ContactValidation, ContactValues } from "~/lib/contact/schema";
 import type { ContactActionData } from "~/lib/contact/types";
 import { withoutLoneLastWord } from "~/lib/typography";
 
-import { Icon } from "../Icon";
-import { CONTACT_NOTICE_ID, ContactNotice } from "./ContactNotice";
+import { ContactField } from "./ContactField";
+import { ContactNotice } from "./ContactNotice";
 import type { ToastNotice } from "./ContactToast";
 import { Honeypot } from "./Honeypot";
 import { SubmitButton } from "./SubmitButton";
@@ -34,74 +28,17 @@ const ACTION = "/?index";
 // URL encoding (9 bytes a character) would pass the server's 16 KB limit and lose the lead.
 const ENC_TYPE = "multipart/form-data";
 
-interface FieldProps {
-  id: keyof typeof text.fields;
-  type?: string;
-  required?: boolean;
-  maxLength?: number;
-  inputMode?: "email" | "tel" | "url" | "text";
-  className?: string;
-  defaultValue?: string;
-  invalid?: boolean;
-  noticeShown?: boolean;
-}
-
-/** Marks the failing field; it points at the inline notice when one is on the page (no JavaScript). */
-function invalidProps(invalid: boolean | undefined, noticeShown: boolean) {
-  if (!invalid) return {};
-  return noticeShown
-    ? { "aria-invalid": true as const, "aria-describedby": CONTACT_NOTICE_ID }
-    : { "aria-invalid": true as const };
-}
-
-function Field(props: FieldProps) {
-  const {
-    id,
-    type = "text",
-    required = false,
-    maxLength,
-    inputMode,
-    className = "",
-    defaultValue,
-    invalid,
-    noticeShown = false,
-  } = props;
-  const field = text.fields[id];
-  return (
-    <div className={className}>
-      <label htmlFor={`contact-${id}`} className="field-label">
-        {field.label}
-        {required ? (
-          <span aria-hidden="true" className="text-accent-700">
-            {" *"}
-          </span>
-        ) : (
-          <span className="font-normal text-ink-500">{` ${text.optional}`}</span>
-        )}
-      </label>
-      <input
-        id={`contact-${id}`}
-        name={id}
-        type={type}
-        required={required}
-        maxLength={maxLength}
-        inputMode={inputMode}
-        autoComplete={field.autoComplete}
-        placeholder={field.placeholder}
-        defaultValue={defaultValue}
-        className="field"
-        {...invalidProps(invalid, noticeShown)}
-      />
-    </div>
-  );
-}
-
-/** Empties every field, the select and the honeypot included (a reset would restore server defaults). */
+/**
+ * Empties every field, the select and the honeypot included (a reset would restore server
+ * defaults), and says so with an input event, as typing would: a text area's counter follows it.
+ */
 function clearForm(form: HTMLFormElement) {
   for (const element of Array.from(form.elements)) {
     if (element instanceof HTMLSelectElement) element.selectedIndex = 0;
-    else if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement)
+    else if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) {
       element.value = "";
+      element.dispatchEvent(new Event("input", { bubbles: true }));
+    }
   }
 }
 
@@ -140,7 +77,6 @@ export function ContactForm() {
   // When the visitor first typed in the form (a spam signal when the submit follows within about
   // 3 s: decision 042). Only typing counts: Tab, Enter and a paste with the mouse are not typing.
   const firstKeystroke = useRef<number | null>(null);
-  const [count, setCount] = useState(() => messageLength(serverValues.message ?? ""));
   const [toast, setToast] = useState<ToastNotice | null>(null);
   const [toastWanted, setToastWanted] = useState(false);
   const [clientInvalid, setClientInvalid] = useState<ContactFieldName | null>(null);
@@ -153,13 +89,6 @@ export function ContactForm() {
   useEffect(() => {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
-
-  // JavaScript arrives when the visitor first interacts (decision 036), often while they type: the
-  // counter starts from what the field holds, not from the server's empty value.
-  useEffect(() => {
-    const message = formRef.current?.elements.namedItem("message");
-    if (message instanceof HTMLTextAreaElement) setCount(messageLength(message.value));
-  }, []);
 
   // The first typing in the form starts the clock the submit reports (typing_ms). A listener on the
   // form rather than a prop: the form itself is not something a visitor presses.
@@ -183,7 +112,6 @@ export function ContactForm() {
     const form = formRef.current;
     if (fetcherResult.notice.kind === "success") {
       if (form) clearForm(form);
-      setCount(0);
       firstKeystroke.current = null;
     } else {
       console.error(`Contact form: ${fetcherResult.notice.title}: ${fetcherResult.notice.description}`);
@@ -259,109 +187,15 @@ export function ContactForm() {
         className="relative grid gap-4 sm:grid-cols-2"
       >
         {documentResult && noticeShown ? <ContactNotice notice={documentResult.notice} /> : null}
-        <Field
-          id="name"
-          required
-          maxLength={contactFormLimits.nameMax}
-          defaultValue={serverValues.name}
-          invalid={invalidField === "name"}
-          noticeShown={noticeShown}
-        />
-        <Field
-          id="email"
-          type="email"
-          inputMode="email"
-          required
-          defaultValue={serverValues.email}
-          invalid={invalidField === "email"}
-          noticeShown={noticeShown}
-        />
-        <Field
-          id="phone"
-          type="tel"
-          inputMode="tel"
-          defaultValue={serverValues.phone}
-          invalid={invalidField === "phone"}
-          noticeShown={noticeShown}
-        />
-        <Field
-          id="company"
-          defaultValue={serverValues.company}
-          invalid={invalidField === "company"}
-          noticeShown={noticeShown}
-        />
-        <Field
-          id="website"
-          type="url"
-          inputMode="url"
-          defaultValue={serverValues.website}
-          invalid={invalidField === "website"}
-          noticeShown={noticeShown}
-        />
-        <div>
-          <label htmlFor="contact-companySize" className="field-label">
-            {`${text.fields.companySize.label} `}
-            <span className="font-normal text-ink-500">{text.optional}</span>
-          </label>
-          {/* Drawn like the inputs (height, padding, border), with a chevron of its own and the
-              placeholder's colour until a size is chosen (`.select-field` in the stylesheet). */}
-          <div className="relative">
-            <select
-              id="contact-companySize"
-              name="companySize"
-              defaultValue={serverValues.companySize ?? ""}
-              className="select-field field appearance-none pr-11"
-              {...invalidProps(invalidField === "companySize", noticeShown)}
-            >
-              <option value="">{text.fields.companySize.placeholder}</option>
-              {companySizes.map((size) => (
-                <option key={size} value={size}>
-                  {`${size}${text.companySizeOptionSuffix}`}
-                </option>
-              ))}
-            </select>
-            <Icon
-              name="chevron-down"
-              className="pointer-events-none absolute top-1/2 right-4 size-5 -translate-y-1/2 text-ink-600"
-            />
-          </div>
-        </div>
-        <Field
-          id="industry"
-          className="sm:col-span-2"
-          defaultValue={serverValues.industry}
-          invalid={invalidField === "industry"}
-          noticeShown={noticeShown}
-        />
-        <div className="sm:col-span-2">
-          <label htmlFor="contact-message" className="field-label">
-            {text.fields.message.label}
-            <span aria-hidden="true" className="text-accent-700">
-              {" *"}
-            </span>
-          </label>
-          <textarea
-            id="contact-message"
-            name="message"
-            required
-            rows={5}
-            maxLength={contactFormLimits.messageMax}
-            placeholder={text.fields.message.placeholder}
-            defaultValue={serverValues.message}
-            aria-describedby={
-              invalidField === "message" && noticeShown
-                ? `${CONTACT_NOTICE_ID} contact-message-counter`
-                : "contact-message-counter"
-            }
-            aria-invalid={invalidField === "message" ? true : undefined}
-            onInput={(event) => setCount(messageLength(event.currentTarget.value))}
-            className="field resize-y"
+        {CONTACT_FIELDS.map((field) => (
+          <ContactField
+            key={field.name}
+            field={field}
+            defaultValue={serverValues[field.name]}
+            invalid={invalidField === field.name}
+            noticeShown={noticeShown}
           />
-          <p id="contact-message-counter" className="mt-2 text-right text-sm tabular-nums text-ink-600">
-            <span data-testid="contact-message-count">{`${count}/${contactFormLimits.messageMax}`}</span>
-            <span className="sr-only">{` ${text.counterLabel}`}</span>
-          </p>
-        </div>
+        ))}
         <Honeypot />
         {/* The notes' type set once for both (the button sets its own). Here and above, adjacent
             texts are one string: React marks each boundary between two text nodes with a comment,

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 
-import { fieldPurposes, privacyText, processorRoles, spamSignalWords } from "~/content/privacy";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
+import { privacyText, processorRoles, spamSignalWords } from "~/content/privacy";
 import type { PrivacyFacts } from "~/lib/privacy.server";
 import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
@@ -87,13 +88,14 @@ function Dpo({ dpo }: PrivacyFacts) {
   );
 }
 
-function Fields({ fields }: PrivacyFacts) {
+/** The form's fields, from the field table: the same for every deployment. */
+function Fields() {
   const text = privacyText.fields;
   return (
     <>
       <p>{text.intro}</p>
       <dl className="divide-y divide-ink-200 border-y border-ink-200">
-        {fields.map((field) => (
+        {CONTACT_FIELDS.map((field) => (
           <div key={field.name} className="py-3 sm:grid sm:grid-cols-[13rem_1fr] sm:gap-6">
             <dt className="font-semibold text-ink-900">
               {field.label}{" "}
@@ -101,7 +103,7 @@ function Fields({ fields }: PrivacyFacts) {
                 ({field.required ? text.required : text.optional})
               </span>
             </dt>
-            <dd>{fieldPurposes[field.name]}</dd>
+            <dd>{field.purpose}</dd>
           </div>
         ))}
       </dl>
@@ -122,7 +124,7 @@ function Purposes(facts: PrivacyFacts) {
         ))}
       </ul>
       <SubPart id="fields" heading={privacyText.fields.heading}>
-        <Fields {...facts} />
+        <Fields />
       </SubPart>
       <SubPart id="ip-address" heading={privacyText.ipAddress.heading}>
         {privacyText.ipAddress.paragraphs(facts).map(paragraph)}

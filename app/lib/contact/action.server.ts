@@ -1,7 +1,7 @@
 import { data, redirect } from "@remix-run/node";
 
+import type { ContactFieldName } from "~/content/contact-fields";
 import {
-  type ContactFieldName,
   contactNotices,
   type ContactNoticeText,
   honeypotField,

@@ -1,17 +1,17 @@
 import * as z from "zod/mini";
 
 import {
-  companySizes,
+  CONTACT_FIELDS,
   type ContactFieldName,
   contactFieldNames,
-  contactFormLimits as limits,
-  contactValidationMessages as messages,
-} from "~/content/contact-form";
+  type ContactFieldRow,
+} from "~/content/contact-fields";
+import { contactValidationMessages as messages } from "~/content/contact-form";
 
 /**
- * The one validator for the contact form, run by the browser before sending and
- * by the server action again (it never trusts the browser). Built on `zod/mini`
- * because it ships in the page's JavaScript.
+ * The one validator for the contact form, made from the field table (app/content/contact-fields.ts),
+ * run by the browser before sending and by the server action again (it never trusts the browser).
+ * Built on `zod/mini` because it ships in the page's JavaScript.
  */
 
 // One `@`, text before it, a domain with a dot after it; no whitespace, and none of
@@ -23,59 +23,55 @@ const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
 // which make a text read differently from what it contains.
 const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 const BIDI_CONTROL_RUNS = /[\u202A-\u202E\u2066-\u2069]+/gu;
-// What the message must not hold: every control character (C0, DEL and C1) but its line breaks
+// What a text area must not hold: every control character (C0, DEL and C1) but its line breaks
 // and tabs. A person cannot see them, and the stores refuse some (PostgreSQL refuses U+0000 in
 // text): a lead holding one would be kept nowhere.
 const MESSAGE_CONTROL = /[^\P{Cc}\t\n]/u;
 // http(s), then a host with at least one dot between non-empty labels; no whitespace.
 const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
 
-const text = () => z.string({ error: messages.notText });
-const normalizeLineBreaks = z.overwrite((value: string) => value.replace(/\r\n?/g, "\n"));
-const withoutBidiControls = z.overwrite((value: string) => value.replace(BIDI_CONTROL_RUNS, ""));
-const oneLine = (field: SingleLineField) =>
-  z.refine<string>((value) => !NOT_ONE_LINE.test(value), messages.singleLine[field]);
-const optionalText = (field: SingleLineField) => text().check(z.trim(), oneLine(field));
+/** The check a kind brings beyond length: what an empty optional field always passes. */
+const KIND_PATTERN: Partial<
+  Record<ContactFieldRow["kind"], (value: string, field: ContactFieldRow) => boolean>
+> = {
+  email: (value) => EMAIL.test(value),
+  url: (value) => WEBSITE.test(value),
+  select: (value, field) => field.options!.includes(value),
+};
 
-type SingleLineField = keyof typeof messages.singleLine;
+/** A field's checks in the order a visitor is told about them: the first failing one is shown. */
+function fieldSchema(field: ContactFieldRow) {
+  const checks: z.core.CheckFn<string>[] | z.core.$ZodCheck<string>[] = [];
+  const all = checks as z.core.$ZodCheck<string>[];
+  const said = field.messages;
+  if (field.kind === "textarea") {
+    // Browsers count a line break as one character against maxLength but send it as CRLF:
+    // normalise first so a message the browser allowed is never refused here. A text area keeps
+    // its line breaks; bidi controls go, so that what a reader sees is what it says.
+    all.push(z.overwrite((value: string) => value.replace(/\r\n?/g, "\n").replace(BIDI_CONTROL_RUNS, "")));
+  }
+  all.push(z.trim());
+  const minLength = field.minLength ?? (field.required ? 1 : 0);
+  if (minLength > 0) all.push(z.minLength(minLength, said.missing ?? said.invalid));
+  if (field.kind !== "textarea")
+    all.push(z.refine((value: string) => !NOT_ONE_LINE.test(value), said.notOneLine));
+  if (field.maxLength !== undefined) all.push(z.maxLength(field.maxLength, said.tooLong));
+  const pattern = KIND_PATTERN[field.kind];
+  if (pattern) all.push(z.refine((value: string) => value === "" || pattern(value, field), said.invalid));
+  if (field.kind === "textarea")
+    all.push(z.refine((value: string) => !MESSAGE_CONTROL.test(value), said.control));
+  return z.string({ error: messages.notText }).check(...all);
+}
 
-// Keys in the order of the function's payload (docs/requirements.md, section 4); checking order is `contactFieldNames`.
-export const contactSchema = z.object({
-  name: text().check(
-    z.trim(),
-    z.minLength(1, messages.name),
-    oneLine("name"),
-    z.maxLength(limits.nameMax, messages.nameTooLong),
-  ),
-  email: text().check(z.trim(), oneLine("email"), z.regex(EMAIL, messages.email)),
-  phone: optionalText("phone"),
-  company: optionalText("company"),
-  website: text().check(
-    z.trim(),
-    oneLine("website"),
-    z.refine((value) => value === "" || WEBSITE.test(value), messages.website),
-  ),
-  companySize: text().check(
-    z.trim(),
-    oneLine("companySize"),
-    z.refine(
-      (value) => value === "" || (companySizes as readonly string[]).includes(value),
-      messages.companySize,
-    ),
-  ),
-  industry: optionalText("industry"),
-  // Browsers count a line break as one character against maxLength but send it as CRLF:
-  // normalise first so a message the browser allowed is never refused here. The message keeps
-  // its line breaks; bidi controls go, so that what a reader sees is what it says.
-  message: text().check(
-    normalizeLineBreaks,
-    withoutBidiControls,
-    z.trim(),
-    z.minLength(limits.messageMin, messages.message),
-    z.maxLength(limits.messageMax, messages.messageTooLong),
-    z.refine((value) => !MESSAGE_CONTROL.test(value), messages.messageControl),
-  ),
-});
+type FieldSchema = ReturnType<typeof fieldSchema>;
+
+// Keys in the table's order: the order of the function's payload.
+export const contactSchema = z.object(
+  Object.fromEntries(CONTACT_FIELDS.map((field) => [field.name, fieldSchema(field)])) as Record<
+    ContactFieldName,
+    FieldSchema
+  >,
+);
 
 /** What is sent to the function: every key present, optional ones as empty strings. */
 export type ContactRequest = z.infer<typeof contactSchema>;

@@ -1,4 +1,5 @@
-import type { ContactFieldName, ContactNoticeText } from "~/content/contact-form";
+import type { ContactFieldName } from "~/content/contact-fields";
+import type { ContactNoticeText } from "~/content/contact-form";
 import type { ContactValues } from "~/lib/contact/schema";
 
 export type ContactNotice = ContactNoticeText & { kind: "success" | "error" };

@@ -12,6 +12,7 @@ import {
   honeypotField,
   typingTimeField,
 } from "~/content/contact-form";
+import { contactField, type ContactFieldName, type ContactFieldRow } from "~/content/contact-fields";
 import { createContactAction } from "~/lib/contact/action.server";
 import { answerAsDataField, contactSentLocation } from "~/lib/contact/answer";
 import type { ContactOutcome } from "~/lib/contact/log.server";
@@ -30,6 +31,10 @@ import {
 } from "~/lib/leads/store.server";
 
 import { type LeadRow, readLeads } from "../../support/leads";
+
+/** A field's messages, from its row of the field table. */
+const said = (field: ContactFieldName) =>
+  contactField(field).messages as Required<ContactFieldRow["messages"]>;
 
 /**
  * The contact action over a real lead store (an SQLite file in a temporary folder, migrated as the
@@ -451,7 +456,7 @@ describe("contact action with the Supabase function (real supabase-js, function 
     expect(reached).not.toHaveBeenCalled();
     expect(answer.status).toBe(400);
     expect(answer.data).toEqual({
-      notice: { kind: "error", title: "Validation Error", description: contactValidationMessages.email },
+      notice: { kind: "error", title: "Validation Error", description: said("email").invalid },
       values: { ...form, email: "ada at example.com" },
       field: "email",
     });
@@ -907,7 +912,7 @@ describe("contact action: abuse protection", () => {
     expect(answer.data.notice).toEqual({
       kind: "error",
       title: contactNotices.validationTitle,
-      description: contactValidationMessages.singleLine.name,
+      description: said("name").notOneLine,
     });
     expect(received).toHaveLength(0);
     expect(h.rows()).toEqual([]);

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 
 import { contactValidationMessages as messages } from "~/content/contact-form";
+import {
+  CONTACT_FIELDS,
+  contactField,
+  type ContactFieldName,
+  contactFieldNames,
+  type ContactFieldRow,
+} from "~/content/contact-fields";
 import { contactValuesFrom, validateContact } from "~/lib/contact/schema";
+
+/** A field's messages, from its row of the field table. */
+const said = (field: ContactFieldName) =>
+  contactField(field).messages as Required<ContactFieldRow["messages"]>;
 
 const valid = {
   name: "Ada Lovelace",
@@ -22,26 +33,48 @@ const failure = (input: Record<string, unknown>) => {
 
 describe("validateContact: the spec's texts", () => {
   it("uses the spec's messages to the letter", () => {
-    expect(messages.name).toBe("Please enter your full name.");
-    expect(messages.email).toBe("Please enter a valid email address.");
-    expect(messages.website).toBe("Please enter a valid website URL (e.g., https://example.com)");
-    expect(messages.message).toBe("Please provide a detailed message (at least 10 characters).");
+    expect(said("name").missing).toBe("Please enter your full name.");
+    expect(said("email").invalid).toBe("Please enter a valid email address.");
+    expect(said("website").invalid).toBe("Please enter a valid website URL (e.g., https://example.com)");
+    expect(said("message").missing).toBe("Please provide a detailed message (at least 10 characters).");
+  });
+});
+
+describe("validateContact: the field table", () => {
+  it("refuses a field left empty exactly when its row says it is required", () => {
+    for (const field of CONTACT_FIELDS) {
+      const result = validateContact({ ...valid, [field.name]: "  " });
+      expect(!result.ok && result.field === field.name, field.name).toBe(field.required);
+    }
+  });
+
+  it("checks the spec's rules first, then the rest, each in the form's order", () => {
+    expect(contactFieldNames).toEqual([
+      "name",
+      "email",
+      "website",
+      "message",
+      "phone",
+      "company",
+      "companySize",
+      "industry",
+    ]);
   });
 });
 
 describe("validateContact: name", () => {
   it.each([[""], ["   "], ["\t\n"]])("rejects an empty name %j", (name) => {
-    expect(failure({ ...valid, name })).toEqual({ ok: false, field: "name", message: messages.name });
+    expect(failure({ ...valid, name })).toEqual({ ok: false, field: "name", message: said("name").missing });
   });
   it("rejects a missing name", () => {
     const { name: _omitted, ...rest } = valid;
-    expect(failure(rest).message).toBe(messages.name);
+    expect(failure(rest).message).toBe(said("name").missing);
   });
   it("accepts 100 characters and refuses 101", () => {
     expect(validateContact({ ...valid, name: "a".repeat(100) }).ok).toBe(true);
     expect(failure({ ...valid, name: "a".repeat(101) })).toMatchObject({
       field: "name",
-      message: messages.nameTooLong,
+      message: said("name").tooLong,
     });
   });
   it("trims the name it sends", () => {
@@ -79,7 +112,11 @@ describe("validateContact: email", () => {
     '"ada"@example.com',
     "ada@o'brien.example.com",
   ])("rejects %j", (email) => {
-    expect(failure({ ...valid, email })).toEqual({ ok: false, field: "email", message: messages.email });
+    expect(failure({ ...valid, email })).toEqual({
+      ok: false,
+      field: "email",
+      message: said("email").invalid,
+    });
   });
 });
 
@@ -110,29 +147,29 @@ describe("validateContact: website", () => {
     expect(failure({ ...valid, website })).toEqual({
       ok: false,
       field: "website",
-      message: messages.website,
+      message: said("website").invalid,
     });
   });
 });
 
 describe("validateContact: message", () => {
   it("refuses 9 characters and accepts 10 (after trimming)", () => {
-    expect(failure({ ...valid, message: "123456789" }).message).toBe(messages.message);
-    expect(failure({ ...valid, message: "   123456789   " }).message).toBe(messages.message);
+    expect(failure({ ...valid, message: "123456789" }).message).toBe(said("message").missing);
+    expect(failure({ ...valid, message: "   123456789   " }).message).toBe(said("message").missing);
     expect(validateContact({ ...valid, message: "1234567890" }).ok).toBe(true);
   });
   it("rejects an empty message", () => {
     expect(failure({ ...valid, message: "  " })).toEqual({
       ok: false,
       field: "message",
-      message: messages.message,
+      message: said("message").missing,
     });
   });
   it("accepts 2000 characters and refuses 2001", () => {
     expect(validateContact({ ...valid, message: "m".repeat(2000) }).ok).toBe(true);
     expect(failure({ ...valid, message: "m".repeat(2001) })).toMatchObject({
       field: "message",
-      message: messages.messageTooLong,
+      message: said("message").tooLong,
     });
   });
   it("counts a CRLF line break once, as the browser's maxLength does", () => {
@@ -157,7 +194,7 @@ describe("validateContact: message", () => {
     expect(failure({ ...valid, message: `We want to automate${control} our invoicing.` })).toEqual({
       ok: false,
       field: "message",
-      message: messages.messageControl,
+      message: said("message").control,
     });
   });
 });
@@ -170,7 +207,7 @@ describe("validateContact: the other fields", () => {
     expect(failure({ ...valid, companySize })).toEqual({
       ok: false,
       field: "companySize",
-      message: messages.companySize,
+      message: said("companySize").invalid,
     });
   });
   it("company is optional", () => {
@@ -251,7 +288,7 @@ describe("validateContact: one-line fields (decisions.md: control characters)", 
       `${field}: rejects %s with the Validation Error text for the field`,
       (_label, smuggle) => {
         const result = failure({ ...valid, ...sample, [field]: smuggle(sample[field]) });
-        expect(result).toEqual({ ok: false, field, message: messages.singleLine[field] });
+        expect(result).toEqual({ ok: false, field, message: said(field).notOneLine });
       },
     );
   }
@@ -270,8 +307,8 @@ describe("validateContact: one-line fields (decisions.md: control characters)", 
     expect(result.ok && result.data.message).toBe("Line one\nLine two\n\tindented reversed and isolated.");
   });
   it("the one-line rule comes after the name's emptiness and before the e-mail's format", () => {
-    expect(failure({ ...valid, name: "\r\n" }).message).toBe(messages.name);
-    expect(failure({ ...valid, email: "a\nb@example.com" }).message).toBe(messages.singleLine.email);
+    expect(failure({ ...valid, name: "\r\n" }).message).toBe(said("name").missing);
+    expect(failure({ ...valid, email: "a\nb@example.com" }).message).toBe(said("email").notOneLine);
   });
 });
 
@@ -287,7 +324,7 @@ describe("validateContact: order", () => {
     ).toBe("companySize");
   });
   it("reports an empty form as the missing name", () => {
-    expect(failure({}).message).toBe(messages.name);
+    expect(failure({}).message).toBe(said("name").missing);
   });
 });
 
