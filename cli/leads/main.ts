@@ -2,6 +2,7 @@ import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
 import type { ContactRequest } from "~/lib/contact/schema";
 import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
@@ -127,14 +128,11 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
     header: "deliveredAt",
     value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : ""),
   },
-  { header: "name", value: (lead) => field(lead, "name") },
-  { header: "email", value: (lead) => field(lead, "email") },
-  { header: "phone", value: (lead) => field(lead, "phone") },
-  { header: "company", value: (lead) => field(lead, "company") },
-  { header: "website", value: (lead) => field(lead, "website") },
-  { header: "companySize", value: (lead) => field(lead, "companySize") },
-  { header: "industry", value: (lead) => field(lead, "industry") },
-  { header: "message", value: (lead) => field(lead, "message") },
+  // Every field of the form, in its order, by the name the function receives.
+  ...CONTACT_FIELDS.map(({ name }): CsvColumn<Lead> => ({
+    header: name,
+    value: (lead) => field(lead, name),
+  })),
 ];
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
