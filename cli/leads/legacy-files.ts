@@ -3,7 +3,7 @@ import { open, readdir, readFile, rename, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 import { contactFieldNames } from "~/content/contact-fields";
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { NewLead } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { recordOf } from "~/lib/leads/admit.server";
@@ -33,13 +33,13 @@ const isObject = (value: unknown): value is Json =>
  * which PostgreSQL refuses in text (one such line failed the whole import at every start; it now
  * stays, counted as unreadable, in the renamed file for a person).
  */
-function requestOf(value: unknown): ContactRequest | undefined {
+function requestOf(value: unknown): LeadRequest | undefined {
   if (!isObject(value)) return undefined;
   if (contactFieldNames.some((field) => typeof value[field] !== "string" || value[field].includes("\u0000")))
     return undefined;
   return Object.fromEntries(
     contactFieldNames.map((field) => [field, value[field]]),
-  ) as unknown as ContactRequest;
+  ) as unknown as LeadRequest;
 }
 
 function parseLines(text: string): { values: Json[]; unreadable: number } {
@@ -70,7 +70,7 @@ function contentId(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const baseRow = (request: ContactRequest) => ({
+const baseRow = (request: LeadRequest) => ({
   ...recordOf(request),
   fingerprint: fingerprintOf(request),
   leaseUntil: null,
@@ -88,7 +88,7 @@ export function undeliveredRows(text: string, now: number): { rows: NewLead[]; u
   const deliveredAfter = new Set<string>();
   const pending = new Map<
     string,
-    { entry: Json; request: ContactRequest; possiblyDelivered: boolean; copies: number }
+    { entry: Json; request: LeadRequest; possiblyDelivered: boolean; copies: number }
   >();
   let bad = unreadable;
   // Newest first: a marker supersedes every earlier entry with its fingerprint.

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
 import { CONTACT_FIELDS, type ContactFieldRow } from "~/content/contact-fields";
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
 import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
@@ -76,7 +76,7 @@ function reasonText(lead: Lead): string {
 }
 
 /** One of the visitor's values: empty once retention erased the lead's record. */
-const field = (lead: Lead, name: keyof ContactRequest) => lead.request?.[name] ?? "";
+const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
 
 /**
  * How a field's column fits a terminal, by its kind: how to reach the person (e-mail, phone) never

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { type Kysely, sql } from "kysely";
 
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import { type LeadsDatabase, type NewLead, writeTransaction } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { fromStates, OPEN_STATES } from "~/lib/leads/lead-states";
@@ -40,7 +40,7 @@ export interface AdmitOptions {
 }
 
 /** What a lead's row holds of its request: the document, and its address as `forget` compares it. */
-export const recordOf = (request: ContactRequest) => ({
+export const recordOf = (request: LeadRequest) => ({
   request: JSON.stringify(request),
   emailKey: emailKey(request.email),
 });
@@ -92,7 +92,7 @@ const openLead =
  */
 export async function admit(
   context: StoreContext,
-  request: ContactRequest,
+  request: LeadRequest,
   { mode, requestId, allow, spam }: AdmitOptions,
 ): Promise<Admission> {
   const fingerprint = fingerprintOf(request);

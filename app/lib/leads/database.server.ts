@@ -12,7 +12,7 @@ import {
 } from "kysely";
 import pg from "pg";
 
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 /**
@@ -36,7 +36,7 @@ export interface LeadsTable {
    * What the visitor asked: the contact form's validated request as one JSON document (`jsonb` on
    * PostgreSQL, its text on SQLite), written as its text; null once retention erased it.
    */
-  request: ColumnType<ContactRequest | string | null, string | null, string | null>;
+  request: ColumnType<LeadRequest | string | null, string | null, string | null>;
   /** The request's `email` as it is compared (`emailKey`): what `forget` matches. */
   emailKey: string;
   requestId: string | null;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 
 /**
  * How an address is compared (decisions: "matched after Unicode NFC normalization and case
@@ -13,7 +13,7 @@ export const emailKey = (email: string) => email.trim().normalize("NFC").toLower
  * What makes two submissions the same lead (decision 026): the e-mail in any case and the same
  * message. A `.server` module: a synchronous SHA-256 from node:crypto, which browsers lack.
  */
-export function fingerprintOf(request: Pick<ContactRequest, "email" | "message">): string {
+export function fingerprintOf(request: Pick<LeadRequest, "email" | "message">): string {
   return createHash("sha256")
     .update(JSON.stringify([emailKey(request.email), request.message]))
     .digest("hex");

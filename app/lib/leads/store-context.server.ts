@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";
 import type { LeadsDatabase, LeadsTable, OpenDatabase } from "~/lib/leads/database.server";
 import type { LeadState } from "~/lib/leads/lead-states";
@@ -27,20 +27,20 @@ type Row = Selectable<LeadsTable>;
 export type Lead = Omit<Row, "emailKey" | "leaseToken" | "lastAttemptAt" | "spamSignals" | "request"> & {
   state: LeadState;
   /** What the visitor asked, as the contact form validated it; null once retention erased it. */
-  request: ContactRequest | null;
+  request: LeadRequest | null;
   /** Why it is held as spam (its signals); empty for every other lead. */
   spamSignals: string[];
 };
 
 /** One attempt this process holds the lease of: only its holder records the outcome. */
 export interface Claim {
-  lead: Lead & { request: ContactRequest };
+  lead: Lead & { request: LeadRequest };
   token: string;
 }
 
 /** A row as a lead: SQLite gives the document as its JSON text, PostgreSQL's driver parses `jsonb`. */
 export function leadOf({ emailKey: _key, leaseToken: _token, lastAttemptAt: _at, ...row }: Row): Lead {
-  const request = typeof row.request === "string" ? (JSON.parse(row.request) as ContactRequest) : row.request;
+  const request = typeof row.request === "string" ? (JSON.parse(row.request) as LeadRequest) : row.request;
   const spamSignals = row.spamSignals ? row.spamSignals.split(",") : [];
   return { ...row, state: row.state as LeadState, request, spamSignals };
 }

@@ -13,7 +13,7 @@ import {
   outcomeOfNetworkError,
   outcomeOfStatus,
 } from "~/lib/leads/call-outcome";
-import type { ContactRequest } from "~/lib/contact/schema";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { ContactSink, SendFailure, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";
@@ -49,7 +49,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
   return {
     mode: "supabase",
     async send(
-      request: ContactRequest,
+      request: LeadRequest,
       { idempotencyKey, timeoutMs: leftMs }: SendOptions,
     ): Promise<SendResult> {
       const controller = new AbortController();
