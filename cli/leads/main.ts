@@ -2,7 +2,7 @@ import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
-import { CONTACT_FIELDS, type ContactFieldRow } from "~/content/contact-fields";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
 import type { LeadRequest } from "~/lib/leads/sink.server";
 import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
@@ -78,28 +78,26 @@ function reasonText(lead: Lead): string {
 /** One of the visitor's values: empty once retention erased the lead's record. */
 const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
 
-/**
- * How a field's column fits a terminal, by its kind: how to reach the person (e-mail, phone) never
- * cut; the message first to give way, then the optional fields, then the required ones.
- */
-function fieldLayout({ kind, required }: ContactFieldRow): Omit<Column<Lead>, "header" | "value"> {
-  if (kind === "email" || kind === "tel") return { maxWidth: kind === "email" ? 32 : 18, whole: true };
-  if (kind === "textarea") return { maxWidth: 48, minWidth: 8, cut: "words", givesWay: 0 };
-  return required ? { maxWidth: 24, minWidth: 6, givesWay: 2 } : { maxWidth: 20, minWidth: 4, givesWay: 1 };
-}
-
 const leadColumns: Column<Lead>[] = [
   { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
   { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
   { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
-  // The error gives way with the message (fieldLayout): where even then the e-mail and the phone
-  // cannot fit, the leads are listed one record each, field by field.
+  // What gives way to a narrow terminal: the message and the error first, then the company, then
+  // the name. The e-mail and the phone, how to reach the person, are never cut: where they cannot
+  // fit, the leads are listed one record each, field by field.
   { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  ...CONTACT_FIELDS.map((row): Column<Lead> => ({
-    header: row.label,
-    ...fieldLayout(row),
-    value: (lead) => field(lead, row.name),
-  })),
+  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => field(lead, "name") },
+  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => field(lead, "email") },
+  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => field(lead, "phone") },
+  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => field(lead, "company") },
+  {
+    header: "Message",
+    maxWidth: 48,
+    minWidth: 8,
+    cut: "words",
+    givesWay: 0,
+    value: (lead) => field(lead, "message"),
+  },
 ];
 
 /** `list --spam`: why each is held in place of tries and errors (a held submission has neither). */

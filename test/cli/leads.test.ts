@@ -944,7 +944,13 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     const db = new Database(target.file, { readonly: true });
     const names = db.prepare("select name from kysely_migration order by name").pluck().all();
     db.close();
-    expect(names).toEqual(["001-leads", "002-email-key-nfc", "003-call-started", "004-spam"]);
+    expect(names).toEqual([
+      "001-leads",
+      "002-email-key-nfc",
+      "003-call-started",
+      "004-spam",
+      "005-lead-record",
+    ]);
   });
 
   it("an address stored by an earlier release under its decomposed key is found by forget after the upgrade", async () => {
@@ -957,11 +963,19 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     // after it) not yet run.
     const db = new Database(target.file);
     db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
+    // Each value in a column of its own, as before 005.
+    for (const column of "name email phone company website company_size industry message".split(" ")) {
+      db.prepare(`alter table leads add column ${column} text not null default ''`).run();
+      db.prepare(
+        `update leads set ${column} = json_extract(request, '$.${column.replace("_s", "S")}')`,
+      ).run();
+    }
+    db.prepare("alter table leads drop column request").run();
     db.prepare("alter table leads drop column call_started_at").run();
     db.prepare("drop index leads_state_received").run();
     db.prepare("alter table leads drop column spam_signals").run();
     db.prepare(
-      "delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started', '004-spam')",
+      "delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started', '004-spam', '005-lead-record')",
     ).run();
     db.close();
     const run = await leads(["forget", "\u00e9lodie@example.com"], target);
@@ -1062,9 +1076,9 @@ describe("npm run leads while another connection writes the SQLite store", { tim
     const db = new Database(file);
     db.pragma("busy_timeout = 10000");
     const insert = db.prepare(
-      `insert into leads (id, fingerprint, state, received_at, name, email, email_key, phone, company, website,
-         company_size, industry, message, source, attempts)
-       values (@id, @fingerprint, 'inbox', @at, @name, @email, @email, '', '', '', '', '', @message, 'form', 0)`,
+      `insert into leads (id, fingerprint, state, received_at, request, email_key, source, attempts)
+       values (@id, @fingerprint, 'inbox', @at, json_object('name', @name, 'email', @email, 'phone', '', 'company', '',
+         'website', '', 'companySize', '', 'industry', '', 'message', @message), @email, 'form', 0)`,
     );
     let count = 0;
     const add = (name: string) => {

@@ -6,15 +6,8 @@ import type { LeadRequest } from "~/lib/leads/sink.server";
 import { type LeadsDatabase, type NewLead, writeTransaction } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { fromStates, OPEN_STATES } from "~/lib/leads/lead-states";
-import {
-  type Claim,
-  claimOf,
-  type Instant,
-  leaseFields,
-  plus,
-  type StoreContext,
-  type Where,
-} from "~/lib/leads/store-context.server";
+import type { Claim, Instant, StoreContext, Where } from "~/lib/leads/store-context.server";
+import { claimOf, leaseFields, plus } from "~/lib/leads/store-context.server";
 
 /** An identical request delivered this recently is answered "sent" without a call (decision 026). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;

@@ -5,14 +5,8 @@ import { writeTransaction } from "~/lib/leads/database.server";
 import { fromStates, type LeadState, OPEN_STATES } from "~/lib/leads/lead-states";
 import { get } from "~/lib/leads/reads.server";
 import type { SendResult } from "~/lib/leads/sink.server";
-import {
-  type Claim,
-  changedOne,
-  claim,
-  plus,
-  type StoreContext,
-  type Where,
-} from "~/lib/leads/store-context.server";
+import type { Claim, StoreContext, Where } from "~/lib/leads/store-context.server";
+import { changedOne, claim, plus } from "~/lib/leads/store-context.server";
 
 /**
  * An attempt's life, from its lease to its outcome: only the holder of a claim's token records
@@ -65,11 +59,7 @@ export async function releaseUncalled({ db, now }: StoreContext, { lead, token }
  * What the call ended in (docs/lead-store.md): returns the lead's new state. A sure failure of a
  * lead that was held leaves it held: the earlier unknown call still stands.
  */
-export async function recordOutcome(
-  context: StoreContext,
-  { lead, token }: Claim,
-  sent: SendResult,
-): Promise<LeadState> {
+export async function recordOutcome(context: StoreContext, { lead, token }: Claim, sent: SendResult) {
   const { db, retry, random } = context;
   const at = context.now();
   if (sent.ok) {
@@ -107,12 +97,7 @@ export async function recordOutcome(
 }
 
 /** Waits for another attempt at the same lead (any instance) to end, reading its row (one statement) every `pollMs`. */
-export async function awaitOutcome(
-  { db, now }: StoreContext,
-  id: string,
-  timeoutMs: number,
-  pollMs = 250,
-): Promise<LeadState | "unknown"> {
+export async function awaitOutcome({ db, now }: StoreContext, id: string, timeoutMs: number, pollMs = 250) {
   // How long the visitor waits: this process's clock; whether the lease ran out: the database's.
   const until = performance.now() + timeoutMs;
   for (;;) {
@@ -157,11 +142,7 @@ export const claimDue = (context: StoreContext, limit: number): Promise<Claim[]>
   );
 
 /** Leases one lead for a person's `retry`, just before its call, if it is still in one of these states. */
-export async function claimIfIn(
-  context: StoreContext,
-  id: string,
-  states: readonly LeadState[],
-): Promise<Claim | undefined> {
+export async function claimIfIn(context: StoreContext, id: string, states: readonly LeadState[]) {
   const allowed = fromStates("retry");
   if (!states.every((state) => allowed.includes(state)))
     throw new Error(`a person's retry takes leads from ${allowed.join(", ")} only, not ${states.join(", ")}`);
@@ -198,15 +179,19 @@ export async function expireLeases({ db, now }: StoreContext) {
  * under the fingerprint's lock, so one of two releases gets it. An identical open lead keeps that
  * role: the spam copy is not released beside it.
  */
+type SpamRelease =
+  { kind: "claimed"; claim: Claim } | { kind: "inbox" | "not-spam" } | { kind: "open-twin"; id: string };
+
 export async function releaseSpam(
   context: StoreContext,
   id: string,
   mode: "function" | "inbox",
-): Promise<
-  { kind: "claimed"; claim: Claim } | { kind: "inbox" | "not-spam" } | { kind: "open-twin"; id: string }
-> {
-  const { db } = context;
-  const found = await db.selectFrom("leads").select("fingerprint").where("id", "=", id).executeTakeFirst();
+): Promise<SpamRelease> {
+  const found = await context.db
+    .selectFrom("leads")
+    .select("fingerprint")
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!found) return { kind: "not-spam" };
   return writeTransaction(
     context,

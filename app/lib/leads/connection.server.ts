@@ -1,12 +1,7 @@
 import type { Kysely } from "kysely";
 
-import {
-  errorText,
-  type OpenDatabase,
-  type StoreErrorClass,
-  storeError,
-  writeTransaction,
-} from "~/lib/leads/database.server";
+import type { OpenDatabase, StoreErrorClass } from "~/lib/leads/database.server";
+import { errorText, storeError, writeTransaction } from "~/lib/leads/database.server";
 import { migrateToLatest } from "~/lib/leads/migrations.server";
 
 /**
@@ -80,10 +75,7 @@ export function createConnection(
   };
 
   return {
-    start(): Promise<StoreStatus> {
-      starting ??= connect();
-      return starting;
-    },
+    start: (): Promise<StoreStatus> => (starting ??= connect()),
 
     status: (): StoreStatus => status,
 

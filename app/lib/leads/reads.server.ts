@@ -12,11 +12,7 @@ export async function get({ db }: StoreContext, id: string): Promise<Lead | unde
 }
 
 /** The leads in these states (of this address, any case, NFC, if given), oldest first. */
-export async function list(
-  { db }: StoreContext,
-  states: readonly LeadState[],
-  email?: string,
-): Promise<Lead[]> {
+export async function list({ db }: StoreContext, states: readonly LeadState[], email?: string) {
   const rows = await db
     .selectFrom("leads")
     .selectAll()
@@ -79,11 +75,7 @@ export interface AlertSlot {
  * At most one alert of a kind per interval, across every instance: the slot this caller may send
  * it in, or undefined. One upsert: of two callers at once, one gets it.
  */
-export async function claimAlert(
-  { db, now }: StoreContext,
-  kind: string,
-  intervalMs: number,
-): Promise<AlertSlot | undefined> {
+export async function claimAlert({ db, now }: StoreContext, kind: string, intervalMs: number) {
   const row = await db
     .insertInto("leadAlerts")
     .values({ kind, sentAt: now() })
