@@ -179,14 +179,11 @@ export async function expireLeases({ db, now }: StoreContext) {
  * under the fingerprint's lock, so one of two releases gets it. An identical open lead keeps that
  * role: the spam copy is not released beside it.
  */
+type Mode = "function" | "inbox";
 type SpamRelease =
   { kind: "claimed"; claim: Claim } | { kind: "inbox" | "not-spam" } | { kind: "open-twin"; id: string };
 
-export async function releaseSpam(
-  context: StoreContext,
-  id: string,
-  mode: "function" | "inbox",
-): Promise<SpamRelease> {
+export async function releaseSpam(context: StoreContext, id: string, mode: Mode): Promise<SpamRelease> {
   const found = await context.db
     .selectFrom("leads")
     .select("fingerprint")

@@ -66,10 +66,7 @@ export async function counts({ db, now }: StoreContext) {
 }
 
 /** An alert's turn, taken in the store: given back if its webhook fails. */
-export interface AlertSlot {
-  kind: string;
-  at: number;
-}
+export type AlertSlot = { kind: string; at: number };
 
 /**
  * At most one alert of a kind per interval, across every instance: the slot this caller may send

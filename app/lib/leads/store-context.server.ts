@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 
-import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import type { Expression, ExpressionBuilder, Kysely, RawBuilder, Selectable, SqlBool } from "kysely";
+import { sql } from "kysely";
 
 import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";
@@ -33,10 +34,7 @@ export type Lead = Omit<Row, "emailKey" | "leaseToken" | "lastAttemptAt" | "spam
 };
 
 /** One attempt this process holds the lease of: only its holder records the outcome. */
-export interface Claim {
-  lead: Lead & { request: LeadRequest };
-  token: string;
-}
+export type Claim = { lead: Lead & { request: LeadRequest }; token: string };
 
 /** A row as a lead: SQLite gives the document as its JSON text, PostgreSQL's driver parses `jsonb`. */
 export function leadOf({ emailKey: _key, leaseToken: _token, lastAttemptAt: _at, ...row }: Row): Lead {
@@ -65,9 +63,7 @@ export const databaseClock = (engine: OpenDatabase["engine"]): Instant =>
 /** `at` moved by `ms` (both in milliseconds), in SQL. */
 export const plus = (at: Instant, ms: number): Instant => sql<number>`${at} + ${ms}`;
 
-export type Where = (
-  eb: ExpressionBuilder<LeadsDatabase, "leads">,
-) => ReturnType<ExpressionBuilder<LeadsDatabase, "leads">["and"]>;
+export type Where = (eb: ExpressionBuilder<LeadsDatabase, "leads">) => Expression<SqlBool>;
 
 export const changedOne = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 
-import * as admission from "~/lib/leads/admit.server";
+import { admit, insertImported } from "~/lib/leads/admit.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";
 import * as claims from "~/lib/leads/claims.server";
 import { createConnection } from "~/lib/leads/connection.server";
@@ -39,16 +39,11 @@ export interface LeadStoreOptions {
 }
 
 /** What the store does, each taking the store's context first. */
-const OPERATIONS = {
-  admit: admission.admit,
-  insertImported: admission.insertImported,
-  ...claims,
-  ...erasure,
-  ...reads,
-};
-type Operations = typeof OPERATIONS;
+const OPERATIONS = { admit, insertImported, ...claims, ...erasure, ...reads };
+/** The store's context is the first argument of every operation: bound, each takes the rest. */
+type Operation = (context: StoreContext, ...args: never[]) => unknown;
 type Bound = {
-  [Name in keyof Operations]: Operations[Name] extends (
+  [Name in keyof typeof OPERATIONS]: (typeof OPERATIONS)[Name] extends (
     context: StoreContext,
     ...args: infer Args
   ) => infer Result
@@ -75,8 +70,7 @@ export function createLeadStore({
   // Each operation fails fast while the store is down, and marks it down when an error says so.
   const operations = Object.entries(OPERATIONS).map(([name, operation]) => [
     name,
-    (...args: unknown[]) =>
-      guarded(() => (operation as (...all: unknown[]) => Promise<unknown>)(context, ...args)),
+    (...args: never[]) => guarded(async () => (operation as Operation)(context, ...args)),
   ]);
   /** `leaseMs`: how long an attempt holds a lead (`beginCall` renews it to this, at the database's time). */
   return { leaseMs, start, status, finishBeforeClose, close, ...(Object.fromEntries(operations) as Bound) };
