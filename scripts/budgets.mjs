@@ -29,7 +29,7 @@ export const BUDGETS = [
     name: "lead store code (app/lib/leads/)",
     folders: ["app/lib/leads"],
     unit: "code lines",
-    max: 1_836,
+    max: 1_831,
     target: 1_700,
   },
   {

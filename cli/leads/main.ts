@@ -2,6 +2,8 @@ import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
 import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
@@ -72,6 +74,9 @@ function reasonText(lead: Lead): string {
   return lead.lastStatus ? `${lead.lastReason} ${lead.lastStatus}` : lead.lastReason;
 }
 
+/** One of the visitor's values: empty once retention erased the lead's record. */
+const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
+
 const leadColumns: Column<Lead>[] = [
   { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
   { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
@@ -80,17 +85,17 @@ const leadColumns: Column<Lead>[] = [
   // the name. The e-mail and the phone, how to reach the person, are never cut: where they cannot
   // fit, the leads are listed one record each, field by field.
   { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => lead.request.name },
-  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => lead.request.email },
-  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => lead.request.phone },
-  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => lead.request.company },
+  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => field(lead, "name") },
+  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => field(lead, "email") },
+  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => field(lead, "phone") },
+  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => field(lead, "company") },
   {
     header: "Message",
     maxWidth: 48,
     minWidth: 8,
     cut: "words",
     givesWay: 0,
-    value: (lead) => lead.request.message,
+    value: (lead) => field(lead, "message"),
   },
 ];
 
@@ -122,14 +127,11 @@ const leadCsvColumns: CsvColumn<Lead>[] = [
     header: "deliveredAt",
     value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : ""),
   },
-  { header: "name", value: (lead) => lead.request.name },
-  { header: "email", value: (lead) => lead.request.email },
-  { header: "phone", value: (lead) => lead.request.phone },
-  { header: "company", value: (lead) => lead.request.company },
-  { header: "website", value: (lead) => lead.request.website },
-  { header: "companySize", value: (lead) => lead.request.companySize },
-  { header: "industry", value: (lead) => lead.request.industry },
-  { header: "message", value: (lead) => lead.request.message },
+  // Every field of the form, in its order, by the name the function receives.
+  ...CONTACT_FIELDS.map(({ name }): CsvColumn<Lead> => ({
+    header: name,
+    value: (lead) => field(lead, name),
+  })),
 ];
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -7,15 +7,10 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import { type LeadsTable, openDatabase } from "~/lib/leads/database.server";
+import { type NewLead, openDatabase } from "~/lib/leads/database.server";
 import { fingerprintOf } from "~/lib/leads/fingerprint.server";
-import {
-  createLeadStore,
-  type Lead,
-  type LeadState,
-  leadStates,
-  requestColumns,
-} from "~/lib/leads/store.server";
+import { createLeadStore, type Lead, type LeadState, leadStates } from "~/lib/leads/store.server";
+import { recordOf } from "~/lib/leads/admit.server";
 
 import { cliBundlePath } from "../../scripts/bundle.mjs";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
@@ -96,7 +91,7 @@ interface Seed {
 /** 2026-02-03 04:05:06 UTC, and each seeded lead a minute after the one before. */
 const T0 = Date.UTC(2026, 1, 3, 4, 5, 6);
 
-function rowOf(seed: Seed, index: number): LeadsTable {
+function rowOf(seed: Seed, index: number): NewLead {
   const lead = request(seed.request);
   const receivedAt = T0 + index * 60_000;
   const sending = seed.state === "sending";
@@ -105,7 +100,7 @@ function rowOf(seed: Seed, index: number): LeadsTable {
     fingerprint: fingerprintOf(lead),
     state: seed.state,
     receivedAt: receivedAt,
-    ...requestColumns(lead),
+    ...recordOf(lead),
     requestId: null,
     source: "form",
     attempts: seed.attempts ?? (seed.state === "inbox" || seed.state === "spam" ? 0 : 1),
@@ -144,7 +139,7 @@ async function withStore<T>(target: Target, work: (store: ReturnType<typeof crea
 }
 
 /** Writes these leads into the store, as they are; returns their rows. */
-async function seed(target: Target, seeds: Seed[]): Promise<LeadsTable[]> {
+async function seed(target: Target, seeds: Seed[]): Promise<NewLead[]> {
   const rows = seeds.map(rowOf);
   const inserted = await withStore(target, (store) => store.insertImported(rows));
   expect(inserted).toBe(rows.length);
@@ -803,7 +798,7 @@ function forgetTests(newTarget: () => Promise<Target>) {
       leads: { status: string; request: { email: string; message: string } }[];
     };
     expect(exported.email).toBe("Mary@EXAMPLE.com");
-    expect(exported.leads.map((lead) => [lead.status, lead.request.email, lead.request.message])).toEqual([
+    expect(exported.leads.map((lead) => [lead.status, lead.request?.email, lead.request.message])).toEqual([
       ["pending", "mary@example.com", "One."],
       ["delivered", "MARY@Example.com", "Two."],
       ["spam", "Mary@example.com", "Three."],
@@ -839,7 +834,7 @@ function forgetTests(newTarget: () => Promise<Target>) {
     const run = await leads(["forget", decomposed.toUpperCase()], target);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`Erased 2 leads of ${decomposed.toUpperCase()} (every state).\n`);
-    expect((await leadsIn(target)).map((lead) => lead.request.email)).toEqual(["elodie@example.com"]);
+    expect((await leadsIn(target)).map((lead) => lead.request?.email)).toEqual(["elodie@example.com"]);
   });
 }
 
@@ -851,7 +846,13 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     const db = new Database(target.file, { readonly: true });
     const names = db.prepare("select name from kysely_migration order by name").pluck().all();
     db.close();
-    expect(names).toEqual(["001-leads", "002-email-key-nfc", "003-call-started", "004-spam"]);
+    expect(names).toEqual([
+      "001-leads",
+      "002-email-key-nfc",
+      "003-call-started",
+      "004-spam",
+      "005-lead-record",
+    ]);
   });
 
   it("an address stored by an earlier release under its decomposed key is found by forget after the upgrade", async () => {
@@ -864,11 +865,19 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     // after it) not yet run.
     const db = new Database(target.file);
     db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
+    // Each value in a column of its own, as before 005.
+    for (const column of "name email phone company website company_size industry message".split(" ")) {
+      db.prepare(`alter table leads add column ${column} text not null default ''`).run();
+      db.prepare(
+        `update leads set ${column} = json_extract(request, '$.${column.replace("_s", "S")}')`,
+      ).run();
+    }
+    db.prepare("alter table leads drop column request").run();
     db.prepare("alter table leads drop column call_started_at").run();
     db.prepare("drop index leads_state_received").run();
     db.prepare("alter table leads drop column spam_signals").run();
     db.prepare(
-      "delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started', '004-spam')",
+      "delete from kysely_migration where name in ('002-email-key-nfc', '003-call-started', '004-spam', '005-lead-record')",
     ).run();
     db.close();
     const run = await leads(["forget", "\u00e9lodie@example.com"], target);
@@ -961,9 +970,9 @@ describe("npm run leads while another connection writes the SQLite store", { tim
     const db = new Database(file);
     db.pragma("busy_timeout = 10000");
     const insert = db.prepare(
-      `insert into leads (id, fingerprint, state, received_at, name, email, email_key, phone, company, website,
-         company_size, industry, message, source, attempts)
-       values (@id, @fingerprint, 'inbox', @at, @name, @email, @email, '', '', '', '', '', @message, 'form', 0)`,
+      `insert into leads (id, fingerprint, state, received_at, request, email_key, source, attempts)
+       values (@id, @fingerprint, 'inbox', @at, json_object('name', @name, 'email', @email, 'phone', '', 'company', '',
+         'website', '', 'companySize', '', 'industry', '', 'message', @message), @email, 'form', 0)`,
     );
     let count = 0;
     const add = (name: string) => {
@@ -1036,7 +1045,7 @@ describe("npm run leads while another connection writes the SQLite store", { tim
         rows[0]!.id,
         rows[1]!.id,
       ]);
-      expect(after.some((lead) => lead.request.email === "forget@example.com")).toBe(false);
+      expect(after.some((lead) => lead.request?.email === "forget@example.com")).toBe(false);
     } finally {
       await fake.close();
     }

@@ -286,7 +286,7 @@ async function pgLeads(url: string): Promise<{ state: string; message: string; i
   await client.connect();
   try {
     const { rows } = await client.query<{ state: string; message: string; id: string }>(
-      "select id, state, message from leads order by received_at, id",
+      "select id, state, request->>'message' as message from leads order by received_at, id",
     );
     return rows;
   } finally {

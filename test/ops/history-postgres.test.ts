@@ -142,7 +142,7 @@ describeWithPostgres(
               );
               if (!exists?.table) return [];
               const rows = await query<Record<string, unknown>>(
-                "select * from leads order by received_at, id",
+                "select *, request->>'email' as email, request->>'message' as message from leads order by received_at, id",
               );
               return rows.map(storedLead);
             },

@@ -26,7 +26,7 @@ async function leadsOf(url: string, email: string): Promise<Row[]> {
   await client.connect();
   try {
     const result = await client.query<Row>(
-      "select id, state, attempts, email from leads where lower(email) = lower($1) order by received_at",
+      "select id, state, attempts, request->>'email' as email from leads where email_key = lower($1) order by received_at",
       [email],
     );
     return result.rows;
@@ -100,6 +100,7 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
       { name: "002-email-key-nfc" },
       { name: "003-call-started" },
       { name: "004-spam" },
+      { name: "005-lead-record" },
     ]);
   });
 

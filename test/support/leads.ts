@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 import Database from "better-sqlite3";
 
+import { CONTACT_FIELDS } from "~/content/contact-fields";
+import type { ContactRequest } from "~/lib/contact/schema";
 import type { LeadsTable } from "~/lib/leads/database.server";
 
 /** `companySize` as its column is named: `company_size`. */
@@ -10,8 +12,25 @@ type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
   : Name;
 
-/** One row of the lead store as ops read it with any SQLite client: the schema's own type, by its columns' names (times in ms). */
-export type LeadRow = { [Key in keyof LeadsTable as SnakeCase<Key>]-?: LeadsTable[Key] };
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * One row of the lead store as ops read it with any SQLite client, by its columns' names (times in
+ * ms): its record's JSON text, and each of the visitor's values beside it, by the same naming
+ * (`company_size`), empty once retention erased the record.
+ */
+export type LeadRow = {
+  [Key in Exclude<keyof LeadsTable, "request"> as SnakeCase<Key>]-?: LeadsTable[Key];
+} & {
+  [Key in keyof ContactRequest as SnakeCase<Key>]: string;
+} & { request: string | null };
+
+/** A row as SQLite gives it, with the visitor's values of its record beside its columns. */
+export function withRecordFields(row: Record<string, unknown>): LeadRow {
+  const request = typeof row.request === "string" ? (JSON.parse(row.request) as Record<string, string>) : {};
+  const values = CONTACT_FIELDS.map(({ name }) => [snakeCase(name), request[name] ?? ""]);
+  return { ...row, ...Object.fromEntries(values) } as LeadRow;
+}
 
 /**
  * Every lead in an SQLite lead store (LEADS_DATABASE_FILE), oldest first, read as ops would with
@@ -30,7 +49,8 @@ export function readLeads(file: string): LeadRow[] {
       .prepare("select name from sqlite_master where type = 'table' and name = 'leads'")
       .get();
     if (!table) return [];
-    return database.prepare("select * from leads order by received_at, id").all() as LeadRow[];
+    const rows = database.prepare("select * from leads order by received_at, id").all();
+    return rows.map((row) => withRecordFields(row as Record<string, unknown>));
   } finally {
     database.close();
   }

@@ -1,4 +1,4 @@
-import type { LeadRequest } from "~/lib/leads/request";
+import type { ContactRequest } from "~/lib/contact/schema";
 
 /**
  * Whether a valid submission looks like spam (decision 042). Each signal has a weight; a
@@ -94,7 +94,7 @@ export function countLinks(text: string): number {
 }
 
 /** The largest number of fields holding the same non-empty text (case and spaces aside). */
-export function mostIdenticalFields(request: LeadRequest): number {
+export function mostIdenticalFields(request: ContactRequest): number {
   const counts = new Map<string, number>();
   for (const value of Object.values(request)) {
     const key = value.trim().toLowerCase();
@@ -104,7 +104,7 @@ export function mostIdenticalFields(request: LeadRequest): number {
 }
 
 /** The signals a valid submission shows, in the table's order. */
-export function spamSignals(request: LeadRequest, clues: SubmissionClues = {}): SpamSignal[] {
+export function spamSignals(request: ContactRequest, clues: SubmissionClues = {}): SpamSignal[] {
   const found: Record<SpamSignal, boolean> = {
     honeypot: (clues.honeypot ?? "").trim() !== "",
     links: countLinks(request.message) > MAX_LINKS,
@@ -117,7 +117,7 @@ export function spamSignals(request: LeadRequest, clues: SubmissionClues = {}): 
   return (Object.keys(SPAM_SIGNALS) as SpamSignal[]).filter((signal) => found[signal]);
 }
 
-export function spamVerdict(request: LeadRequest, clues: SubmissionClues = {}): SpamVerdict {
+export function spamVerdict(request: ContactRequest, clues: SubmissionClues = {}): SpamVerdict {
   const signals = spamSignals(request, clues);
   const score = signals.reduce((sum, signal) => sum + SPAM_SIGNALS[signal], 0);
   return { spam: score >= SPAM_THRESHOLD, score, signals };

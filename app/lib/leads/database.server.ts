@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 
 import {
   CamelCasePlugin,
+  type ColumnType,
+  type Insertable,
   Kysely,
   PostgresDialect,
   type PostgresPool,
@@ -10,6 +12,7 @@ import {
 } from "kysely";
 import pg from "pg";
 
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
 /**
@@ -29,16 +32,13 @@ export interface LeadsTable {
   fingerprint: string;
   state: string;
   receivedAt: number;
-  name: string;
-  email: string;
-  /** `email` trimmed and lower-cased (JavaScript's Unicode rules): what `forget` matches. */
+  /**
+   * What the visitor asked: the contact form's validated request as one JSON document (`jsonb` on
+   * PostgreSQL, its text on SQLite), written as its text; null once retention erased it.
+   */
+  request: ColumnType<LeadRequest | string | null, string | null, string | null>;
+  /** The request's `email` as it is compared (`emailKey`): what `forget` matches. */
   emailKey: string;
-  phone: string;
-  company: string;
-  website: string;
-  companySize: string;
-  industry: string;
-  message: string;
   requestId: string | null;
   source: string;
   attempts: number;
@@ -55,6 +55,9 @@ export interface LeadsTable {
   /** Why a submission is held as spam: its signals, comma-separated (decision 042). */
   spamSignals?: string | null;
 }
+
+/** A lead's row as it is written. */
+export type NewLead = Insertable<LeadsTable>;
 
 export interface LeadAlertsTable {
   kind: string;
@@ -80,8 +83,6 @@ export interface DatabaseConfig {
   /** postgres://…: PostgreSQL. Unset: the SQLite file. */
   databaseUrl?: string | undefined;
   file: string;
-  /** How long one statement may take before it fails (that request only: a slow store is not down); `busyMs` unset. */
-  statementTimeoutMs?: number;
   /** How long a request waits for a free connection or another program's write lock: busy, not down. */
   busyMs?: number;
 }
@@ -204,15 +205,18 @@ class QuickConnectClient extends pg.Client {
   }
 }
 
-function openPostgres(url: string, statementTimeoutMs: number, busyMs: number): OpenDatabase {
-  const queryTimeoutMs = statementTimeoutMs + 1_000;
+/** Column names snake_case in SQL, camelCase here; the request document's own keys are left as they are. */
+const camelCase = new CamelCasePlugin({ maintainNestedObjectKeys: true });
+
+function openPostgres(url: string, busyMs: number): OpenDatabase {
+  const queryTimeoutMs = busyMs + 1_000;
   const pool = new pg.Pool({
     Client: QuickConnectClient,
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: busyMs,
     idleTimeoutMillis: 30_000,
-    statement_timeout: statementTimeoutMs,
+    statement_timeout: busyMs,
     query_timeout: queryTimeoutMs,
     application_name: "agency-site",
     types: pgTypes,
@@ -221,7 +225,7 @@ function openPostgres(url: string, statementTimeoutMs: number, busyMs: number): 
   pool.on("error", () => {});
   const db = new Kysely<LeadsDatabase>({
     dialect: new PostgresDialect({ pool: codedPool(pool, { busyMs, queryMs: queryTimeoutMs }) }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [camelCase],
   });
   return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
 }
@@ -230,19 +234,14 @@ function openSqlite(file: string, busyMs: number): OpenDatabase {
   const path = resolve(file);
   const db = new Kysely<LeadsDatabase>({
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [camelCase],
   });
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
 }
 
-export function openDatabase({
-  databaseUrl,
-  file,
-  busyMs = 10_000,
+export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
   // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
-  statementTimeoutMs = busyMs,
-}: DatabaseConfig): OpenDatabase {
-  return databaseUrl ? openPostgres(databaseUrl, statementTimeoutMs, busyMs) : openSqlite(file, busyMs);
+  return databaseUrl ? openPostgres(databaseUrl, busyMs) : openSqlite(file, busyMs);
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-import type { LeadRequest } from "~/lib/leads/request";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 
 /**
  * How an address is compared (decisions: "matched after Unicode NFC normalization and case

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
+import type { Engine } from "~/lib/leads/database.server";
 import { emailKey } from "~/lib/leads/fingerprint.server";
 import { type Migration, Migrator } from "kysely/migration";
 
@@ -10,7 +11,10 @@ import { type Migration, Migrator } from "kysely/migration";
 
 const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
 
-const migrations: Record<string, Migration> = {
+/** Today's request fields, as the columns 001 made for them: 005 moves them into the lead's document. */
+const REQUEST_COLUMNS = "name email phone company website company_size industry message".split(" ");
+
+const migrations = (engine: Engine): Record<string, Migration> => ({
   "001-leads": {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -105,7 +109,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-};
+  // One lead record (issue 53): the visitor's values as one JSON document, the contact form's
+  // validated request, so a new field is a row of the field table and never a column. An erased
+  // lead's document is null.
+  "005-lead-record": {
+    async up(db: Kysely<unknown>) {
+      const [type, build] = engine === "postgres" ? ["jsonb", "jsonb_build_object"] : ["text", "json_object"];
+      await sql`alter table leads add column request ${sql.raw(type)}`.execute(db);
+      // Each value under its key in the contact schema (company_size: companySize).
+      const pairs = REQUEST_COLUMNS.map(
+        (column) => sql`${sql.lit(column.replace("_s", "S"))}, ${sql.ref(column)}`,
+      );
+      await sql`update leads set request = ${sql.raw(build)}(${sql.join(pairs)}) where erased_at is null`.execute(
+        db,
+      );
+      for (const column of REQUEST_COLUMNS) await db.schema.alterTable("leads").dropColumn(column).execute();
+    },
+  },
+});
 
 /** The migrations this database records as run; none when it has no record yet (a new database). */
 async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
@@ -117,11 +138,12 @@ async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
   }
 }
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
   // Up to date: no write lock taken (a `list` must not wait for another program's write).
   const recorded = await recordedMigrations(db);
-  if (Object.keys(migrations).every((name) => recorded.includes(name))) return [];
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const all = migrations(engine);
+  if (Object.keys(all).every((name) => recorded.includes(name))) return [];
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? [])

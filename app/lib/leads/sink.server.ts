@@ -1,4 +1,12 @@
-import type { LeadRequest } from "~/lib/leads/request";
+import type { ContactFieldName } from "~/content/contact-fields";
+
+/**
+ * What a lead asks: a value for each row of the field table, as the contact form's validator
+ * (`~/lib/contact/schema`, made from the same table) gives it. The lead's record in the store, and
+ * the function's payload. Typed from the table, not the validator: the form depends on the leads,
+ * never the reverse (docs/architecture.md).
+ */
+export type LeadRequest = Record<ContactFieldName, string>;
 
 /** Why a request could not be delivered; never carries the visitor's data. */
 export type SendFailure = "timeout" | "http" | "relay" | "network" | "unknown";

@@ -13,7 +13,7 @@ import {
   outcomeOfNetworkError,
   outcomeOfStatus,
 } from "~/lib/leads/call-outcome";
-import type { LeadRequest } from "~/lib/leads/request";
+import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { ContactSink, SendFailure, SendOptions, SendResult } from "~/lib/leads/sink.server";
 
 export const CONTACT_FUNCTION = "send-contact-email";

@@ -9,11 +9,11 @@ import {
   spamVerdict,
   typingMsFrom,
 } from "~/lib/contact/spam";
-import type { LeadRequest } from "~/lib/leads/request";
+import type { ContactRequest } from "~/lib/contact/schema";
 
 /** The rules of decision 042: which signals a valid submission shows, and which of them hold it. */
 
-const lead = (overrides: Partial<LeadRequest> = {}): LeadRequest => ({
+const lead = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
   name: "Jane Smith",
   email: "jane@acme.example",
   phone: "+1 513 555 0100",
@@ -26,7 +26,7 @@ const lead = (overrides: Partial<LeadRequest> = {}): LeadRequest => ({
 });
 
 describe("each signal", () => {
-  it.each<[string, Partial<LeadRequest>, { honeypot?: string; typingMs?: number }, string[]]>([
+  it.each<[string, Partial<ContactRequest>, { honeypot?: string; typingMs?: number }, string[]]>([
     ["the honeypot filled", {}, { honeypot: "ref-2041" }, ["honeypot"]],
     ["the honeypot holding only spaces (not filled)", {}, { honeypot: "   " }, []],
     [
@@ -85,7 +85,7 @@ describe("the threshold", () => {
 
 describe("real leads are never held", () => {
   const fast = { typingMs: 1_500 };
-  it.each<[string, Partial<LeadRequest>, { typingMs?: number }]>([
+  it.each<[string, Partial<ContactRequest>, { typingMs?: number }]>([
     [
       "a link to the visitor's own site",
       { message: "Our shop is https://acme.example/shop, orders pile up." },
