@@ -4,12 +4,15 @@
  * and the 404. Written once against `Visitor`; the Chromium-only suites beside it go deeper where
  * only Chromium's protocol reaches (network interception, touch, axe).
  */
+import { statSync } from "node:fs";
+
 import { expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
+import { headerLinks } from "~/content/navigation";
 
 import type { Viewport } from "./support/engines/driver";
-import { describeEngines } from "./support/engines/suite";
+import { describeEngines, screenshotDir } from "./support/engines/suite";
 import { DESKTOP, PHONE, SIZES, type Visitor } from "./support/engines/visitor";
 import { SUCCESS, uniqueContact, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
 
@@ -120,6 +123,11 @@ function faqAnswersAre({ answers, open, closed }: { answers: string[]; open: num
 
 const ANSWERS = faqs.map((faq) => faq.answer);
 
+/** Whether the phone menu is shown (`shown`) or hidden. Runs in the page. */
+function menuShown(shown: boolean): boolean {
+  return (document.getElementById("mobile-menu")?.checkVisibility() ?? false) === shown;
+}
+
 async function waitForShown(page: Visitor, scope: string, text: string): Promise<void> {
   await page.waitFor(shownText, { scope, text }, `"${text}" shown in ${scope}`);
 }
@@ -188,24 +196,27 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
   for (const javaScript of [true, false]) {
     const js = `JavaScript ${javaScript ? "on" : "off"}`;
 
-    it(`desktop, ${js}: a header link lands its section just below the fixed header`, async () => {
+    it(`desktop, ${js}: every header link lands its section just below the fixed header`, async () => {
       const page = await visitor(javaScript);
       await page.open("/", DESKTOP);
-      await page.click("header nav a", "About");
-      await page.waitFor(() => location.hash === "#about", undefined, "#about in the address");
-      await waitForLanding(page, "about");
+      for (const { label, href } of headerLinks) {
+        const id = href.slice(1);
+        await page.click("header nav a", label);
+        await page.waitFor((hash) => location.hash === hash, `#${id}`, `#${id} in the address`);
+        await waitForLanding(page, id);
+      }
     });
 
-    it(`phone, ${js}: the menu opens, and choosing a section closes it and lands there`, async () => {
+    it(`phone, ${js}: the toggle opens and closes the menu, and choosing a section closes it and lands there`, async () => {
       const page = await visitor(javaScript);
       await page.open("/", PHONE);
       if (javaScript) await waitForEnhancement(page);
       await page.click('header [aria-controls="mobile-menu"]');
-      await page.waitFor(
-        () => document.getElementById("mobile-menu")?.checkVisibility() ?? false,
-        undefined,
-        "the menu to open",
-      );
+      await page.waitFor(menuShown, true, "the menu to open");
+      await page.click('header [aria-controls="mobile-menu"]');
+      await page.waitFor(menuShown, false, "the toggle to close the menu");
+      await page.click('header [aria-controls="mobile-menu"]');
+      await page.waitFor(menuShown, true, "the menu to open again");
       await page.click("#mobile-menu a", "Reviews");
       await page.waitFor(
         () => !document.getElementById("mobile-menu")?.checkVisibility() && location.hash === "#testimonials",
@@ -230,6 +241,9 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.click("#faq summary, #faq button", "View More Questions");
       await page.click("#faq h3", faqs[7]!.question);
       await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [7], closed: [0] }, "answer 8 open");
+      // Collapsible: the open one closes when chosen again.
+      await page.click("#faq h3", faqs[7]!.question);
+      await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [], closed: [7] }, "answer 8 closed");
     });
   }
 
@@ -343,6 +357,8 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.open("/no-such-page-in-any-engine", viewport);
       await waitForShown(page, "main", "404");
       expect(await page.evaluate(() => document.title)).toMatch(/not found/i);
+      const picture = await page.screenshotOf("body", screenshotDir, `${engine}-${name}-404.png`);
+      expect(statSync(picture).size, picture).toBeGreaterThan(2_000);
       const messages = page.session.consoleMessages();
       if (messages !== null)
         await expect

@@ -35,13 +35,8 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
     return page;
   }
 
+  // Without JavaScript, in every engine: engines-layout.test.ts.
   for (const width of [...PHONE_WIDTHS, ...WIDER]) {
-    it(`${width} px: no element overflows its box or the viewport horizontally, without JavaScript`, async () => {
-      const page = await open(width, false);
-      const problems = await page.evaluate(findHorizontalOverflow);
-      expect(problems, problems.join("\n")).toEqual([]);
-    });
-
     it(`${width} px: no element overflows its box or the viewport horizontally, with JavaScript (all sections revealed, 8 FAQ questions, menu open)`, async () => {
       const page = await open(width, true);
       await waitForHydration(page);
