@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 
 import { describeEngines, screenshotDir } from "./support/engines/suite";
 import { SIZES } from "./support/engines/visitor";
-import { findHorizontalOverflow } from "./support/layout";
+import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
 const WIDTHS = [320, 360, 375, 390, 430, 640, 768, 1024, 1280, 1440];
 
@@ -54,6 +54,14 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
       await page.open("/", { width, height: width < 640 ? 844 : 900 });
       const problems = await page.evaluate(findHorizontalOverflow);
       expect(problems, problems.join("\n")).toEqual([]);
+      // The positive control: the same sweep on the same page finds the spills planted in it.
+      await page.evaluate(plantOverflowControl);
+      const planted = await page.evaluate(findHorizontalOverflow);
+      for (const finding of OVERFLOW_CONTROL_FINDINGS)
+        expect(
+          planted.some((problem) => finding.test(problem)),
+          `${finding} in:\n${planted.join("\n")}`,
+        ).toBe(true);
     });
   }
 

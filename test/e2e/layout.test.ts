@@ -4,7 +4,12 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeBrowser, useStack } from "./support/browser";
-import { findHorizontalOverflow, linkTextLines } from "./support/layout";
+import {
+  findHorizontalOverflow,
+  linkTextLines,
+  OVERFLOW_CONTROL_FINDINGS,
+  plantOverflowControl,
+} from "./support/layout";
 import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 
 /** Common phone widths (the narrowest a page must serve, then the usual ones), then tablets and desktops. */
@@ -50,6 +55,14 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
       }
       const problems = await page.evaluate(findHorizontalOverflow);
       expect(problems, problems.join("\n")).toEqual([]);
+      // The positive control: the same sweep on the same page finds the spills planted in it.
+      await page.evaluate(plantOverflowControl);
+      const planted = await page.evaluate(findHorizontalOverflow);
+      for (const finding of OVERFLOW_CONTROL_FINDINGS)
+        expect(
+          planted.some((problem) => finding.test(problem)),
+          `${finding} in:\n${planted.join("\n")}`,
+        ).toBe(true);
     });
   }
 

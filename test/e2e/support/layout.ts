@@ -138,6 +138,31 @@ export function findHorizontalOverflow(): string[] {
   return Array.from(problems);
 }
 
+/**
+ * What `findHorizontalOverflow` must report once `plantOverflowControl` has run: one of each kind
+ * of spill it looks for, so a sweep that finds nothing on the page is known to be looking.
+ */
+export const OVERFLOW_CONTROL_FINDINGS = [
+  /planted-overflow text.*: content \d+ px wide in a box of \d+ px/,
+  /#planted-overflow-box.*outside the \d+ px viewport/,
+  /"planted-overflow cut.*: text cut off by/,
+];
+
+/**
+ * Plants, at the end of the body, one spill of each kind, marked "planted-overflow" (it runs in
+ * the page): text wider than its box, a box past the viewport's right edge, and text its clipping
+ * parent cuts off.
+ */
+export function plantOverflowControl(): void {
+  const host = document.createElement("div");
+  host.id = "planted-overflow";
+  host.innerHTML = `
+    <div style="width: 40px"><span style="white-space: nowrap">planted-overflow text wider than its box</span></div>
+    <div id="planted-overflow-box" style="width: 40px; height: 10px; margin-left: calc(100vw - 20px)"></div>
+    <div style="width: 40px; overflow: hidden"><span style="white-space: nowrap">planted-overflow cut off by its parent</span></div>`;
+  document.body.append(host);
+}
+
 /** How many lines the text of the link with exactly this label takes (0: no such link). */
 export function linkTextLines(label: string): { lines: number; width: number; box: number } {
   const link = Array.from(document.querySelectorAll("a")).find(
