@@ -123,6 +123,16 @@ function faqAnswersAre({ answers, open, closed }: { answers: string[]; open: num
 
 const ANSWERS = faqs.map((faq) => faq.answer);
 
+/** Collects in the page the errors it throws from now on, uncaught or unhandled. Runs in the page. */
+function watchPageErrors(): void {
+  const heard: string[] = [];
+  Object.assign(window, { pageErrors: heard });
+  window.addEventListener("error", (event) => heard.push(`pageerror: ${event.message}`));
+  window.addEventListener("unhandledrejection", (event) =>
+    heard.push(`unhandled rejection: ${String(event.reason)}`),
+  );
+}
+
 /** Whether the phone menu is shown (`shown`) or hidden. Runs in the page. */
 function menuShown(shown: boolean): boolean {
   return (document.getElementById("mobile-menu")?.checkVisibility() ?? false) === shown;
@@ -348,37 +358,55 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       });
     }
 
-    it(`${name}: an unknown path shows the 404 screen and logs the path in the console, and Return to Home leads home`, async () => {
+    const consoleNote =
+      engine === "webkit"
+        ? " (WebKit's console is not readable: decision 035)"
+        : " and logs the path in the console";
+    it(`${name}: an unknown path shows the 404 screen${consoleNote}, and Return to Home leads home`, async () => {
       const page = await visitor(true);
       await page.open("/no-such-page-in-any-engine", viewport);
       await waitForShown(page, "main", "404");
       expect(await page.evaluate(() => document.title)).toMatch(/not found/i);
       const picture = await page.screenshotOf("body", screenshotDir, `${engine}-${name}-404.png`);
       expect(statSync(picture).size, picture).toBeGreaterThan(2_000);
-      await expect
-        .poll(() => page.session.consoleMessages().join("\n"), { timeout: 10_000 })
-        .toContain("/no-such-page-in-any-engine");
+      const messages = page.session.consoleMessages();
+      if (messages !== null)
+        await expect
+          .poll(() => page.session.consoleMessages()!.join("\n"), { timeout: 10_000 })
+          .toContain("/no-such-page-in-any-engine");
       await page.submitAndSettle(() => page.click("main a", "Return to Home"), /\/$/);
       expect(await page.evaluate(() => Boolean(document.getElementById("services")))).toBe(true);
     });
   }
 
-  it(`no page error or console error while a visitor reads the page`, async () => {
+  it(`no page error while a visitor reads the page${engine === "webkit" ? "" : ", and no console error"}`, async () => {
     const page = await visitor(true);
-    const before = page.session.consoleMessages().length;
+    const before = page.session.consoleMessages()?.length ?? 0;
     await page.open("/", PHONE);
+    // Heard in the page itself, in every engine (WebKitWebDriver gives a client no console: decision
+    // 035): what the page throws from its load on, as it takes over and as the visitor scrolls.
+    await page.evaluate(watchPageErrors);
     await waitForEnhancement(page);
     await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
     await page.settleScroll();
-    // The positive control: a line logged now is read, and with it every line the page wrote before.
-    await page.evaluate(() => console.log("console control"));
-    await expect
-      .poll(() => page.session.consoleMessages().slice(before).join("\n"), { timeout: 10_000 })
-      .toContain("log: console control");
-    const errors = page.session
-      .consoleMessages()
-      .slice(before)
-      .filter((line) => /^(error|pageerror)/.test(line));
-    expect(errors).toEqual([]);
+    // The positive control: an error thrown now is heard.
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error("planted page error");
+      });
+    });
+    const heard = await page.waitFor(
+      () => {
+        const errors = (window as unknown as { pageErrors: string[] }).pageErrors;
+        return errors.some((line) => line.includes("planted page error")) ? errors : null;
+      },
+      undefined,
+      "the planted page error heard",
+    );
+    expect(heard!.filter((line) => !line.includes("planted page error"))).toEqual([]);
+    const messages = page.session.consoleMessages();
+    if (messages === null) return;
+    const errors = messages.slice(before).filter((line) => /^(error|pageerror)/.test(line));
+    expect(errors.filter((line) => !line.includes("planted page error"))).toEqual([]);
   });
 });

@@ -69,8 +69,11 @@ export interface EngineSession {
   type(text: string): Promise<void>;
   /** A PNG of the viewport, or of the first element matching `selector` (scrolled into view). */
   screenshot(file: string, selector?: string): Promise<void>;
-  /** What the page wrote to its console and the errors it threw (`pageerror: ...`), in order. */
-  consoleMessages(): string[];
+  /**
+   * What the page wrote to its console and the errors it threw, when the engine lets a client see
+   * them (Chromium and Firefox); `null` where it does not (WebKitWebDriver has no log endpoint).
+   */
+  consoleMessages(): string[] | null;
   close(): Promise<void>;
 }
 

@@ -8,9 +8,6 @@
  *   up): it gets a deadline, and past it the whole process tree (driver, MiniBrowser and its web
  *   processes) is killed, selenium's DriverService would end the driver alone, and the session
  *   fails with what the driver said. It is never tried again: a start that fails, fails.
- * - WebKitWebDriver has no log endpoint: MiniBrowser writes the page's console messages and errors
- *   to its standard output (`--enable-write-console-messages-to-stdout`), which the driver it
- *   started passes on, and the session reads them there.
  * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
  *   `--full-screen`). Phone widths run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK
  *   applies as a page zoom: a 780 px window lays the page out in a 390 CSS px viewport, as an
@@ -211,16 +208,6 @@ interface Driver {
   output(): string;
 }
 
-/** MiniBrowser's console lines (`<url>:<line>:<column>: CONSOLE <LEVEL> <text>`), as the other engines report them. */
-const CONSOLE_LINE = /: CONSOLE (JS ERROR|ERROR|WARN|WARNING|LOG|INFO|DEBUG) (.*)$/;
-
-function consoleMessageOf(line: string): string | null {
-  const match = CONSOLE_LINE.exec(line);
-  if (!match) return null;
-  const level = match[1] === "JS ERROR" ? "pageerror" : match[1]!.toLowerCase();
-  return `${level}: ${match[2]}`;
-}
-
 /**
  * WebKitWebDriver on a port of this worker's block, once it answers /status. It starts in well under
  * a second; a CI run saw none within a fixed 5 s while four files shared the two cores, with no
@@ -228,25 +215,15 @@ function consoleMessageOf(line: string): string | null {
  * code and its last words in the error), or at a limit for a driver that never listens (30 s), not
  * a measure of the machine's speed.
  */
-async function startDriver(
-  binary: string,
-  env: NodeJS.ProcessEnv,
-  onConsole: (message: string) => void,
-): Promise<Driver> {
+async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driver> {
   const port = await freePort();
   const driver = spawn(binary, [`--port=${port}`, "--host=127.0.0.1"], {
     stdio: ["ignore", "pipe", "pipe"],
     env,
   });
   let output = "";
-  let partial = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000));
-  driver.stdout!.on("data", (chunk: Buffer) => {
-    keep(chunk);
-    const lines = (partial + chunk.toString()).split("\n");
-    partial = lines.pop()!;
-    for (const message of lines.map(consoleMessageOf)) if (message !== null) onConsole(message);
-  });
+  driver.stdout!.on("data", keep);
   driver.stderr!.on("data", keep);
   let exited: string | null = null;
   driver.once("exit", (code, signal) => (exited = `exited (${signal ?? code})`));
@@ -276,7 +253,6 @@ interface Running {
 class WebKitSession implements EngineSession {
   readonly engine = "webkit" as const;
   private running: Running | null = null;
-  private readonly messages: string[] = [];
 
   constructor(
     readonly javaScript: boolean,
@@ -309,7 +285,6 @@ class WebKitSession implements EngineSession {
         args: [
           "--automation",
           "--full-screen",
-          "--enable-write-console-messages-to-stdout=true",
           ...(this.javaScript ? [] : ["--enable-javascript=false"]),
           // WebKitGTK proxies loopback too unless told: the app stays direct.
           ...(this.proxy
@@ -318,7 +293,7 @@ class WebKitSession implements EngineSession {
         ],
       },
     });
-    const driver = await startDriver(this.paths.driver, env, (message) => this.messages.push(message));
+    const driver = await startDriver(this.paths.driver, env);
     // Our own driver, never SELENIUM_REMOTE_URL or a driver Selenium Manager would look for.
     const client = new Builder()
       .disableEnvironmentOverrides()
@@ -468,8 +443,8 @@ class WebKitSession implements EngineSession {
     );
   }
 
-  consoleMessages(): string[] {
-    return [...this.messages];
+  consoleMessages(): null {
+    return null;
   }
 
   private async stop(): Promise<void> {
