@@ -16,7 +16,8 @@ const isRoot = process.getuid?.() === 0;
 
 /**
  * `dataFileProblem` as a user without privileges meets it. Root may write anywhere, and CI runs as
- * root: there it runs in a process of `nobody` (setpriv), the module bundled for plain Node.
+ * root: there it runs in a process of `nobody` (setpriv), the module bundled for plain Node (a
+ * child process: this file is not in the unit tier for that).
  */
 function problemAsUnprivileged(variable: string, file: string): string | null {
   if (!isRoot) return dataFileProblem(variable, file);
