@@ -154,12 +154,26 @@ export const OVERFLOW_CONTROL_FINDINGS = [
  * parent cuts off.
  */
 export function plantOverflowControl(): void {
+  // Styled through the CSSOM: the page's policy refuses style attributes (no 'unsafe-inline').
+  const box = (styles: Partial<CSSStyleDeclaration>, text?: string) => {
+    const element = document.createElement("div");
+    Object.assign(element.style, styles);
+    if (text !== undefined) {
+      const span = document.createElement("span");
+      span.style.whiteSpace = "nowrap";
+      span.textContent = text;
+      element.append(span);
+    }
+    return element;
+  };
   const host = document.createElement("div");
   host.id = "planted-overflow";
-  host.innerHTML = `
-    <div style="width: 40px"><span style="white-space: nowrap">planted-overflow text wider than its box</span></div>
-    <div id="planted-overflow-box" style="width: 40px; height: 10px; margin-left: calc(100vw - 20px)"></div>
-    <div style="width: 40px; overflow: hidden"><span style="white-space: nowrap">planted-overflow cut off by its parent</span></div>`;
+  host.append(
+    box({ width: "40px" }, "planted-overflow text wider than its box"),
+    box({ width: "40px", height: "10px", marginLeft: "calc(100vw - 20px)" }),
+    box({ width: "40px", overflow: "hidden" }, "planted-overflow cut off by its parent"),
+  );
+  host.children[1]!.id = "planted-overflow-box";
   document.body.append(host);
 }
 
