@@ -234,6 +234,14 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         "the menu to close on #testimonials",
       );
       await waitForLanding(page, "testimonials");
+      // Opened and closed with the toggle there, the menu leaves the page where it was.
+      await page.settleScroll();
+      const y = await page.scrollY();
+      await page.click('header [aria-controls="mobile-menu"]');
+      await page.waitFor(menuShown, true, "the menu to open on #testimonials");
+      await page.click('header [aria-controls="mobile-menu"]');
+      await page.waitFor(menuShown, false, "the toggle to close the menu on #testimonials");
+      expect(await page.scrollY()).toBe(y);
     });
 
     it(`phone, ${js}: a FAQ question opens its answer, and opening another closes it`, async () => {
