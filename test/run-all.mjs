@@ -103,7 +103,7 @@ if (env.SKIP_BUILD !== "1") {
 //   starts a few hundred (servers, CLIs, test workers), each compiling the same modules; with the
 //   cache only the first one does. Measured (issue 39): a server's start 0.75 -> 0.6 CPU s; the
 //   whole run within its noise.
-// - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/puppeteer.ts).
+// - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/firefox.ts).
 const runDir = mkdtempSync(join(tmpdir(), "npm-test-run-"));
 const testStatus = run(
   process.execPath,

@@ -412,7 +412,10 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
         await faq.getByRole("button", { name: "View More Questions" }).click();
         await faq.getByRole("button", { name: "View Less" }).waitFor();
         await faq.locator("button[aria-expanded=false]").filter({ visible: true }).first().click();
-        await page.waitForTimeout(400); // let the open animation finish
+        // The open animation has finished (its own event, not a guess of its length).
+        await faq.evaluate((el) =>
+          Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+        );
         await expectAccessible(page, `${name}, FAQ expanded`, { only: ["#faq"] });
       },
       AXE_TIMEOUT,

@@ -9,6 +9,7 @@ import {
   fillContact,
   keepTrafficLocal,
   submitButton,
+  waitForFormAtRest,
   toast,
   waitForHydration,
 } from "./support/page";
@@ -78,7 +79,7 @@ describeBrowser("contact form with JavaScript", () => {
       expect(await notice.innerText()).toContain(message);
       // Values stay so the visitor can fix them.
       expect(await contactValues(page)).toEqual({ ...VALID_CONTACT, ...change });
-      await page.waitForTimeout(300);
+      await waitForFormAtRest(page);
       expect(posts.count, "no request leaves the browser").toBe(0);
       expect(stack.fake.requests).toHaveLength(0);
     });
@@ -233,7 +234,7 @@ describeBrowser("contact form with JavaScript", () => {
       .click({ force: true, trial: false })
       .catch(() => undefined);
     await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
-    await page.waitForTimeout(500);
+    await waitForFormAtRest(page);
     expect(posts.count).toBe(1);
     expect(stack.fake.requests).toHaveLength(1);
   });

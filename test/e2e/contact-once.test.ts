@@ -11,6 +11,7 @@ import {
   serverNotice,
   submitAndSettle,
   submitButton,
+  waitForFormAtRest,
   toast,
   waitForHydration,
 } from "./support/page";
@@ -113,7 +114,7 @@ describeBrowser("every lead exactly once, in the browser", () => {
     await fillContact(page, uniqueContact());
     await submitButton(page).click();
     await expect.poll(() => toast(page, SEND_ERROR.title).isVisible(), { timeout: 8000 }).toBe(true);
-    await page.waitForTimeout(500);
+    await waitForFormAtRest(page);
     // The two actions themselves, and nothing else: no revalidation.
     expect(dataRequests.map((line) => line.split(" ")[0])).toEqual(["POST", "POST"]);
   });
@@ -137,7 +138,7 @@ describeBrowser("every lead exactly once, in the browser", () => {
     await fillContact(page, values);
     await submitButton(page).click();
     await expect.poll(() => toast(page, SEND_ERROR.title).isVisible(), { timeout: 8000 }).toBe(true);
-    await page.waitForTimeout(500);
+    await waitForFormAtRest(page);
     await expectNoErrorScreen(page);
     expect(await contactValues(page)).toEqual(values);
     expect(stack.fake.requests).toHaveLength(2);

@@ -1,6 +1,6 @@
 /**
  * What every visitor sees, in the three engines they use (issue 25): nothing spills sideways from
- * 320 to 1440 px, the hero's line ends at its last step, the reviews line up, and a picture of every
+ * 320 to 1440 px without JavaScript (with it: layout.test.ts), the hero's line ends at its last step, the reviews line up, and a picture of every
  * section per engine for people to compare. No lone words: engines-lone-words.test.ts.
  */
 import { statSync } from "node:fs";
@@ -9,9 +9,9 @@ import { expect, it } from "vitest";
 
 import { describeEngines, screenshotDir } from "./support/engines/suite";
 import { SIZES } from "./support/engines/visitor";
-import { findHorizontalOverflow } from "./support/layout";
+import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
-const WIDTHS = [320, 360, 375, 390, 430, 768, 1024, 1280, 1440];
+const WIDTHS = [320, 360, 375, 390, 430, 640, 768, 1024, 1280, 1440];
 
 /**
  * How far the hero pipeline's line reaches below the middle of its last icon (≤ 0: it ends there).
@@ -54,6 +54,14 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
       await page.open("/", { width, height: width < 640 ? 844 : 900 });
       const problems = await page.evaluate(findHorizontalOverflow);
       expect(problems, problems.join("\n")).toEqual([]);
+      // The positive control: the same sweep on the same page finds the spills planted in it.
+      await page.evaluate(plantOverflowControl);
+      const planted = await page.evaluate(findHorizontalOverflow);
+      for (const finding of OVERFLOW_CONTROL_FINDINGS)
+        expect(
+          planted.some((problem) => finding.test(problem)),
+          `${finding} in:\n${planted.join("\n")}`,
+        ).toBe(true);
     });
   }
 

@@ -24,6 +24,16 @@ import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Resolves in the page once it has rendered two more frames and run a task after them: by then
+ * every handler a press or release set off, and the render and effects that followed it, have run.
+ */
+function twoFramesLater(): Promise<boolean> {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true)))),
+  );
+}
+
 /** React has hydrated the page (its fiber keys on `#main`). Runs in the page. */
 function hydrated(): boolean {
   return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
@@ -103,11 +113,14 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     // Everything the enhancement loads after hydration (the accordion, the tooltips) arrives and
     // has its chance to change the page while the pointer is still down.
     await proxy.quiet(500);
-    await sleep(300);
+    await page.evaluate(twoFramesLater);
     return page;
   }
 
-  /** `check(arg)` (run in the page) comes true, and stays true for a second: nothing acted twice. */
+  /**
+   * `check(arg)` (run in the page) comes true, and is still true after the page has rendered four
+   * more frames: nothing acted twice.
+   */
   async function holdsStill<A>(
     page: Visitor,
     check: (arg: A) => boolean,
@@ -115,9 +128,9 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     what: string,
   ): Promise<void> {
     await page.waitFor(check, arg, what, 5_000);
-    for (let i = 0; i < 4; i += 1) {
-      await sleep(250);
-      expect(await page.evaluate(check, arg), `${what}, a moment later`).toBe(true);
+    for (let i = 0; i < 2; i += 1) {
+      await page.evaluate(twoFramesLater);
+      expect(await page.evaluate(check, arg), `${what}, two frames later`).toBe(true);
     }
   }
 
@@ -201,7 +214,12 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     expect(stack.fake.requests.length - before, "nothing sent before the release").toBe(0);
     await page.pointerUp();
     await page.waitFor(shownText, { scope: "[role=region]", text: SUCCESS.title }, "the success toast");
-    await sleep(1000);
+    // At rest (the page's fetcher idle): every request the press and the release caused has been answered.
+    await page.waitFor(
+      () => document.querySelector('#contact form[aria-busy="false"]') !== null,
+      undefined,
+      "the form at rest",
+    );
     const sent = stack.fake.requests
       .slice(before)
       .filter((request) => JSON.stringify(request.json).includes(contact.message));

@@ -38,8 +38,27 @@ function scriptRequests(page: Page): string[] {
 /** The browser is never idle on this page: only an interaction can start the enhancement. */
 async function neverIdle(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    window.requestIdleCallback = () => 0;
+    const asked = { count: 0 };
+    Object.assign(window, { idleAsked: asked });
+    window.requestIdleCallback = () => {
+      asked.count += 1;
+      return 0;
+    };
   });
+}
+
+/** The page's loader has asked for idle time (neverIdle counts it): it chose to wait, and waits on. */
+async function waitForIdleAsked(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (window as unknown as { idleAsked: { count: number } }).idleAsked.count > 0,
+  );
+}
+
+/** Resolves once the page has painted two more frames. */
+async function twoFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
 }
 
 /** Holds every script response until `release()`: the visitor acts while the JavaScript loads. */
@@ -110,8 +129,9 @@ describeBrowser("enhance on intent", () => {
     const page = await context.newPage();
     const requested = scriptRequests(page);
     await page.goto("/", { waitUntil: "load" });
-    // Not a speed check: time for a loader that started early to show itself.
-    await page.waitForTimeout(1500);
+    // The loader has set itself to wait for an intent or idle time (which never comes here), and
+    // every request the page made on its own has ended.
+    await waitForIdleAsked(page);
     await page.waitForLoadState("networkidle");
     expect(requested).toEqual([]);
 
@@ -258,14 +278,15 @@ describeBrowser("enhance on intent", () => {
             });
           document.querySelector(target)!.scrollIntoView({ behavior: "instant" });
         }, at);
-        await page.waitForTimeout(300);
+        await twoFrames(page);
         const before = await page.screenshot();
 
         await page.evaluate(() => window.dispatchEvent(new Event("pointerdown")));
         scripts.release();
         await waitForHydration(page);
-        // Not a speed check: time for whatever hydration changes to be painted.
-        await page.waitForTimeout(1000);
+        // Whatever hydration loads and changes has arrived and been painted.
+        await page.waitForLoadState("networkidle");
+        await twoFrames(page);
         const after = await page.screenshot();
         expect(await differingPixels(page, before, after)).toBe(0);
       });

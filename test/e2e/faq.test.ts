@@ -50,32 +50,6 @@ describeBrowser("FAQ accordion", () => {
         .poll(() => page.locator("#faq").getByRole("button", { name: "View More Questions" }).isVisible())
         .toBe(true);
     });
-
-    it(`${name}: one item open at most; an open item closes when clicked again`, async () => {
-      const page = await open(options);
-      const first = question(page, 0);
-      const second = question(page, 1);
-      expect(await first.getAttribute("aria-expanded")).toBe("false");
-      expect(await answer(page, 0).isVisible()).toBe(false);
-
-      await first.click();
-      await expect.poll(() => first.getAttribute("aria-expanded")).toBe("true");
-      await expect.poll(() => answer(page, 0).isVisible()).toBe(true);
-
-      await second.click();
-      await expect.poll(() => second.getAttribute("aria-expanded")).toBe("true");
-      await expect.poll(() => first.getAttribute("aria-expanded")).toBe("false");
-      await expect.poll(() => answer(page, 0).isVisible()).toBe(false);
-      await expect.poll(() => answer(page, 1).isVisible()).toBe(true);
-
-      await second.click();
-      await expect.poll(() => second.getAttribute("aria-expanded")).toBe("false");
-      await expect.poll(() => answer(page, 1).isVisible()).toBe(false);
-      const expanded = await Promise.all(
-        faqs.slice(0, 4).map((_, i) => question(page, i).getAttribute("aria-expanded")),
-      );
-      expect(expanded).toEqual(["false", "false", "false", "false"]);
-    });
   }
 
   /** Where the focused element is, against the fixed header and the viewport. */

@@ -4,7 +4,12 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeBrowser, useStack } from "./support/browser";
-import { findHorizontalOverflow, linkTextLines } from "./support/layout";
+import {
+  findHorizontalOverflow,
+  linkTextLines,
+  OVERFLOW_CONTROL_FINDINGS,
+  plantOverflowControl,
+} from "./support/layout";
 import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 
 /** Common phone widths (the narrowest a page must serve, then the usual ones), then tablets and desktops. */
@@ -35,13 +40,8 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
     return page;
   }
 
+  // Without JavaScript, in every engine: engines-layout.test.ts.
   for (const width of [...PHONE_WIDTHS, ...WIDER]) {
-    it(`${width} px: no element overflows its box or the viewport horizontally, without JavaScript`, async () => {
-      const page = await open(width, false);
-      const problems = await page.evaluate(findHorizontalOverflow);
-      expect(problems, problems.join("\n")).toEqual([]);
-    });
-
     it(`${width} px: no element overflows its box or the viewport horizontally, with JavaScript (all sections revealed, 8 FAQ questions, menu open)`, async () => {
       const page = await open(width, true);
       await waitForHydration(page);
@@ -55,6 +55,14 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
       }
       const problems = await page.evaluate(findHorizontalOverflow);
       expect(problems, problems.join("\n")).toEqual([]);
+      // The positive control: the same sweep on the same page finds the spills planted in it.
+      await page.evaluate(plantOverflowControl);
+      const planted = await page.evaluate(findHorizontalOverflow);
+      for (const finding of OVERFLOW_CONTROL_FINDINGS)
+        expect(
+          planted.some((problem) => finding.test(problem)),
+          `${finding} in:\n${planted.join("\n")}`,
+        ).toBe(true);
     });
   }
 

@@ -4,14 +4,6 @@ import { expect, it } from "vitest";
 import { describeBrowser, DESKTOP, PHONE, SIZES, useStack } from "./support/browser";
 import { expectLandedOn, keepTrafficLocal, waitForHydration, waitForScrollToSettle } from "./support/page";
 
-const HEADER_LINKS = [
-  ["Solutions", "#services"],
-  ["Insiders", "#community"],
-  ["About", "#about"],
-  ["Reviews", "#testimonials"],
-  ["Contact", "#contact"],
-] as const;
-
 const FOOTER_TARGETS = ["#services", "#about", "#community", "#testimonials", "#contact"] as const;
 
 describeBrowser("navigation", () => {
@@ -30,19 +22,6 @@ describeBrowser("navigation", () => {
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
     await waitForScrollToSettle(page);
   }
-
-  it("desktop: every header link lands on its section, below the fixed header", async () => {
-    const page = await open(DESKTOP);
-    const header = page.locator("header").first();
-    for (const [label, target] of HEADER_LINKS) {
-      await backToTop(page);
-      const link = header.getByRole("link", { name: label, exact: true });
-      await expect.poll(() => link.isVisible(), { message: `${label} is visible` }).toBe(true);
-      expect(await link.getAttribute("href")).toMatch(new RegExp(`${target}$`));
-      await link.click();
-      await expectLandedOn(page, target);
-    }
-  });
 
   // The spec's header buttons smooth-scroll to their sections. With JavaScript, smooth scrolling
   // starts at the visitor's first intent (app/lib/document/smooth-scroll.ts), so that the browser's
@@ -146,41 +125,6 @@ describeBrowser("navigation", () => {
       await expectLandedOn(page, "#testimonials");
     });
   }
-
-  it("phone: the menu toggle opens and closes the menu; choosing a section closes it and lands there", async () => {
-    const page = await open(PHONE);
-    const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();
-    const menu = page.locator("#mobile-menu");
-    await expect.poll(() => toggle.isVisible()).toBe(true);
-    expect(await toggle.evaluate((el) => el.getAttribute("aria-label") ?? el.textContent?.trim())).toBe(
-      "Menu",
-    );
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(await menu.isVisible()).toBe(false);
-
-    await toggle.click();
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-    expect(await menu.isVisible()).toBe(true);
-    for (const [label] of HEADER_LINKS) {
-      expect(await menu.getByRole("link", { name: label, exact: true }).isVisible(), label).toBe(true);
-    }
-
-    await toggle.click();
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
-    await expect.poll(() => menu.isVisible()).toBe(false);
-
-    for (const [label, target] of HEADER_LINKS) {
-      await backToTop(page);
-      await toggle.click();
-      await expect.poll(() => menu.isVisible()).toBe(true);
-      await menu.getByRole("link", { name: label, exact: true }).click();
-      await expect
-        .poll(() => menu.isVisible(), { message: `menu closes after choosing ${label}` })
-        .toBe(false);
-      expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-      await expectLandedOn(page, target);
-    }
-  });
 
   it("phone: a menu opened before JavaScript took over (#mobile-menu) stays open after hydration, and the address drops the menu's fragment", async () => {
     const context = await stack.context(PHONE);

@@ -49,63 +49,27 @@ describeBrowser("tooltips on icon-only controls", () => {
     for (const { label } of links) expect(label.trim()).not.toBe("");
   });
 
-  it("hovering shows the label after the ~700 ms delay (not at 300 ms, yes by ~1.5 s)", async () => {
+  it("hovering shows the label, and moving away hides it (the delay, to the millisecond: test/components/tooltip.test.tsx)", async () => {
     const page = await open();
     const { link, label } = await firstSocialLink(page);
-    // Bring the page footer (the last <footer>; testimonial cards have their own) into view and let the page settle (lazy sections above it may load),
-    // with the pointer away from the icons.
-    await page.evaluate(() =>
-      Array.from(document.querySelectorAll("footer"))
-        .pop()
-        ?.scrollIntoView({ block: "end", behavior: "instant" }),
-    );
+    // Bring the page footer (the last <footer>; testimonial cards have their own) into view with
+    // the pointer away from the icons, once the page has loaded what it loads on its own (the
+    // sections above rendered late may move it), and there again.
+    const toFooter = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll("footer"))
+          .pop()
+          ?.scrollIntoView({ block: "end", behavior: "instant" }),
+      );
+    await toFooter();
     await page.mouse.move(0, 0);
     await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(500);
-    await page.evaluate(() =>
-      Array.from(document.querySelectorAll("footer"))
-        .pop()
-        ?.scrollIntoView({ block: "end", behavior: "instant" }),
-    );
-    const box = await link.boundingBox();
-    if (!box) throw new Error("social link has no box");
-    const x = box.x + box.width / 2;
-    const y = box.y + box.height / 2;
-
-    // Timing is the behaviour: the page itself records when a tooltip first appears, relative to
-    // the moment the pointer arrives (a busy machine cannot blur that measurement).
-    await page.evaluate(() => {
-      const w = window as unknown as { __tipShownAt?: number };
-      new MutationObserver(() => {
-        if (w.__tipShownAt === undefined && document.querySelector("[role=tooltip]")) {
-          w.__tipShownAt = performance.now();
-        }
-      }).observe(document.body, { childList: true, subtree: true });
-    });
-    const hoveredAt = await page.evaluate(() => performance.now());
-    // A real hand: move onto the icon, then rest on it with tiny movements.
-    await page.mouse.move(x - 3, y - 3, { steps: 3 });
-    const started = Date.now();
-    for (let i = 0; Date.now() - started < 2000; i += 1) {
-      await page.mouse.move(x + (i % 2), y);
-      if ((await openTooltips(page)).length > 0) break;
-      await page.waitForTimeout(50);
-    }
-    const shownAt = await page.evaluate(() => (window as unknown as { __tipShownAt?: number }).__tipShownAt);
-    const underPointer = await page.evaluate(
-      ([px, py]) =>
-        document.elementFromPoint(px!, py!)?.closest("a")?.getAttribute("aria-label") ?? "(no link)",
-      [x, y],
-    );
-    expect(shownAt, `the tooltip shows while hovering (pointer on: ${underPointer})`).toBeDefined();
-    const shownAfter = shownAt! - hoveredAt;
-    expect(shownAfter, "not at once: it waits ~700 ms (not visible at ~300 ms)").toBeGreaterThan(300);
-    expect(shownAfter, "visible by ~1.5 s").toBeLessThanOrEqual(1500);
+    await toFooter();
+    await link.hover();
+    await expect.poll(() => openTooltips(page), { timeout: 10_000 }).not.toEqual([]);
     const [shown] = await openTooltips(page);
-    expect(shown).toBeTruthy();
     expect(label, "the tooltip shows the control's label").toContain(shown);
 
-    // Moving the pointer away hides it.
     await page.mouse.move(5, 5);
     await expect.poll(() => openTooltips(page)).toEqual([]);
   });
@@ -130,8 +94,10 @@ describeBrowser("tooltips on icon-only controls", () => {
     await page.keyboard.press("Tab");
     expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect.poll(() => openTooltips(page), { timeout: 2000 }).not.toEqual([]);
-    // Still open a few frames later, after the scroll events of the focus have been delivered.
-    await page.waitForTimeout(300);
+    // Still open two frames later, after the scroll events of the focus have been delivered.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     const [shown] = await openTooltips(page);
     expect(shown, "the tooltip stays open after the focus scrolled the control into view").toBeTruthy();
     expect(label).toContain(shown);

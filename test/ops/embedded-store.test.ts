@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
+import { afterDispatcherPasses, METRICS_TOKEN } from "../support/dispatcher";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
 
@@ -26,6 +27,7 @@ describe("the embedded SQLite store across a SIGKILL and a restart", () => {
       CONTACT_FUNCTION_TIMEOUT_MS: "2000",
       CONTACT_RETRY_INITIAL_SECONDS: "1",
       CONTACT_RETRY_MAX_SECONDS: "2",
+      METRICS_TOKEN,
     });
   const post = (email: string, message: string) =>
     fetch(`${server!.url}/?index`, {
@@ -59,7 +61,7 @@ describe("the embedded SQLite store across a SIGKILL and a restart", () => {
     await expect
       .poll(() => lead(email)[0]?.state, { timeout: 30_000, interval: 250 })
       .toBe("possibly_delivered");
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await afterDispatcherPasses([server!]);
     expect(fake.requests).toHaveLength(1);
     expect(lead(email)).toHaveLength(1);
   }, 60_000);

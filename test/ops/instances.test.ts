@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
 import { type AppServer, startAppServer } from "../support/app-server";
+import { afterDispatcherPasses, METRICS_TOKEN } from "../support/dispatcher";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
@@ -52,6 +53,7 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
     TRUST_PROXY: "1",
     RATE_LIMIT_PER_CLIENT: "3",
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    METRICS_TOKEN,
   });
 
   let clientNumber = 0;
@@ -162,8 +164,8 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
       // 1 s after the failure, sooner than three posts take on a busy machine).
       for (const email of emails)
         expect(["pending", "sending"]).toContain((await leadsOf(databaseUrl, email))[0]?.state);
-      // Down a little longer: the dispatchers' retries fail too and back off.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // Down a little longer: a dispatcher's retry fails too and backs off.
+      await expect.poll(() => fake.requests.length, { timeout: 30 * SECOND }).toBeGreaterThan(emails.length);
       const failedCalls = fake.requests.length;
       fake.setMode({ kind: "success" });
       await expect
@@ -236,7 +238,7 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
         })
         .toBe("possibly_delivered");
       fake.setMode({ kind: "success" });
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await afterDispatcherPasses([servers[0]!, servers[2]!]);
       expect(callsFor(email)).toHaveLength(1);
       expect(await leadsOf(databaseUrl, email)).toHaveLength(1);
       servers[1] = await startAppServer(serverEnv());

@@ -138,6 +138,45 @@ export function findHorizontalOverflow(): string[] {
   return Array.from(problems);
 }
 
+/**
+ * What `findHorizontalOverflow` must report once `plantOverflowControl` has run: one of each kind
+ * of spill it looks for, so a sweep that finds nothing on the page is known to be looking.
+ */
+export const OVERFLOW_CONTROL_FINDINGS = [
+  /planted-overflow text.*: content \d+ px wide in a box of \d+ px/,
+  /#planted-overflow-box.*outside the \d+ px viewport/,
+  /"planted-overflow cut.*: text cut off by/,
+];
+
+/**
+ * Plants, at the end of the body, one spill of each kind, marked "planted-overflow" (it runs in
+ * the page): text wider than its box, a box past the viewport's right edge, and text its clipping
+ * parent cuts off.
+ */
+export function plantOverflowControl(): void {
+  // Styled through the CSSOM: the page's policy refuses style attributes (no 'unsafe-inline').
+  const box = (styles: Partial<CSSStyleDeclaration>, text?: string) => {
+    const element = document.createElement("div");
+    Object.assign(element.style, styles);
+    if (text !== undefined) {
+      const span = document.createElement("span");
+      span.style.whiteSpace = "nowrap";
+      span.textContent = text;
+      element.append(span);
+    }
+    return element;
+  };
+  const host = document.createElement("div");
+  host.id = "planted-overflow";
+  host.append(
+    box({ width: "40px" }, "planted-overflow text wider than its box"),
+    box({ width: "40px", height: "10px", marginLeft: "calc(100vw - 20px)" }),
+    box({ width: "40px", overflow: "hidden" }, "planted-overflow cut off by its parent"),
+  );
+  host.children[1]!.id = "planted-overflow-box";
+  document.body.append(host);
+}
+
 /** How many lines the text of the link with exactly this label takes (0: no such link). */
 export function linkTextLines(label: string): { lines: number; width: number; box: number } {
   const link = Array.from(document.querySelectorAll("a")).find(

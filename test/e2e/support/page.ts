@@ -160,6 +160,15 @@ export function submitButton(page: Page): Locator {
   return contactForm(page).locator('button[type="submit"], button:not([type])').first();
 }
 
+/**
+ * Waits until the contact form is at rest (`aria-busy="false"`: the page's fetcher is idle), which
+ * it is only once its submission and any reload that followed have ended. After it, a request the
+ * visitor's clicks caused has been sent: a count read then is final, without waiting for time to pass.
+ */
+export async function waitForFormAtRest(page: Page): Promise<void> {
+  await page.locator('#contact form[aria-busy="false"]').waitFor({ state: "attached", timeout: 15_000 });
+}
+
 /** Counts the POST requests the page sends (form submissions), from now on. */
 export function countPosts(page: Page): { readonly count: number } {
   const counter = { count: 0 };

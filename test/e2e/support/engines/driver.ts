@@ -1,8 +1,8 @@
 /**
  * What a cross-engine browser test may ask of a browser: the few things every engine's automation
- * protocol can do (decision 035). Chromium (DevTools protocol) and Firefox (WebDriver BiDi) are
- * driven by puppeteer-core, WebKit by WebKitWebDriver (W3C WebDriver); each adapter implements
- * this and nothing else, and the tests (through `VisitorPage`, visitor.ts) are written once.
+ * protocol can do (decision 035). Chromium (DevTools protocol) is driven by playwright-core,
+ * Firefox (WebDriver BiDi) by puppeteer-core (decision 051), WebKit by WebKitWebDriver (W3C
+ * WebDriver); each adapter implements this and nothing else, and the tests (through `VisitorPage`, visitor.ts) are written once.
  */
 
 export type EngineName = "chromium" | "firefox" | "webkit";

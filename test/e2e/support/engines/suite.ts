@@ -16,13 +16,14 @@ import type { FakeFunction } from "../../../support/fake-function";
 import { root, startBrowserTestServer } from "../browser";
 import { type RecordingProxy, startRecordingProxy } from "../recording-proxy";
 import { ENGINE_NAMES, type EngineLauncher, type EngineName, type EngineSession } from "./driver";
-import { puppeteerLauncher } from "./puppeteer";
+import { chromiumLauncher } from "./chromium";
+import { firefoxLauncher } from "./firefox";
 import { Visitor } from "./visitor";
 import { webkitLauncher } from "./webkit";
 
 const LAUNCHERS: Record<EngineName, () => EngineLauncher> = {
-  chromium: () => puppeteerLauncher("chromium"),
-  firefox: () => puppeteerLauncher("firefox"),
+  chromium: chromiumLauncher,
+  firefox: firefoxLauncher,
   webkit: () => webkitLauncher(),
 };
 

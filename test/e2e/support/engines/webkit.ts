@@ -4,10 +4,10 @@
  * client connected to a driver this adapter starts itself (`usingServer`: no Selenium Manager, no
  * download). What stays ours is the process care the library does not do:
  *
- * - Session start sometimes never returns on a loaded machine (WebKitWebDriver waits forever for
- *   a MiniBrowser that did not come up): each attempt gets its own driver and a deadline, and the
- *   whole process tree (driver, MiniBrowser and its web processes) is killed before the next one;
- *   selenium's DriverService would end the driver alone. After `attempts` the session fails.
+ * - Session start can wait forever (WebKitWebDriver waiting for a MiniBrowser that did not come
+ *   up): it gets a deadline, and past it the whole process tree (driver, MiniBrowser and its web
+ *   processes) is killed, selenium's DriverService would end the driver alone, and the session
+ *   fails with what the driver said. It is never tried again: a start that fails, fails.
  * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
  *   `--full-screen`). Phone widths run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK
  *   applies as a page zoom: a 780 px window lays the page out in a 390 CSS px viewport, as an
@@ -31,12 +31,11 @@ import {
   type Viewport,
 } from "./driver";
 
-/** How a session starts: tries and the deadline of each (a test of the retry shortens them). */
+/** How long a session start may take (the test of the deadline shortens it). */
 export interface StartPolicy {
-  attempts: number;
   deadlineMs: number;
 }
-const START_POLICY: StartPolicy = { attempts: 3, deadlineMs: 20_000 };
+const START_POLICY: StartPolicy = { deadlineMs: 60_000 };
 const COMMAND_DEADLINE_MS = 30_000;
 /** Below this width a window cannot go: phone widths use page zoom 2 instead. */
 const PHONE_ZOOM_BELOW = 640;
@@ -205,6 +204,8 @@ async function startXvfb(binary: string): Promise<{ process: ChildProcess; displ
 interface Driver {
   process: ChildProcess;
   url: string;
+  /** The driver's (and its browser's) last output, for a failure's message. */
+  output(): string;
 }
 
 /**
@@ -231,7 +232,7 @@ async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driv
   while (exited === null && Date.now() < deadline) {
     try {
       const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok) return { process: driver, url };
+      if (response.ok) return { process: driver, url, output: () => output.trim() || "no output" };
     } catch {
       // Not listening yet.
     }
@@ -263,7 +264,7 @@ class WebKitSession implements EngineSession {
     private readonly proxy: string | undefined = undefined,
   ) {}
 
-  /** Starts a driver and a MiniBrowser with the given zoom, in a bounded number of attempts. */
+  /** Starts a driver and a MiniBrowser with the given zoom, within the policy's deadline. */
   async start(zoom: 1 | 2): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...browserEnv({ javaScript: this.javaScript, fonts: this.fonts }),
@@ -292,29 +293,24 @@ class WebKitSession implements EngineSession {
         ],
       },
     });
-    const failures: string[] = [];
-    for (let attempt = 1; attempt <= this.policy.attempts; attempt += 1) {
-      const driver = await startDriver(this.paths.driver, env);
-      // Our own driver, never SELENIUM_REMOTE_URL or a driver Selenium Manager would look for.
-      const client = new Builder()
-        .disableEnvironmentOverrides()
-        .usingServer(driver.url)
-        .withCapabilities(capabilities)
-        .build();
-      const session = client.getSession();
-      session.catch(() => undefined); // settles only once its driver is killed, after the deadline
-      // The client is itself a promise of the session: a failed start must not be left unhandled.
-      client.catch(() => undefined);
-      try {
-        await withDeadline("the session start", session, this.policy.deadlineMs);
-        this.running = { driver, client, zoom };
-        return;
-      } catch (error) {
-        failures.push(`attempt ${attempt}: ${String(error)}`);
-        await killTree(driver.process);
-      }
+    const driver = await startDriver(this.paths.driver, env);
+    // Our own driver, never SELENIUM_REMOTE_URL or a driver Selenium Manager would look for.
+    const client = new Builder()
+      .disableEnvironmentOverrides()
+      .usingServer(driver.url)
+      .withCapabilities(capabilities)
+      .build();
+    const session = client.getSession();
+    session.catch(() => undefined); // settles only once its driver is killed, after the deadline
+    // The client is itself a promise of the session: a failed start must not be left unhandled.
+    client.catch(() => undefined);
+    try {
+      await withDeadline("the session start", session, this.policy.deadlineMs);
+    } catch (error) {
+      await killTree(driver.process);
+      throw new Error(`${String(error)}; WebKitWebDriver said: ${driver.output()}`);
     }
-    throw new Error(`WebKit: no session after ${this.policy.attempts} attempts:\n${failures.join("\n")}`);
+    this.running = { driver, client, zoom };
   }
 
   private get client(): WebDriver {
@@ -466,7 +462,7 @@ class WebKitSession implements EngineSession {
 }
 
 /**
- * `browser` replaces MiniBrowser and `policy` the start policy: for the test of the bounded retry,
+ * `browser` replaces MiniBrowser and `policy` the start policy: for the test of the start's deadline,
  * which gives it a browser that never starts.
  */
 export function webkitLauncher(override: { browser?: string; policy?: StartPolicy } = {}): EngineLauncher {

@@ -1,18 +1,16 @@
 /**
- * Chromium over the DevTools protocol and Firefox over WebDriver BiDi, both through puppeteer-core
- * (decision 035): Debian's `chromium` and `firefox-esr`, never a downloaded browser.
+ * Firefox over WebDriver BiDi through puppeteer-core (decisions 035 and 051): Debian's
+ * `firefox-esr`, never a downloaded browser (playwright-core drives only its own patched Firefox).
  */
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-core";
 
-import { CHROMIUM_FLAGS, findChromium } from "../../../../scripts/chromium.mjs";
 import { findFirefox } from "../../../../scripts/engines.mjs";
 import {
   browserEnv,
   type EngineLauncher,
-  type EngineName,
   type EngineSession,
   type Key,
   type SessionOptions,
@@ -23,7 +21,7 @@ const KEYS: Record<Exclude<Key, "Shift+Tab">, KeyInput> = {
   Tab: "Tab",
   Enter: "Enter",
   Escape: "Escape",
-  // The key's value, which both of puppeteer's protocols know (WebDriver BiDi has no "Space").
+  // The key's value (WebDriver BiDi has no "Space").
   Space: " ",
   ArrowRight: "ArrowRight",
   ArrowDown: "ArrowDown",
@@ -95,23 +93,7 @@ async function firefoxProfile(executablePath: string): Promise<string | undefine
   return copy;
 }
 
-async function launch(
-  engine: "chromium" | "firefox",
-  options: SessionOptions,
-): Promise<{ browser: Browser; profile?: string }> {
-  if (engine === "chromium") {
-    const path = findChromium(process.env, { forTests: true }).path;
-    if (!path) throw new Error("no Chromium");
-    const browser = await puppeteer.launch({
-      browser: "chrome",
-      executablePath: path,
-      headless: true,
-      // Chromium sends loopback directly whatever the proxy (its implicit "<-loopback>" bypass).
-      args: options.proxy ? [...CHROMIUM_FLAGS, `--proxy-server=${options.proxy}`] : CHROMIUM_FLAGS,
-      env: browserEnv(options),
-    });
-    return { browser };
-  }
+async function launch(options: SessionOptions): Promise<{ browser: Browser; profile?: string }> {
   const path = findFirefox().path;
   if (!path) throw new Error("no Firefox");
   const profile = await firefoxProfile(path);
@@ -131,11 +113,12 @@ async function launch(
   }
 }
 
-class PuppeteerSession implements EngineSession {
+class FirefoxSession implements EngineSession {
+  readonly engine = "firefox";
+
   private readonly messages: string[] = [];
 
   constructor(
-    readonly engine: EngineName,
     readonly javaScript: boolean,
     private readonly browser: Browser,
     private readonly page: Page,
@@ -217,21 +200,19 @@ class PuppeteerSession implements EngineSession {
   }
 }
 
-export function puppeteerLauncher(engine: "chromium" | "firefox"): EngineLauncher {
+export function firefoxLauncher(): EngineLauncher {
   return {
-    engine,
+    engine: "firefox",
     missing() {
-      const found = engine === "chromium" ? findChromium(process.env, { forTests: true }) : findFirefox();
+      const found = findFirefox();
       return found.path ? null : found.reason;
     },
     async open(options) {
-      const { browser, profile } = await launch(engine, options);
+      const { browser, profile } = await launch(options);
       try {
         const [first] = await browser.pages();
         const page = first ?? (await browser.newPage());
-        // Chromium's switch is per page; Firefox's is the profile preference set at launch.
-        if (engine === "chromium") await page.setJavaScriptEnabled(options.javaScript);
-        return new PuppeteerSession(engine, options.javaScript, browser, page, profile);
+        return new FirefoxSession(options.javaScript, browser, page, profile);
       } catch (error) {
         await browser.close();
         if (profile) rmSync(profile, { recursive: true, force: true });
