@@ -17,6 +17,7 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { type LeadsRun, runLeadsCli } from "../support/npm";
 import { filesHolding } from "../support/leads";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
+import { contactRequest } from "../support/contact-request";
 
 /**
  * `npm run leads -- list|retry|export|forget`, run as whoever runs the site would run it, over a
@@ -67,17 +68,18 @@ function leads(
   return runLeadsCli(args, childEnv);
 }
 
-const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
-  name: "Mary Jackson",
-  email: "mary@example.com",
-  phone: "+1 757 555 0101",
-  company: 'Hampton "Wind Tunnels", Inc',
-  website: "https://example.org",
-  companySize: "11-50",
-  industry: "Aerospace",
-  message: "Please automate our wind tunnel reports,\nthe weekly ones first.",
-  ...overrides,
-});
+const request = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
+  contactRequest({
+    name: "Mary Jackson",
+    email: "mary@example.com",
+    phone: "+1 757 555 0101",
+    company: 'Hampton "Wind Tunnels", Inc',
+    website: "https://example.org",
+    companySize: "11-50",
+    industry: "Aerospace",
+    message: "Please automate our wind tunnel reports,\nthe weekly ones first.",
+    ...overrides,
+  });
 
 interface Seed {
   state: LeadState;

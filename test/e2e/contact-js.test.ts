@@ -24,17 +24,9 @@ import {
   VALIDATION,
   VALIDATION_TITLE,
 } from "./support/spec-texts";
+import { contactRequest } from "../support/contact-request";
 
-const EMPTY: ContactValues = {
-  name: "",
-  email: "",
-  phone: "",
-  company: "",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: "",
-};
+const EMPTY: ContactValues = contactRequest({});
 
 describeBrowser("contact form with JavaScript", () => {
   const stack = useStack();

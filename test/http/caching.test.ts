@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { wire } from "../support/wire";
+import { contactRequest } from "../support/contact-request";
 
 /**
  * How the production server lets browsers and a CDN cache, and how it compresses:
@@ -14,16 +15,13 @@ import { wire } from "../support/wire";
 let formSerial = 0;
 /** A valid submission, a different request each call (an identical one is not sent again). */
 const validForm = () =>
-  new URLSearchParams({
-    name: "Caching Test",
-    email: "caching.test@example.com",
-    phone: "",
-    company: "",
-    website: "",
-    companySize: "",
-    industry: "",
-    message: `Please tell me more about automating our invoices (${++formSerial}).`,
-  }).toString();
+  new URLSearchParams(
+    contactRequest({
+      name: "Caching Test",
+      email: "caching.test@example.com",
+      message: `Please tell me more about automating our invoices (${++formSerial}).`,
+    }),
+  ).toString();
 /** What the enhanced form adds: answer with data (for the toast), not with a redirect. */
 const enhanced = (body: string) => `${body}&answer=data`;
 

@@ -10,6 +10,7 @@ import { contactField, type ContactFieldName, type ContactFieldRow } from "~/con
 import { policyNonce } from "../security/html";
 import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
 import { type LeadRow, readLeads } from "../support/leads";
+import { contactRequest } from "../support/contact-request";
 
 /** A field's messages, from its row of the field table. */
 const said = (field: ContactFieldName) =>
@@ -27,16 +28,12 @@ const SENT_LOCATION = "/?contact=sent#contact-form";
 
 let serial = 0;
 /** A request no other test sends. */
-const fresh = () => ({
-  name: "Grace Hopper",
-  email: "grace@example.com",
-  phone: "",
-  company: "",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: `Please automate our compiler invoices, request ${++serial} of ${process.pid}.`,
-});
+const fresh = () =>
+  contactRequest({
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    message: `Please automate our compiler invoices, request ${++serial} of ${process.pid}.`,
+  });
 
 const post = (server: AppServer, fields: Record<string, string>) =>
   fetch(`${server.url}/?index`, {

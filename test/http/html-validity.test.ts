@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { browserRequired } from "../../scripts/chromium.mjs";
 import { useAppWithFunction } from "../support/app-server";
 import { root } from "../support/server-process.mjs";
+import { contactRequest } from "../support/contact-request";
 
 /**
  * Every document the server sends is valid HTML by the W3C Nu HTML Checker (npm `vnu-jar`, run
@@ -78,16 +79,12 @@ describe.skipIf(!javaFound && !browserRequired())(
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
     });
 
-    const form = {
+    const form = contactRequest({
       name: "Grace Hopper",
       email: "grace@example.com",
-      phone: "",
       company: "Compilers & Co",
-      website: "",
-      companySize: "",
-      industry: "",
       message: 'We would like to automate "the <b>invoices</b>" & more.',
-    };
+    });
 
     async function post(
       fields: Record<string, string>,

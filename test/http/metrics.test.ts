@@ -6,22 +6,20 @@ import { describe, expect, it } from "vitest";
 
 import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
 import { readLeads } from "../support/leads";
+import { contactRequest } from "../support/contact-request";
 
 /**
  * GET /metrics (issue 13): Prometheus text for whoever has METRICS_TOKEN; for anyone else the
  * same answer as a path that does not exist.
  */
 const TOKEN = "metrics-test-token-0123456789";
-const VALUES = {
+const VALUES = contactRequest({
   name: "Dorothy Vaughan",
   email: "dorothy@example.com",
   phone: "+1 757 555 0100",
   company: "West Computing",
-  website: "",
-  companySize: "",
-  industry: "",
   message: "Please automate our FORTRAN training material.",
-};
+});
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "metrics-"));
 

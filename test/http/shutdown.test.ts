@@ -3,19 +3,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
+import { contactRequest } from "../support/contact-request";
 
 const form = (overrides: Record<string, string> = {}) =>
-  new URLSearchParams({
-    name: "Grace Hopper",
-    email: "grace@example.com",
-    company: "Navy",
-    website: "",
-    companySize: "",
-    industry: "",
-    phone: "",
-    message: "Please automate our compiler paperwork, thank you.",
-    ...overrides,
-  });
+  new URLSearchParams(
+    contactRequest({
+      name: "Grace Hopper",
+      email: "grace@example.com",
+      company: "Navy",
+      message: "Please automate our compiler paperwork, thank you.",
+      ...overrides,
+    }),
+  );
 
 const exited = (server: AppServer) =>
   new Promise<number | null>((resolve) => {

@@ -6,6 +6,7 @@ import { answerAsDataField } from "~/lib/contact/answer";
 import { type AppServer, leadStoreEnv, useAppWithFunction } from "../support/app-server";
 import { readLeads } from "../support/leads";
 import { runLeadsCli } from "../support/npm";
+import { contactRequest } from "../support/contact-request";
 
 /**
  * Spam held, never sent, never lost (issue 41, decision 042), as a visitor, a bot and ops meet it:
@@ -16,17 +17,14 @@ import { runLeadsCli } from "../support/npm";
  */
 
 let serial = 0;
-const person = (overrides: Record<string, string> = {}) => ({
-  name: "Jane Smith",
-  email: `jane${++serial}@acme.example`,
-  phone: "",
-  company: "Acme Logistics",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: `We copy orders by hand between two systems, request ${serial}.`,
-  ...overrides,
-});
+const person = (overrides: Record<string, string> = {}) =>
+  contactRequest({
+    name: "Jane Smith",
+    email: `jane${++serial}@acme.example`,
+    company: "Acme Logistics",
+    message: `We copy orders by hand between two systems, request ${serial}.`,
+    ...overrides,
+  });
 
 /** Without JavaScript: the browser's form post, answered by a redirect (not followed). */
 const postAsDocument = (server: AppServer, fields: Record<string, string>) =>

@@ -8,19 +8,11 @@ import {
   MOCK_FAIL_WORD,
   MOCK_TIMEOUT_WORD,
 } from "../../../mocks/contact-function.js";
+import { contactRequest } from "../../support/contact-request";
 
 /** The handlers `npm run dev` uses with MOCKS=true, driven through the real supabase-js client. */
 
-const request = (message: string) => ({
-  name: "Dev",
-  email: "dev@example.com",
-  phone: "",
-  company: "",
-  website: "",
-  companySize: "",
-  industry: "",
-  message,
-});
+const request = (message: string) => contactRequest({ name: "Dev", email: "dev@example.com", message });
 
 const sink = createSupabaseSink({ url: "http://127.0.0.1:54321", anonKey: "mock-anon-key", timeoutMs: 200 });
 const server = setupServer();

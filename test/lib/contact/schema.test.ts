@@ -9,21 +9,17 @@ import {
   type ContactFieldRow,
 } from "~/content/contact-fields";
 import { contactValuesFrom, validateContact } from "~/lib/contact/schema";
+import { contactRequest } from "../../support/contact-request";
 
 /** A field's messages, from its row of the field table. */
 const said = (field: ContactFieldName) =>
   contactField(field).messages as Required<ContactFieldRow["messages"]>;
 
-const valid = {
+const valid = contactRequest({
   name: "Ada Lovelace",
   email: "ada@example.com",
-  phone: "",
-  company: "",
-  website: "",
-  companySize: "",
-  industry: "",
   message: "We want to automate our invoicing.",
-};
+});
 
 const failure = (input: Record<string, unknown>) => {
   const result = validateContact(input);
@@ -333,31 +329,21 @@ describe("validateContact: output", () => {
     const result = validateContact({ name: "Ada", email: "ada@example.com", message: "Automate everything" });
     expect(result).toEqual({
       ok: true,
-      data: {
+      data: contactRequest({
         name: "Ada",
         email: "ada@example.com",
-        phone: "",
-        company: "",
-        website: "",
-        companySize: "",
-        industry: "",
         message: "Automate everything",
-      },
+      }),
     });
   });
 });
 
 describe("contactValuesFrom", () => {
   it("keeps text as typed and empties what is not text", () => {
-    expect(contactValuesFrom({ name: " Ada ", email: ["a", "b"], message: new File([""], "f") })).toEqual({
-      name: " Ada ",
-      email: "",
-      website: "",
-      message: "",
-      phone: "",
-      company: "",
-      companySize: "",
-      industry: "",
-    });
+    expect(contactValuesFrom({ name: " Ada ", email: ["a", "b"], message: new File([""], "f") })).toEqual(
+      contactRequest({
+        name: " Ada ",
+      }),
+    );
   });
 });

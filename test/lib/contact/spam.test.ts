@@ -10,20 +10,22 @@ import {
   typingMsFrom,
 } from "~/lib/contact/spam";
 import type { ContactRequest } from "~/lib/contact/schema";
+import { contactRequest } from "../../support/contact-request";
 
 /** The rules of decision 042: which signals a valid submission shows, and which of them hold it. */
 
-const lead = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
-  name: "Jane Smith",
-  email: "jane@acme.example",
-  phone: "+1 513 555 0100",
-  company: "Acme Logistics",
-  website: "https://acme.example",
-  companySize: "11-50",
-  industry: "Logistics",
-  message: "We spend two days a week copying orders between our shop and our ERP. Can you help?",
-  ...overrides,
-});
+const lead = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
+  contactRequest({
+    name: "Jane Smith",
+    email: "jane@acme.example",
+    phone: "+1 513 555 0100",
+    company: "Acme Logistics",
+    website: "https://acme.example",
+    companySize: "11-50",
+    industry: "Logistics",
+    message: "We spend two days a week copying orders between our shop and our ERP. Can you help?",
+    ...overrides,
+  });
 
 describe("each signal", () => {
   it.each<[string, Partial<ContactRequest>, { honeypot?: string; typingMs?: number }, string[]]>([

@@ -23,6 +23,7 @@ import {
   type LeadStore,
   StoreUnavailableError,
 } from "~/lib/leads/store.server";
+import { contactRequest } from "../../support/contact-request";
 
 /**
  * The lead store's behaviour, the same on both engines (test/lib/leads/store-*.test.ts run it on
@@ -30,17 +31,15 @@ import {
  * connections to one database, as two servers have.
  */
 
-export const request = (overrides: Partial<ContactRequest> = {}): ContactRequest => ({
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  phone: "+44 20 7946 0000",
-  company: "Analytical Engines",
-  website: "",
-  companySize: "",
-  industry: "",
-  message: "Please automate our invoices, they take days.",
-  ...overrides,
-});
+export const request = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
+  contactRequest({
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    phone: "+44 20 7946 0000",
+    company: "Analytical Engines",
+    message: "Please automate our invoices, they take days.",
+    ...overrides,
+  });
 
 const allow = async () => ({ allowed: true as const });
 const retry = { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 };
