@@ -10,6 +10,7 @@ import { initials } from "~/lib/initials";
 
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Doc, parseHtml as parse } from "../support/html";
+import { CONTACT_FIELDS } from "~/content/contact-fields";
 
 /** The page footer (testimonial cards have their own `<footer>` inside `<article>`). */
 const pageFooter = (doc: Doc) =>
@@ -205,16 +206,7 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     const names = Array.from(form.querySelectorAll("input, select, textarea"))
       .map((field) => field.getAttribute("name"))
       .filter(Boolean);
-    for (const name of [
-      "name",
-      "email",
-      "phone",
-      "company",
-      "website",
-      "companySize",
-      "industry",
-      "message",
-    ]) {
+    for (const { name } of CONTACT_FIELDS) {
       expect(names).toContain(name);
       const field = form.querySelector(`[name="${name}"]`)!;
       expect(form.querySelector(`label[for="${field.id}"]`), `label for ${name}`).not.toBeNull();

@@ -45,16 +45,12 @@ describe("validateContact: the field table", () => {
   });
 
   it("checks the spec's rules first, then the rest, each in the form's order", () => {
-    expect(contactFieldNames).toEqual([
-      "name",
-      "email",
-      "website",
-      "message",
-      "phone",
-      "company",
-      "companySize",
-      "industry",
-    ]);
+    expect(contactFieldNames.slice(0, 4)).toEqual(["name", "email", "website", "message"]);
+    expect(contactFieldNames.slice(4)).toEqual(
+      CONTACT_FIELDS.map((field) => field.name).filter(
+        (name) => !contactFieldNames.slice(0, 4).includes(name),
+      ),
+    );
   });
 });
 
@@ -228,16 +224,7 @@ describe("validateContact: the other fields", () => {
   });
   it("ignores unknown fields", () => {
     const result = validateContact({ ...valid, admin: "yes", __proto__x: "1" });
-    expect(result.ok && Object.keys(result.data)).toEqual([
-      "name",
-      "email",
-      "phone",
-      "company",
-      "website",
-      "companySize",
-      "industry",
-      "message",
-    ]);
+    expect(result.ok && Object.keys(result.data)).toEqual(CONTACT_FIELDS.map((field) => field.name));
   });
 });
 
