@@ -1,18 +1,28 @@
-import cliProgress from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
-import { CONTACT_FIELDS } from "~/content/contact-fields";
-import type { LeadRequest } from "~/lib/leads/sink.server";
 import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
-import { type Attempt, attemptDelivery } from "~/lib/leads/delivery.server";
+import { attemptDelivery } from "~/lib/leads/delivery.server";
 import { configuredSink, databaseConfig } from "~/lib/leads/services.server";
-import { createLeadStore, type Lead, type LeadState, type LeadStore } from "~/lib/leads/store.server";
+import { createLeadStore, type LeadState, type LeadStore } from "~/lib/leads/store.server";
 
-import { type CsvColumn, type CsvOptions, toCsv } from "./csv";
+import {
+  ALL,
+  inboxColumns,
+  leadColumns,
+  leadCsvColumns,
+  OPEN,
+  type Selection,
+  spamColumns,
+  statesOf,
+  statusText,
+  wrap,
+} from "./columns";
+import { type CsvOptions, toCsv } from "./csv";
+import { describeAttempt, plural, progressReporter } from "./progress";
 import { CliError } from "./errors";
-import { type Column, formatTable } from "./table";
+import { formatTable } from "./table";
 
 /**
  * `npm run leads -- list|retry|resolve|export|release|forget`: what ops need to see, resend, export and
@@ -24,117 +34,6 @@ import { type Column, formatTable } from "./table";
 
 const out = (text: string) => process.stdout.write(text);
 const note = (text: string) => process.stderr.write(`${text}\n`);
-
-/** How a state reads in the status column. */
-export const statusText: Record<LeadState, string> = {
-  sending: "sending",
-  pending: "pending",
-  possibly_delivered: "possibly-delivered",
-  dead: "dead",
-  delivered: "delivered",
-  inbox: "inbox",
-  spam: "spam",
-};
-
-/** What `list` and `export` show by default: every lead still to be delivered. */
-const OPEN: LeadState[] = ["pending", "possibly_delivered", "dead", "sending"];
-const ALL: LeadState[] = ["pending", "possibly_delivered", "dead", "sending", "delivered", "inbox", "spam"];
-
-/** Which leads `list` and `export` show: the inbox, the spam held, every lead, or (none) those to deliver. */
-interface Selection {
-  inbox?: boolean;
-  spam?: boolean;
-  all?: boolean;
-}
-const statesOf = (options: Selection): LeadState[] =>
-  options.inbox ? ["inbox"] : options.spam ? ["spam"] : options.all ? ALL : OPEN;
-
-/** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
-const time = (ms: number | null) =>
-  ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 16);
-
-/** A note broken into lines of at most `width` columns, at spaces. */
-export function wrap(text: string, width: number): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.join("\n");
-}
-
-function reasonText(lead: Lead): string {
-  // Why a submission is held as spam: its signals (decision 042).
-  if (lead.state === "spam") return lead.spamSignals.join(", ");
-  if (!lead.lastReason) return "";
-  return lead.lastStatus ? `${lead.lastReason} ${lead.lastStatus}` : lead.lastReason;
-}
-
-/** One of the visitor's values: empty once retention erased the lead's record. */
-const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
-
-const leadColumns: Column<Lead>[] = [
-  { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
-  { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
-  { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
-  // What gives way to a narrow terminal: the message and the error first, then the company, then
-  // the name. The e-mail and the phone, how to reach the person, are never cut: where they cannot
-  // fit, the leads are listed one record each, field by field.
-  { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => field(lead, "name") },
-  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => field(lead, "email") },
-  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => field(lead, "phone") },
-  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => field(lead, "company") },
-  {
-    header: "Message",
-    maxWidth: 48,
-    minWidth: 8,
-    cut: "words",
-    givesWay: 0,
-    value: (lead) => field(lead, "message"),
-  },
-];
-
-/** `list --spam`: why each is held in place of tries and errors (a held submission has neither). */
-const spamColumns: Column<Lead>[] = leadColumns.flatMap((column) =>
-  column.header === "Tries"
-    ? []
-    : column.header === "Last error"
-      ? [{ ...column, header: "Signals", maxWidth: 36, minWidth: 8 }]
-      : [column],
-);
-
-const inboxColumns = leadColumns.filter(
-  (column) => !["Tries", "Last error", "Status"].includes(column.header),
-);
-
-const leadCsvColumns: CsvColumn<Lead>[] = [
-  { header: "id", value: (lead) => lead.id },
-  { header: "status", value: (lead) => statusText[lead.state] },
-  { header: "receivedAt", value: (lead) => new Date(lead.receivedAt).toISOString() },
-  { header: "attempts", value: (lead) => lead.attempts },
-  // A lead held as spam: its signals, the reason it is held (the columns stay those scripts read).
-  {
-    header: "lastReason",
-    value: (lead) => (lead.state === "spam" ? lead.spamSignals.join(" ") : (lead.lastReason ?? "")),
-  },
-  { header: "functionStatus", value: (lead) => lead.lastStatus ?? "" },
-  {
-    header: "deliveredAt",
-    value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : ""),
-  },
-  // Every field of the form, in its order, by the name the function receives.
-  ...CONTACT_FIELDS.map(({ name }): CsvColumn<Lead> => ({
-    header: name,
-    value: (lead) => field(lead, name),
-  })),
-];
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 const terminalWidth = () =>
   process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || 160;
@@ -268,35 +167,6 @@ async function resolve(id: string): Promise<number> {
   });
 }
 
-function describe(attempt: Attempt): string {
-  if (!attempt.called)
-    return `not sent (${attempt.sent.ok ? "" : attempt.sent.detail}): now ${attempt.state}`;
-  if (attempt.sent.ok && attempt.state === "unknown")
-    // The function has it; the store will hold it as possibly delivered when its lease runs out.
-    return "delivered by the function, but the store could not record it: it will show as possibly delivered; do not send it again";
-  if (attempt.sent.ok) return "delivered";
-  const why = `${attempt.sent.reason}${attempt.sent.status ? ` ${attempt.sent.status}` : ""}`;
-  return `failed (${why}): now ${attempt.state === "unknown" ? "unrecorded" : statusText[attempt.state]}`;
-}
-
-/** A bar on a terminal; one plain line per lead otherwise (CI logs, pipes). */
-function progressReporter(total: number) {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { stream: process.stderr, format: "Retrying [{bar}] {value}/{total}", hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0);
-    return { progress: (done: number) => bar.update(done), stop: () => bar.stop() };
-  }
-  note(`Retrying ${plural(total, "lead")}…`);
-  return {
-    progress: (done: number, lead?: Lead, attempt?: Attempt) =>
-      lead && attempt && note(`[${done}/${total}] ${lead.id}: ${describe(attempt)}`),
-    stop: () => undefined,
-  };
-}
-
 async function retry(options: { includePossiblyDelivered?: boolean }): Promise<number> {
   const sink = configuredSink(env);
   return withStore(async (store) => {
@@ -406,7 +276,9 @@ async function release(idOrEmail: string): Promise<number> {
         case "claimed": {
           const attempt = await attemptDelivery({ store, sink: sink! }, released.claim, "cli");
           if (!attempt.sent.ok) left++;
-          out(`${lead.id}: released and sent to the function ${CONTACT_FUNCTION}: ${describe(attempt)}\n`);
+          out(
+            `${lead.id}: released and sent to the function ${CONTACT_FUNCTION}: ${describeAttempt(attempt)}\n`,
+          );
           break;
         }
       }
