@@ -28,14 +28,14 @@ export const BUDGETS = [
     name: "lead store code (app/lib/leads/)",
     folders: ["app/lib/leads"],
     unit: "code lines",
-    max: 1_831,
+    max: 1_818,
     target: 1_700,
   },
   {
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 11_920,
+    max: 11_944,
     target: 10_500,
   },
   {
@@ -43,7 +43,7 @@ export const BUDGETS = [
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
     largest: true,
-    max: 511,
+    max: 400,
     target: 400,
   },
   // The decision records alone hold 23,500 words: a replaced record keeps the text it was first

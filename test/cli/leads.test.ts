@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ContactRequest } from "~/lib/contact/schema";
-import { type NewLead, openDatabase } from "~/lib/leads/database.server";
+import { type NewLead, type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
 import { fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { createLeadStore, type Lead, type LeadState, leadStates } from "~/lib/leads/store.server";
 import { recordOf } from "~/lib/leads/admit.server";
@@ -121,12 +121,16 @@ function rowOf(seed: Seed, index: number): NewLead {
 }
 
 /** The lead store of `target`, opened (and migrated) as the server opens it. */
-async function withStore<T>(target: Target, work: (store: ReturnType<typeof createLeadStore>) => Promise<T>) {
+async function withStore<T>(
+  target: Target,
+  work: (store: ReturnType<typeof createLeadStore>, database: OpenDatabase) => Promise<T>,
+) {
+  const database = openDatabase({
+    databaseUrl: "databaseUrl" in target ? target.databaseUrl : undefined,
+    file: "file" in target ? target.file : "",
+  });
   const store = createLeadStore({
-    database: openDatabase({
-      databaseUrl: "databaseUrl" in target ? target.databaseUrl : undefined,
-      file: "file" in target ? target.file : "",
-    }),
+    database,
     leaseMs: 15_000,
     retry: { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 20 },
     log: () => undefined,
@@ -134,7 +138,7 @@ async function withStore<T>(target: Target, work: (store: ReturnType<typeof crea
   const status = await store.start();
   try {
     if (status.state !== "ready") throw new Error(`test store not ready: ${status.reason}`);
-    return await work(store);
+    return await work(store, database);
   } finally {
     await store.close();
   }
@@ -143,8 +147,8 @@ async function withStore<T>(target: Target, work: (store: ReturnType<typeof crea
 /** Writes these leads into the store, as they are; returns their rows. */
 async function seed(target: Target, seeds: Seed[]): Promise<NewLead[]> {
   const rows = seeds.map(rowOf);
-  const inserted = await withStore(target, (store) => store.insertImported(rows));
-  expect(inserted).toBe(rows.length);
+  // Rows in any state, as they are: straight into the table the store has just migrated.
+  await withStore(target, (_store, { db }) => db.insertInto("leads").values(rows).execute());
   return rows;
 }
 

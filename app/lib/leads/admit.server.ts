@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 
 import type { LeadRequest } from "~/lib/leads/sink.server";
-import { type LeadsDatabase, type NewLead, writeTransaction } from "~/lib/leads/database.server";
+import { type LeadsDatabase, writeTransaction } from "~/lib/leads/database.server";
 import { emailKey, fingerprintOf } from "~/lib/leads/fingerprint.server";
 import { fromStates, OPEN_STATES } from "~/lib/leads/lead-states";
 import type { Claim, Instant, StoreContext, Where } from "~/lib/leads/store-context.server";
@@ -150,18 +150,3 @@ export async function admit(
     fingerprint,
   );
 }
-
-/** Rows written as they are, skipping any whose id (or open fingerprint) is already there: re-running adds nothing. */
-export const insertImported = (context: StoreContext, rows: NewLead[]): Promise<number> =>
-  writeTransaction(context, async (trx) => {
-    let inserted = 0;
-    for (const row of rows) {
-      const result = await trx
-        .insertInto("leads")
-        .values(row)
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst();
-      inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
-    }
-    return inserted;
-  });

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 
-import { admit, insertImported } from "~/lib/leads/admit.server";
+import { admit } from "~/lib/leads/admit.server";
 import type { RetryPolicy } from "~/lib/leads/backoff";
 import * as claims from "~/lib/leads/claims.server";
 import { createConnection } from "~/lib/leads/connection.server";
@@ -39,7 +39,7 @@ export interface LeadStoreOptions {
 }
 
 /** What the store does, each taking the store's context first. */
-const OPERATIONS = { admit, insertImported, ...claims, ...erasure, ...reads };
+const OPERATIONS = { admit, ...claims, ...erasure, ...reads };
 /** The store's context is the first argument of every operation: bound, each takes the rest. */
 type Operation = (context: StoreContext, ...args: never[]) => unknown;
 type Bound = {
