@@ -32,7 +32,7 @@ function problemAsUnprivileged(variable: string, file: string): string | null {
   const script = join(dir, "problem.mjs");
   buildSync({
     stdin: {
-      contents: `import { dataFileProblem } from "~/lib/data-files.server";
+      contents: `import { dataFileProblem } from "./server/data-files";
         process.stdout.write(JSON.stringify(dataFileProblem(process.argv[2], process.argv[3])));`,
       resolveDir: fileURLToPath(new URL("../..", import.meta.url)),
       loader: "ts",
