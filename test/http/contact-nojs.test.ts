@@ -10,6 +10,7 @@ import { contactField, type ContactFieldName, type ContactFieldRow } from "~/con
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { type LeadRow, readLeads } from "../support/leads";
+import { contactRequest } from "../support/contact-request";
 
 /** A field's messages, from its row of the field table. */
 const said = (field: ContactFieldName) =>
@@ -22,7 +23,7 @@ const said = (field: ContactFieldName) =>
 
 const ANON_KEY = "http-test-anon-key";
 
-const baseForm = {
+const baseForm = contactRequest({
   name: "Ada Lovelace",
   email: "ada@example.com",
   phone: "+1 513 555 0100",
@@ -31,7 +32,7 @@ const baseForm = {
   companySize: "51-200",
   industry: "Manufacturing",
   message: "We want to automate our invoicing, <b>please</b>.",
-};
+});
 /**
  * Each test sends its own request: the server answers an identical one it delivered in the last
  * 10 minutes without sending it again (decision 026), which the tests of that rule check.

@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
 import type { ContactValues } from "./spec-texts";
+import { CONTACT_FIELDS, contactField } from "~/content/contact-fields";
 
 /**
  * The browser never leaves 127.0.0.1: requests to any other host (external links opened in a
@@ -142,16 +143,14 @@ export function field(page: Page, name: keyof ContactValues): Locator {
 export async function fillContact(page: Page, values: Partial<ContactValues>): Promise<void> {
   for (const [name, value] of Object.entries(values) as [keyof ContactValues, string][]) {
     const input = field(page, name);
-    if (name === "companySize") await input.selectOption(value);
+    if (contactField(name).kind === "select") await input.selectOption(value);
     else await input.fill(value);
   }
 }
 
 export async function contactValues(page: Page): Promise<ContactValues> {
   const entries = await Promise.all(
-    (["name", "email", "phone", "company", "website", "companySize", "industry", "message"] as const).map(
-      async (name) => [name, await field(page, name).inputValue()] as const,
-    ),
+    CONTACT_FIELDS.map(async ({ name }) => [name, await field(page, name).inputValue()] as const),
   );
   return Object.fromEntries(entries) as ContactValues;
 }
