@@ -37,8 +37,8 @@ import { startPostgres } from "../scripts/postgres.mjs";
 
 const USAGE = `npm run bench -- [options]
   --skip-build      measure the build already in REMIX_BUILD_DIR (default .builds/bench)
-  --only=SECTIONS   some of bytes,lighthouse,load,store (results in bench/results/partial-*.json),
-                    or node20: bytes, load and mobile Lighthouse against the last release on Node 20
+  --only=SECTIONS   some of bytes,lighthouse,load,store (results in bench/results/partial-*.json);
+                    node20: bytes, load and mobile Lighthouse against the last release on Node 20
   --runs=3          Lighthouse runs of each configuration    --rounds=3   rounds of load and store runs
   --mobile-only     no desktop Lighthouse runs               --save-lhr   keep every Lighthouse report
 Environment: REMIX_BUILD_DIR, CHROME_PATH (scripts/chromium.mjs).`;
@@ -46,7 +46,7 @@ const { values: options } = parseArgs({
   options: {
     help: { type: "boolean" },
     "skip-build": { type: "boolean" },
-    only: { type: "string", default: "bytes,lighthouse,load,store" },
+    only: { type: "string" },
     runs: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
     "mobile-only": { type: "boolean" },
@@ -57,11 +57,14 @@ if (options.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const only = options.only.split(",");
-const NODE20_SECTIONS = ["bytes", "lighthouse", "load"];
-const sections = new Set(only.flatMap((name) => (name === "node20" ? NODE20_SECTIONS : [name])));
-const mobileOnly = options["mobile-only"] || only.includes("node20");
-const withNode20 = NODE20_SECTIONS.some((section) => sections.has(section));
+// A full run, or the sections --only names; the Node 20 release in a full run and with --only=node20.
+const only = options.only?.split(",");
+const PAGE_SECTIONS = ["bytes", "lighthouse", "load"];
+const sections = new Set(
+  only?.flatMap((name) => (name === "node20" ? PAGE_SECTIONS : [name])) ?? [...PAGE_SECTIONS, "store"],
+);
+const withNode20 = !only || only.includes("node20");
+const mobileOnly = options["mobile-only"] || Boolean(only?.includes("node20"));
 const lighthouseRuns = Number(options.runs);
 const rounds = Number(options.rounds);
 const LOAD_SECONDS = 5;
@@ -400,7 +403,9 @@ async function main() {
   const fake = await startFakeFunction();
   // The server of bytes, lighthouse and load (the store section starts its own).
   const env = { ...benchEnv(fake), ...leadStoreEnv(`${dataDir}/shared`) };
-  const server = withNode20 ? await startAppServer(buildDir, env) : null;
+  const server = PAGE_SECTIONS.some((name) => sections.has(name))
+    ? await startAppServer(buildDir, env)
+    : null;
   let node20 = null;
   try {
     // The previous release, on Node 20, served beside this build for the whole run.
@@ -431,7 +436,7 @@ async function main() {
     date: new Date().toISOString(),
     buildDir,
     machine: { ...machineAtStart, loadAverageAtEnd: machine().loadAverage },
-    options: { sections: [...sections], lighthouseRuns, rounds, mobileOnly },
+    options: { sections: [...sections], withNode20, lighthouseRuns, rounds, mobileOnly },
     durationMs,
     budgets: BUDGETS,
     missed,
@@ -440,9 +445,7 @@ async function main() {
   };
   mkdirSync(RESULTS, { recursive: true });
   // Only a full run is "latest"; a partial one (--only) must not replace its figures.
-  const complete =
-    ["bytes", "lighthouse", "load", "store"].every((name) => sections.has(name)) && !mobileOnly;
-  const resultFile = complete ? "latest.json" : `partial-${[...sections].join("-")}.json`;
+  const resultFile = only || mobileOnly ? `partial-${[...sections].join("-")}.json` : "latest.json";
   writeFileSync(`${RESULTS}/${resultFile}`, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\n${report.formatTable(rows)}\n`);
   console.log(

@@ -145,6 +145,7 @@ function mainThreadAfterFirstPaint(trace) {
  * (NO_NAVSTART, NO_FCP...: the trace of a loaded machine, not the page) measured nothing, and
  * Lighthouse's advice is to run it again: up to `retries` times, each failure reported. A page
  * that fails every attempt still fails the benchmark.
+ * @param {() => Promise<{ runtimeError: string | null }>} attempt @param {(failure: string) => void} onFailure
  */
 export async function runUntilRecorded(attempt, onFailure, retries = 2) {
   for (let tried = 0; ; tried += 1) {
