@@ -1,30 +1,18 @@
 // The processes the bench and the soak measure, all on 127.0.0.1: a production build served exactly
 // as `npm start` serves it, a stand-in for the `send-contact-email` function, and the bare server.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 
 import { freePort, root, startServer } from "../../test/support/server-process.mjs";
 
-export { freePort, root };
+export { root };
 
-/** Runs `command` to its end; resolves with the tail of its output, rejects with it. */
-export function runToEnd(command, args, { cwd = root, env = process.env } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const append = (chunk) => (output = (output + chunk).slice(-20_000));
-    child.stdout.on("data", append);
-    child.stderr.on("data", append);
-    child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code}):\n${output}`)),
-    );
-  });
-}
+/** Runs `command` to its end; rejects with its output (execFile's error names the command and its stderr). */
+export const runToEnd = (command, args, { cwd = root, env = process.env } = {}) =>
+  promisify(execFile)(command, args, { cwd, env, maxBuffer: 64 * 2 ** 20 });
 
 /** Builds the app into `buildDir` (never into the shared `build/`). */
 export const buildApp = (buildDir) =>
