@@ -90,8 +90,7 @@ export async function storeReady(server, engine) {
  */
 export async function startBareServer({ headers, body }) {
   const response = JSON.stringify({ headers, body: body.toString("base64") });
-  const child = spawn(process.execPath, [`${root}bench/lib/bare-server.mjs`], {
-    env: { ...process.env, BARE_RESPONSE: response },
+  const child = spawn(process.execPath, [`${root}bench/lib/bare-server.mjs`, response], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise((resolve, reject) => {
