@@ -184,9 +184,12 @@ export function medianOfRuns(runs) {
   return {
     runs: runs.length,
     scores: Object.fromEntries(CATEGORIES.map((id) => [id, of((run) => run.scores[id])])),
-    ...Object.fromEntries(
-      ["lcp", "fcp", "tbt", "cls", "si", "benchmarkIndex"].map((key) => [key, of((run) => run[key])]),
-    ),
+    lcp: of((run) => run.lcp),
+    fcp: of((run) => run.fcp),
+    tbt: of((run) => run.tbt),
+    cls: of((run) => run.cls),
+    si: of((run) => run.si),
+    benchmarkIndex: of((run) => run.benchmarkIndex),
     lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
     failing: [...failing.values()],
     longestObservedTaskMs: of((run) => run.observed?.longestMs),

@@ -28,6 +28,8 @@ export const nodeHome = (version, cacheDir = `${os.homedir()}/.cache/node-linux-
  * describe this checkout's npm run), with `extra` (an `undefined` value removes a variable); on a
  * Node of its own (`home`), that Node's bin first on PATH (npm and all it spawns run on it) and
  * npm_config_nodedir at it (node-gyp builds native addons against its headers).
+ * @param {Record<string, string | undefined>} [extra] @param {string | null} [home]
+ * @param {Record<string, string | undefined>} [base]
  */
 export function cleanEnv(extra = {}, home = null, base = process.env) {
   const env = Object.fromEntries(Object.entries(base).filter(([key]) => !key.startsWith("npm_")));
