@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The one place that knows where this machine's PostgreSQL server binaries are, which user runs
-// them, and that starts throwaway servers on them (startPostgres): the tests (test/support/postgres.ts),
-// the benchmark and this CLI use it; the types are in postgres.d.mts. Nothing is downloaded:
-// Debian's `postgresql` package, or whatever POSTGRES_BIN_DIR names.
+// The one place that knows where this machine's PostgreSQL server binaries are (Debian's
+// `postgresql` package; nothing is downloaded), which user runs them, and that starts throwaway
+// servers on them (startPostgres) for the tests (test/support/postgres.ts) and the bench.
 //
 // A throwaway server is a fresh cluster (initdb) in a temporary folder, one `postgres` process held
 // by its PID, on a free port of 127.0.0.1, without password (trust, loopback only) or fsync. A
@@ -11,29 +10,26 @@
 // next startPostgres().
 //
 //   node scripts/postgres.mjs check   prints the binaries and the user that will run them (exit 1: missing)
-//   node scripts/postgres.mjs reap    stops and deletes test clusters whose test process died
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync } from "node:fs";
 import { readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 import { isExecutableFile } from "./executables.mjs";
 import { freePort } from "./ports.mjs";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
-/** Every test cluster lives in a temporary folder whose name starts with this. */
-export const TEMP_PREFIX = "pg-test-";
-/** The file, in that folder, that holds the PID of the process that owns the cluster. */
-export const OWNER_FILE = "owner.pid";
-
+/** Every cluster lives in a temporary folder named so, which holds the PID of the process that owns it. */
+const TEMP_PREFIX = "pg-test-";
+const OWNER_FILE = "owner.pid";
 const SUPERUSER = "postgres";
 const HOST = "127.0.0.1";
-const READY_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 30_000;
-// Throwaway cluster: its data is thrown away, so never wait for the disk. Never on a real server.
+const WAIT_MS = 30_000;
+// A throwaway cluster's data is thrown away: never wait for the disk. Never on a real server.
 const SERVER_SETTINGS = {
   listen_addresses: HOST,
   max_connections: "200",
@@ -44,46 +40,25 @@ const SERVER_SETTINGS = {
 
 const hasServerBinaries = (dir) => ["postgres", "initdb"].every((name) => isExecutableFile(join(dir, name)));
 
-function pgConfigBinDir(env) {
-  try {
-    const options = { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] };
-    return execFileSync("pg_config", ["--bindir"], options).trim();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The folder that holds both `postgres` and `initdb`: POSTGRES_BIN_DIR when set, else Debian's
- * highest /usr/lib/postgresql/<version>/bin, else `pg_config --bindir` (libpq-dev may install it
- * without a server), else the real folder of an `initdb` on the PATH (it may be a symlink).
- */
+/** The folder that holds `postgres` and `initdb`: Debian's highest /usr/lib/postgresql/<version>/bin, else that of an `initdb` on the PATH. */
 export function findPostgres(env = process.env) {
-  const override = env.POSTGRES_BIN_DIR?.trim();
-  if (override)
-    return hasServerBinaries(override)
-      ? { bin: resolve(override), reason: `POSTGRES_BIN_DIR=${override}` }
-      : { bin: null, reason: `POSTGRES_BIN_DIR=${override} does not hold both postgres and initdb` };
   const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql") : [];
-  for (const version of versions
-    .filter((v) => /^\d+(\.\d+)*$/.test(v))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))) {
-    const dir = `/usr/lib/postgresql/${version}/bin`;
-    if (hasServerBinaries(dir)) return { bin: dir, reason: `found ${dir}` };
-  }
-  const configured = pgConfigBinDir(env);
-  if (configured && hasServerBinaries(configured)) return { bin: configured, reason: "pg_config --bindir" };
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir || !isExecutableFile(join(dir, "initdb"))) continue;
-    const real = dirname(realpathSync(join(dir, "initdb")));
-    if (hasServerBinaries(real)) return { bin: real, reason: `initdb on the PATH (${join(dir, "initdb")})` };
-  }
-  return {
-    bin: null,
-    reason:
-      "no PostgreSQL server binaries (postgres and initdb) in /usr/lib/postgresql/*/bin, pg_config --bindir " +
-      "or the PATH, and POSTGRES_BIN_DIR is unset",
-  };
+  const debian = versions
+    .filter((version) => /^\d+(\.\d+)*$/.test(version))
+    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
+    .map((version) => `/usr/lib/postgresql/${version}/bin`);
+  const onPath = (env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir && isExecutableFile(join(dir, "initdb")))
+    .map((dir) => dirname(realpathSync(join(dir, "initdb"))));
+  const bin = [...debian, ...onPath].find(hasServerBinaries);
+  return bin
+    ? { bin, reason: debian.includes(bin) ? `found ${bin}` : "initdb on the PATH" }
+    : {
+        bin: null,
+        reason:
+          "no PostgreSQL server binaries (postgres and initdb) in /usr/lib/postgresql/*/bin or the PATH",
+      };
 }
 
 let serverUserCache;
@@ -101,8 +76,7 @@ export function serverUser() {
 function lookUpServerUser() {
   for (const user of ["postgres", "nobody"]) {
     try {
-      const id = (flag) =>
-        Number(execFileSync("id", [flag, user], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+      const id = (flag) => Number(execFileSync("id", [flag, user], { encoding: "utf8", stdio: "pipe" }));
       const [uid, gid] = [id("-u"), id("-g")];
       if (uid !== 0 && Number.isInteger(uid) && Number.isInteger(gid)) return { user, uid, gid };
     } catch {
@@ -113,58 +87,32 @@ function lookUpServerUser() {
 }
 
 /** With CI=true or REQUIRE_POSTGRES=1 a missing PostgreSQL is a failure, not a skip. */
-export function postgresRequired(env = process.env) {
-  return ["true", "1"].includes(env.CI ?? "") || ["true", "1"].includes(env.REQUIRE_POSTGRES ?? "");
-}
+export const postgresRequired = (env = process.env) =>
+  ["true", "1"].includes(env.CI ?? "") || ["true", "1"].includes(env.REQUIRE_POSTGRES ?? "");
 
-/** Whether every folder from `/` down to `path` lets other users through (the server user must). */
-function reachableByOthers(path) {
-  try {
-    for (let current = realpathSync(path); ; current = dirname(current)) {
-      if ((statSync(current).mode & 0o001) === 0) return false;
-      if (dirname(current) === current) return true;
-    }
-  } catch {
-    return false;
-  }
-}
+/** Where clusters get their temporary folders: one the server user can reach when it is not us. */
+const clusterBase = () => (serverUser() ? "/tmp" : tmpdir());
 
-/** Where test clusters get their temporary folders: os.tmpdir(), else /tmp when the server user could not reach it. */
-export function clusterBase() {
-  const base = tmpdir();
-  return serverUser() === null || reachableByOthers(base) ? base : "/tmp";
-}
-
-/** PIDs of the direct children of `pid` (a postmaster's backends and workers), from /proc. */
-export function childPids(pid) {
-  const children = [];
-  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
-    if (!/^\d+$/.test(entry)) continue;
+/** SIGKILLs a postmaster and its children (from /proc: children first, so none outlives it for long). */
+function killServerTree(pid) {
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")".
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid)
+        process.kill(Number(entry), "SIGKILL");
     } catch {
       // The process ended meanwhile.
     }
   }
-  return children;
-}
-
-function kill(pid, signal) {
   try {
-    process.kill(pid, signal);
+    process.kill(pid, "SIGKILL");
   } catch {
     // Already gone.
   }
 }
 
-/** SIGKILLs a postmaster and its children (children first, so none outlives it for long). */
-export function killServerTree(pid) {
-  for (const child of childPids(pid)) kill(child, "SIGKILL");
-  kill(pid, "SIGKILL");
-}
-
+/** Whether a process (e.g. a server's `pid`) still exists. */
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -174,39 +122,29 @@ export function isAlive(pid) {
   }
 }
 
-/**
- * Stops (SIGKILL) and deletes every test cluster whose owning process is gone (a test process
- * that was itself SIGKILLed). Clusters of live processes are left alone. Returns the folders removed.
- */
-export function reapOrphans() {
-  const removed = [];
+/** Stops (SIGKILL) and deletes every cluster whose owning process is gone; those of live processes stay. */
+function reapOrphans() {
   for (const base of new Set([clusterBase(), tmpdir(), "/tmp"])) {
-    const names = existsSync(base) ? readdirSync(base).filter((name) => name.startsWith(TEMP_PREFIX)) : [];
-    for (const name of names) {
+    for (const name of readdirSync(base).filter((entry) => entry.startsWith(TEMP_PREFIX))) {
       const dir = join(base, name);
       try {
         const ownerFile = join(dir, OWNER_FILE);
         if (existsSync(ownerFile)) {
-          if (isAlive(Number(readFileSync(ownerFile, "utf8").trim()))) continue;
+          if (isAlive(Number(readFileSync(ownerFile, "utf8")))) continue;
         } else if (Date.now() - statSync(dir).mtimeMs < 60_000) continue; // Being set up right now.
         const dataDir = join(dir, "data");
         const pidFile = join(dataDir, "postmaster.pid");
-        if (existsSync(pidFile)) {
-          const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-          // Only a process that really runs on this data dir: the PID may have been reused.
-          const cmdline = existsSync(`/proc/${pid}/cmdline`)
-            ? readFileSync(`/proc/${pid}/cmdline`, "utf8")
-            : "";
-          if (pid > 0 && cmdline.split("\0").includes(dataDir)) killServerTree(pid);
-        }
+        const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : 0;
+        // Only a process that really runs on this data dir: the PID may have been reused.
+        const cmdline =
+          pid > 0 && existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+        if (cmdline.split("\0").includes(dataDir)) killServerTree(pid);
         rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-        removed.push(dir);
       } catch (error) {
         console.warn(`postgres: could not reap ${dir}: ${error instanceof Error ? error.message : error}`);
       }
     }
   }
-  return removed;
 }
 
 /** Whether a throwaway server can be started here: the binaries, and a user to run them. */
@@ -223,7 +161,6 @@ export function postgresAvailable() {
 
 /** Clusters this process created and has not destroyed: what the exit handler cleans up. */
 const live = new Set();
-let handlersInstalled = false;
 
 function cleanUpSync() {
   for (const cluster of live) {
@@ -232,15 +169,14 @@ function cleanUpSync() {
     try {
       rmSync(cluster.root, { recursive: true, force: true, maxRetries: 5 });
     } catch {
-      // Best effort: `node scripts/postgres.mjs reap` removes what is left.
+      // Best effort: the next startPostgres() reaps what is left.
     }
   }
   live.clear();
 }
 
 function installHandlers() {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
+  if (process.listeners("exit").includes(cleanUpSync)) return;
   process.on("exit", cleanUpSync);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     const onSignal = () => {
@@ -255,31 +191,11 @@ function installHandlers() {
   }
 }
 
-/** initdb or postgres as the server user, in an environment without PG* variables (PGDATA, PGPORT...). */
-function spawnAsServerUser(bin, command, args, cwd, stdio) {
+/** How initdb and postgres run: as the server user, in an environment without PG* variables (PGDATA, PGPORT...). */
+function asServerUser(cwd) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PG")));
   const user = serverUser();
-  return spawn(join(bin, command), args, {
-    cwd,
-    env,
-    stdio: ["ignore", stdio, stdio],
-    ...(user ? { uid: user.uid, gid: user.gid } : {}),
-  });
-}
-
-function runToEnd(bin, command, args, cwd) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawnAsServerUser(bin, command, args, cwd, "pipe");
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) =>
-      code === 0
-        ? resolveRun()
-        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output}`)),
-    );
-  });
+  return { cwd, env, ...(user ? { uid: user.uid, gid: user.gid } : {}) };
 }
 
 const logTail = (logFile) => (existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-4000) : "(no log)");
@@ -288,14 +204,15 @@ async function withClient(port, database, run) {
   // Loaded here, not at the top: `node scripts/postgres.mjs check` runs before `npm ci` (.ci/run).
   const { default: pg } = await import("pg");
   // Explicit everything, so no PGHOST/PGSSLMODE/... of the environment can send us elsewhere.
-  const client = new pg.Client({
+  const connection = {
     host: HOST,
     port,
     user: SUPERUSER,
     database,
     ssl: false,
     connectionTimeoutMillis: 2_000,
-  });
+  };
+  const client = new pg.Client(connection);
   // A server that goes away emits "error" on idle clients: the failed call reports it instead.
   client.on("error", () => {});
   await client.connect();
@@ -306,82 +223,59 @@ async function withClient(port, database, run) {
   }
 }
 
-/** postgres itself, not pg_ctl: the PID we hold is the server's. */
-function launch(bin, cluster, port, logFile) {
+/** Starts postgres itself, not pg_ctl (the PID we hold is the server's), and waits until it accepts connections. */
+async function startOn(bin, cluster, port) {
+  // The socket path (folder + "/.s.PGSQL.<port>") must fit in 107 bytes; without one, TCP only.
   const settings = {
     ...SERVER_SETTINGS,
-    // The socket path (folder + "/.s.PGSQL.<port>") must fit in 107 bytes; without one, TCP only.
     unix_socket_directories: cluster.root.length + 20 < 107 ? cluster.root : "",
   };
   const args = ["-D", cluster.dataDir, "-p", String(port)];
   for (const [key, value] of Object.entries(settings)) args.push("-c", `${key}=${value}`);
-  const log = openSync(logFile, "a");
-  let child;
-  try {
-    child = spawnAsServerUser(bin, "postgres", args, cluster.root, log);
-  } finally {
-    closeSync(log);
-  }
+  const log = openSync(cluster.logFile, "a");
+  const child = spawn(join(bin, "postgres"), args, {
+    ...asServerUser(cluster.root),
+    stdio: ["ignore", log, log],
+  });
+  closeSync(log);
   // A forgotten server must not keep its owner alive: the exit handler kills it.
   child.unref();
   const running = { child, exit: null };
   running.exited = new Promise((resolveExit) => {
-    child.once("error", (error) => resolveExit((running.exit ??= { code: null, signal: null, error })));
+    child.once("error", (error) => resolveExit((running.exit ??= { error })));
     child.once("exit", (code, signal) => resolveExit((running.exit ??= { code, signal })));
   });
-  return running;
-}
-
-async function waitReady(running, port, logFile) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (running.exit) {
-      const how = running.exit.error?.message ?? running.exit.signal ?? `exit code ${running.exit.code}`;
-      throw new Error(
-        `postgres ended (${how}) before accepting connections on port ${port}:\n${logTail(logFile)}`,
-      );
-    }
+  cluster.running = running;
+  for (const deadline = Date.now() + WAIT_MS; ; await new Promise((done) => setTimeout(done, 50))) {
     try {
+      if (running.exit) {
+        const how = running.exit.error?.message ?? running.exit.signal ?? `exit code ${running.exit.code}`;
+        throw new Error(`postgres ended (${how}) before accepting connections on port ${port}`);
+      }
       await withClient(port, "postgres", (client) => client.query("SELECT 1"));
-      return;
+      return running;
     } catch (error) {
-      if (Date.now() > deadline)
+      if (running.exit || Date.now() > deadline) {
+        await shutDown(running);
         throw new Error(
-          `postgres did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS / 1000} s ` +
-            `(last error: ${error.message}):\n${logTail(logFile)}`,
+          `postgres is not accepting connections on ${HOST}:${port} (${error.message}):\n${logTail(cluster.logFile)}`,
         );
+      }
     }
-    await new Promise((resolveSleep) => setTimeout(resolveSleep, 50));
   }
 }
 
-/** Fast shutdown (SIGINT), then SIGKILL if the server is still there after STOP_TIMEOUT_MS. */
+/** Fast shutdown (SIGINT), then SIGKILL if the server is still there after WAIT_MS. */
 async function shutDown(running) {
-  const pid = running.child.pid;
-  if (running.exit || pid === undefined) return;
+  if (running.exit || running.child.pid === undefined) return;
   running.child.kill("SIGINT");
   let timer;
-  const timedOut = new Promise(
-    (resolveTimeout) => (timer = setTimeout(resolveTimeout, STOP_TIMEOUT_MS, "timeout")),
-  );
-  const result = await Promise.race([running.exited, timedOut]);
-  clearTimeout(timer);
-  if (result === "timeout") {
-    killServerTree(pid);
+  const timedOut = new Promise((resolveTimeout) => (timer = setTimeout(resolveTimeout, WAIT_MS, "timeout")));
+  if ((await Promise.race([running.exited, timedOut])) === "timeout") {
+    killServerTree(running.child.pid);
     await running.exited;
   }
-}
-
-async function startOn(bin, cluster, port, logFile) {
-  const running = launch(bin, cluster, port, logFile);
-  cluster.running = running;
-  try {
-    await waitReady(running, port, logFile);
-  } catch (error) {
-    await shutDown(running);
-    throw error;
-  }
-  return running;
+  clearTimeout(timer);
 }
 
 /** Starts a fresh PostgreSQL cluster on a free port of 127.0.0.1 and waits until it accepts connections. */
@@ -394,15 +288,14 @@ export async function startPostgres() {
 
   const root = mkdtempSync(join(clusterBase(), TEMP_PREFIX));
   writeFileSync(join(root, OWNER_FILE), `${process.pid}\n`);
-  const cluster = { root, dataDir: join(root, "data"), running: null };
+  const cluster = { root, dataDir: join(root, "data"), logFile: join(root, "postgres.log"), running: null };
   live.add(cluster);
-  const logFile = join(root, "postgres.log");
   let port = 0;
   try {
     const user = serverUser();
     if (user) chownSync(root, user.uid, user.gid);
     chmodSync(root, 0o700);
-    // --no-sync: throwaway cluster, as fsync=off in SERVER_SETTINGS.
+    // --no-sync: a throwaway cluster, as fsync=off in SERVER_SETTINGS.
     const initdb = [
       "-D",
       cluster.dataDir,
@@ -414,18 +307,17 @@ export async function startPostgres() {
       "UTF8",
       "--locale=C",
     ];
-    await runToEnd(bin, "initdb", initdb, root);
+    await promisify(execFile)(join(bin, "initdb"), initdb, asServerUser(root));
     writeFileSync(
       join(cluster.dataDir, "pg_hba.conf"),
       "# Throwaway cluster: no password, and nothing but loopback TCP (listen_addresses=127.0.0.1).\n" +
-        "local all all trust\n" +
-        "host  all all 127.0.0.1/32 trust\n",
+        "local all all trust\nhost  all all 127.0.0.1/32 trust\n",
     );
     // The free port may be taken between freePort() and postgres binding it: then try another.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       try {
-        await startOn(bin, cluster, port, logFile);
+        await startOn(bin, cluster, port);
         break;
       } catch (error) {
         if (attempt >= 3 || !/could not bind|address already in use/i.test(error.message)) throw error;
@@ -437,7 +329,7 @@ export async function startPostgres() {
     throw error;
   }
 
-  let lastPid = cluster.running?.child.pid ?? 0;
+  let lastPid = cluster.running.child.pid ?? 0;
   let destroyed = false;
   // stop/start/destroy run one after the other, even when called concurrently.
   let queue = Promise.resolve();
@@ -453,28 +345,31 @@ export async function startPostgres() {
   };
 
   return {
+    /** postgres://postgres@127.0.0.1:PORT/postgres (the superuser, no password) */
     url: urlFor("postgres"),
     port,
+    /** The PID of the running `postgres` server process (the last one, once stopped). */
     get pid() {
       return lastPid;
     },
     dataDir: cluster.dataDir,
-    logFile,
+    /** A fresh empty database on this server: its URL. */
     async createDatabase(name = `test_${randomBytes(6).toString("hex")}`) {
       if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
       // template0: nobody is ever connected to it, so CREATE DATABASE never waits on a copy source.
-      await withClient(port, "postgres", (client) =>
-        client.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`),
-      );
+      const sql = `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`;
+      await withClient(port, "postgres", (client) => client.query(sql));
       return urlFor(name);
     },
+    /** Stops the server (fast shutdown), keeping its data dir, to be started again on the same port. */
     stop: () => serially(stop),
     start: () =>
       serially(async () => {
         if (destroyed) throw new Error("This PostgreSQL server was destroyed.");
         if (cluster.running && !cluster.running.exit) return;
-        lastPid = (await startOn(bin, cluster, port, logFile)).child.pid ?? 0;
+        lastPid = (await startOn(bin, cluster, port)).child.pid ?? 0;
       }),
+    /** Stops the server and deletes its data dir. */
     destroy: () =>
       serially(async () => {
         if (destroyed) return;
@@ -486,33 +381,20 @@ export async function startPostgres() {
   };
 }
 
-function main([command]) {
-  if (command === "check") {
-    const found = findPostgres();
-    if (!found.bin) {
-      console.error(`PostgreSQL: ${found.reason}. Install it: ${INSTALL_HINT}`);
-      return 1;
-    }
-    let version = "";
-    try {
-      version = execFileSync(join(found.bin, "postgres"), ["--version"], { encoding: "utf8" }).trim();
-    } catch {
-      // The version is only informative.
-    }
-    const user = serverUser();
-    console.log(`PostgreSQL: ${found.bin} (${found.reason}) ${version}`);
-    console.log(`Test clusters run as: ${user ? `${user.user} (uid ${user.uid})` : "the current user"}`);
-    console.log(`Test clusters live in: ${clusterBase()}/${TEMP_PREFIX}*`);
-    return 0;
+// `node scripts/postgres.mjs check` (.ci/run): exit 0 when a throwaway server can be started here.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] !== "check") {
+    console.error("Usage: node scripts/postgres.mjs check");
+    process.exit(2);
   }
-  if (command === "reap") {
-    const removed = reapOrphans();
-    console.log(removed.length ? `Removed ${removed.join(", ")}` : "No orphaned test cluster.");
-    return 0;
+  const found = findPostgres();
+  if (!found.bin) {
+    console.error(`PostgreSQL: ${found.reason}. Install it: ${INSTALL_HINT}`);
+    process.exit(1);
   }
-  console.error("Usage: node scripts/postgres.mjs check|reap");
-  return 2;
+  const version = execFileSync(join(found.bin, "postgres"), ["--version"], { encoding: "utf8" }).trim();
+  const user = serverUser();
+  console.log(`PostgreSQL: ${found.bin} (${found.reason}) ${version}`);
+  console.log(`Test clusters run as: ${user ? `${user.user} (uid ${user.uid})` : "the current user"}`);
+  console.log(`Test clusters live in: ${clusterBase()}/${TEMP_PREFIX}*`);
 }
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = main(process.argv.slice(2));

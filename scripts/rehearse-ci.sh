@@ -10,18 +10,10 @@
 # What a rehearsal cannot undo: system packages installed by an earlier run stay installed (apt
 # finds them and installs nothing); a brand-new machine pays their download on top (about a minute
 # here). Prints the time, the core count and npm test's counts; exits with .ci/run's status. The
-# folder is kept (its path printed) when the run fails, removed when it passes, unless --keep.
+# folder is kept (its path printed) when the run fails, removed when it passes.
 set -euo pipefail
 
-keep=false
-ref=main
-for arg in "$@"; do
-  case "$arg" in
-    --keep) keep=true ;;
-    -*) echo "unknown option $arg" >&2; exit 2 ;;
-    *) ref="$arg" ;;
-  esac
-done
+ref="${1:-main}"
 
 repo="$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ci-rehearsal.XXXXXX")"
@@ -65,7 +57,7 @@ counts="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | 
 # system Node above is only where a fresh machine starts.
 ran_on="$(grep -m1 -oE '^node v[0-9.]+' "$log" || echo 'node: not printed')"
 echo "Commit $commit: .ci/run exited $status after ${elapsed} s on $(nproc) cores, on ${ran_on} (.nvmrc: $(tr -d '[:space:]' < "$work/checkout/.nvmrc")). npm test: ${counts:-no summary}"
-if [ "$status" -ne 0 ] || [ "$keep" = true ]; then
+if [ "$status" -ne 0 ]; then
   echo "Kept: $work"
 else
   rm -rf "$work"

@@ -28,31 +28,26 @@ export function tierOf(file, unitFiles) {
  */
 export function summarizeTimes(records, unitFiles, slowest = 10) {
   const tiers = new Map();
-  for (const record of records) {
-    const name = tierOf(record.file, unitFiles);
-    const tier = tiers.get(name) ?? { tier: name, files: 0, start: Infinity, end: -Infinity, sum: 0, cpu: 0 };
-    tier.files += 1;
-    tier.cpu += record.cpu ?? 0;
-    tier.start = Math.min(tier.start, record.start);
-    tier.end = Math.max(tier.end, record.end);
-    tier.sum += record.end - record.start;
-    tiers.set(name, tier);
+  for (const { file, start, end, cpu = 0 } of records) {
+    const name = tierOf(file, unitFiles);
+    const tier = tiers.get(name) ?? { tier: name, files: 0, start, end, sum: 0, cpu: 0 };
+    tiers.set(name, {
+      ...tier,
+      files: tier.files + 1,
+      start: Math.min(tier.start, start),
+      end: Math.max(tier.end, end),
+      sum: tier.sum + end - start,
+      cpu: tier.cpu + cpu,
+    });
   }
   const files = records
-    .map((record) => ({ file: record.file, ms: record.end - record.start, cpu: record.cpu ?? 0 }))
-    .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
-    .slice(0, slowest);
+    .map(({ file, start, end, cpu = 0 }) => ({ file, ms: end - start, cpu }))
+    .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file));
   return {
     tiers: [...tiers.values()]
-      .map(({ tier, files: count, start, end, sum, cpu }) => ({
-        tier,
-        files: count,
-        span: end - start,
-        sum,
-        cpu,
-      }))
+      .map(({ start, end, ...tier }) => ({ ...tier, span: end - start }))
       .sort((a, b) => b.span - a.span),
-    slowest: files,
+    slowest: files.slice(0, slowest),
   };
 }
 

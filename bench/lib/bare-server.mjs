@@ -1,20 +1,13 @@
 #!/usr/bin/env node
-// The ceiling of the throughput benchmark: a bare `node:http` server that answers every request
-// with the same bytes and headers as the app's GET / (given as a JSON file: { headers, body in
-// base64 }), from memory, with no routing, no middleware and no logging. It runs in its own
-// process, like the app server, so that both share the machine with autocannon the same way.
-// Prints "listening <port>" once ready; listens on 127.0.0.1 only.
-import { readFileSync } from "node:fs";
+// The ceiling of the load section: a bare `node:http` server answering every request with the same
+// bytes and headers (its argument: { headers, body in base64 } as JSON) from memory, with no routing,
+// middleware or logging. Prints "listening <port>" once ready; listens on 127.0.0.1 only.
 import { createServer } from "node:http";
 
-const { headers, body } = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { headers, body } = JSON.parse(process.argv[2]);
 const bytes = Buffer.from(body, "base64");
-
-const server = createServer((req, res) => {
-  req.resume();
-  res.writeHead(200, headers);
-  res.end(bytes);
-});
+// GETs only: no request body to read.
+const server = createServer((_req, res) => res.writeHead(200, headers).end(bytes));
 server.keepAliveTimeout = 5_000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(`listening ${server.address().port}\n`));
 process.on("SIGTERM", () => {

@@ -3,33 +3,19 @@
 // page (so chunks imported lazily at start are counted too), each file's bytes raw,
 // gzipped and as served with brotli, which requests block rendering, and which go to
 // another host than loopback.
-import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 
 import { chromium } from "playwright-core";
+import { request } from "undici";
 
 import { CHROMIUM_FLAGS, chromiumPath, isLoopback, LOOPBACK_ONLY_FLAGS } from "../../scripts/chromium.mjs";
 
-const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
-
-/** Body bytes exactly as they crossed the wire for one Accept-Encoding, plus the headers. */
-export function fetchWire(url, acceptEncoding, { method = "GET", headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, headers: { "accept-encoding": acceptEncoding, ...headers } },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+/** Body bytes exactly as they crossed the wire for one Accept-Encoding (undici never decodes them), and the headers. */
+export async function fetchWire(url, acceptEncoding) {
+  const { statusCode, headers, body } = await request(url, {
+    headers: { "accept-encoding": acceptEncoding },
   });
+  return { status: statusCode, headers, body: Buffer.from(await body.arrayBuffer()) };
 }
 
 function kindOf(url, contentType, resourceType) {
@@ -40,43 +26,41 @@ function kindOf(url, contentType, resourceType) {
 }
 
 /** Sizes of one URL: raw, gzip at zlib's default level (what `compression` serves), and as served. */
-export async function measureFile(url) {
-  const identity = await fetchWire(url, "identity");
-  const gzipServed = await fetchWire(url, "gzip");
-  const brServed = await fetchWire(url, "br");
+async function measureFile(url) {
+  const [identity, gzip, br] = [
+    await fetchWire(url, "identity"),
+    await fetchWire(url, "gzip"),
+    await fetchWire(url, "br"),
+  ];
+  const encoding = (response) => response.headers["content-encoding"] ?? "identity";
   return {
     raw: identity.body.length,
     gzip: gzipSync(identity.body, { level: 6 }).length,
-    gzipServed: gzipServed.body.length,
-    gzipServedEncoding: gzipServed.headers["content-encoding"] ?? "identity",
-    brServed: brServed.body.length,
-    brServedEncoding: brServed.headers["content-encoding"] ?? "identity",
+    gzipServed: gzip.body.length,
+    gzipServedEncoding: encoding(gzip),
+    brServed: br.body.length,
+    brServedEncoding: encoding(br),
     contentType: identity.headers["content-type"] ?? "",
-    cacheControl: identity.headers["cache-control"] ?? "",
   };
 }
 
-async function waitForQuiet(page, quietMs) {
+async function waitForQuiet(page) {
   await page.waitForLoadState("networkidle").catch(() => {});
-  await page.waitForTimeout(quietMs);
+  await page.waitForTimeout(1500);
   await page.waitForLoadState("networkidle").catch(() => {});
 }
 
 /**
- * Loads `/` in a phone-sized Chromium window and records every request until the
- * network has been quiet for a while; then scrolls through the page and interacts
- * with the form to see which chunks load later (observations, not budgets).
+ * Loads `/` in a phone-sized Chromium and records every request until the network has been quiet
+ * for a while, and which requests blocked rendering (Chromium's own judgement); then scrolls
+ * through the page and types into the form, and records which requests come later.
  */
-export async function firstVisit(baseUrl) {
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromeFlags });
+async function firstVisit(baseUrl) {
+  const args = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args });
   try {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-    });
-    const page = await context.newPage();
+    const viewport = { width: 390, height: 844 };
+    const page = await browser.newPage({ viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const requests = new Map();
     const consoleErrors = [];
     let phase = "load";
@@ -84,74 +68,53 @@ export async function firstVisit(baseUrl) {
       if (!requests.has(req.url()))
         requests.set(req.url(), { url: req.url(), resourceType: req.resourceType(), phase });
     });
-    page.on("console", (msg) => {
-      if (msg.type() === "error") consoleErrors.push(msg.text());
-    });
-    page.on("pageerror", (err) => consoleErrors.push(String(err)));
-
-    const response = await page.goto(`${baseUrl}/`, { waitUntil: "load" });
-    await waitForQuiet(page, 1500);
-
-    const resourceTiming = await page.evaluate(() =>
-      performance.getEntriesByType("resource").map((entry) => ({
-        url: entry.name,
-        initiatorType: entry.initiatorType,
-        renderBlockingStatus: entry.renderBlockingStatus ?? "unknown",
-      })),
+    page.on("console", (msg) => msg.type() === "error" && consoleErrors.push(msg.text()));
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
+    await page.goto(`${baseUrl}/`, { waitUntil: "load" });
+    await waitForQuiet(page);
+    const blocking = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((entry) => entry.renderBlockingStatus === "blocking")
+        .map((entry) => ({ url: entry.name, initiatorType: entry.initiatorType })),
     );
-
-    // Later: scroll through every section, then touch the form, as a visitor would.
     phase = "after-interaction";
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     for (let y = 0; y <= height; y += 700) {
       await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
       await page.waitForTimeout(120);
     }
-    const field = page.locator('#contact input[name="name"]');
-    if (await field.count()) {
-      await field.first().focus();
-      await field
-        .first()
-        .type("A", { delay: 10 })
-        .catch(() => {});
-    }
-    await waitForQuiet(page, 1500);
-
-    return {
-      status: response?.status() ?? 0,
-      requests: [...requests.values()],
-      resourceTiming,
-      consoleErrors,
-    };
+    const field = page.locator('#contact input[name="name"]').first();
+    if (await field.count()) await field.pressSequentially("A");
+    await waitForQuiet(page);
+    return { requests: [...requests.values()], blocking, consoleErrors };
   } finally {
     await browser.close();
   }
 }
 
-/** Everything the bytes section reports, measured against `baseUrl`. */
+/**
+ * Everything the bytes section reports of `baseUrl`: each file loaded from this machine with its
+ * sizes, the requests to other hosts, and the requests that blocked rendering, all but the first
+ * stylesheet in `otherBlocking`.
+ */
 export async function measurePage(baseUrl) {
-  const visit = await firstVisit(baseUrl);
+  const { requests, blocking, consoleErrors } = await firstVisit(baseUrl);
   const files = [];
-  for (const req of visit.requests) {
-    if (!isLoopback(req.url) || !/^https?:/.test(req.url)) continue;
+  for (const req of requests.filter((req) => isLoopback(req.url) && /^https?:/.test(req.url))) {
     const size = await measureFile(req.url);
     files.push({ ...req, ...size, kind: kindOf(req.url, size.contentType, req.resourceType) });
   }
-  const thirdParty = visit.requests.filter((req) => !isLoopback(req.url));
-
-  const blocking = visit.resourceTiming.filter((entry) => entry.renderBlockingStatus === "blocking");
-  const blockingStylesheets = blocking.filter((entry) => /\.css(\?|$)/.test(entry.url));
+  const isStylesheet = (entry) => /\.css(\?|$)/.test(entry.url);
   const otherBlocking = [
-    ...blocking.filter((entry) => !/\.css(\?|$)/.test(entry.url)),
-    ...blockingStylesheets.slice(1),
+    ...blocking.filter((entry) => !isStylesheet(entry)),
+    ...blocking.filter(isStylesheet).slice(1),
   ];
-
   return {
-    status: visit.status,
     files,
-    thirdParty,
+    thirdParty: requests.filter((req) => !isLoopback(req.url)),
     blocking,
     otherBlocking,
-    consoleErrors: visit.consoleErrors,
+    consoleErrors,
   };
 }

@@ -1,5 +1,5 @@
-// Lighthouse 12 through its Node API against the loopback server: the default mobile
-// config (simulated throttling: slow 4G, 4x CPU slowdown) and the desktop config.
+// Lighthouse through its Node API against the loopback server: the default mobile config
+// (simulated throttling: slow 4G, 4x CPU slowdown) and the desktop config.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
@@ -8,20 +8,17 @@ import { TraceProcessor } from "lighthouse/core/lib/tracehouse/trace-processor.j
 
 import { CHROMIUM_FLAGS, chromiumPath, LOOPBACK_ONLY_FLAGS } from "../../scripts/chromium.mjs";
 
-const chromeFlags = [...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
-
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
-/** @param {Array<number | null | undefined>} values @returns {number | null} */
+/** The median of the numbers among `values`; null when there are none. */
 export function median(values) {
-  const numbers = /** @type {number[]} */ (values.filter((v) => typeof v === "number" && !Number.isNaN(v)));
-  const sorted = numbers.sort((a, b) => a - b);
+  const sorted = values.filter((v) => typeof v === "number" && !Number.isNaN(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** The first few items an audit lists, each as one short line. @param {any} audit */
+/** The first few items an audit lists, each as one short line. */
 export function foundItems(audit, limit = 3) {
   const items = Array.isArray(audit.details?.items) ? audit.details.items : [];
   return items.slice(0, limit).map((item) => {
@@ -32,9 +29,8 @@ export function foundItems(audit, limit = 3) {
   });
 }
 
-/** The figures of one Lighthouse report, plus every weighted audit that did not pass. @param {any} lhr */
+/** The figures of one Lighthouse report, plus every weighted audit that did not pass. */
 export function summarise(lhr) {
-  /** @type {Record<string, number | null>} */
   const scores = {};
   const failing = [];
   for (const id of CATEGORIES) {
@@ -75,64 +71,43 @@ export function summarise(lhr) {
       start: Math.round(task.startTime),
       duration: Math.round(task.duration),
     })),
-    runWarnings: lhr.runWarnings ?? [],
     runtimeError: lhr.runtimeError?.message ?? null,
   };
 }
 
+/** The longest of trace events (by duration). */
+const longestEvent = (events) => events.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+
 /**
  * How long (wall time, ms) the renderer's main thread spent committing the navigation to `/`:
- * creating the document and its script contexts before a byte of HTML is parsed. It is Chromium's
- * and Lighthouse's work, not the page's, yet Lantern multiplies it by 4 like any task and leaves it
- * out of its FCP estimate; with the parse chunks before the first render, it decides how much of
- * that render counts towards mobile TBT (docs/performance.md). Null when the trace has no painted
- * navigation.
- * @param {Array<{ name: string, ph?: string, pid: number, tid: number, ts: number, dur?: number }>} traceEvents
+ * creating the document and its script contexts before a byte of HTML is parsed. Chromium's and
+ * Lighthouse's work, not the page's, yet Lantern multiplies it by 4 like any task: it decides how
+ * much of the first render counts towards mobile TBT. Null when the trace has no painted navigation.
  */
-export function navigationCommitMs(traceEvents) {
-  const paint = traceEvents.find((event) => event.name === "firstContentfulPaint");
-  if (!paint) return null;
-  const commit = traceEvents
-    .filter(
-      (event) =>
-        event.name === "DocumentLoader::CommitNavigation" &&
-        event.ph === "X" &&
-        event.pid === paint.pid &&
-        event.ts < paint.ts,
-    )
-    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+export function navigationCommitMs(events) {
+  const paint = events.find((event) => event.name === "firstContentfulPaint");
+  const isCommit = (event) => event.name === "DocumentLoader::CommitNavigation" && event.ph === "X";
+  const commit =
+    paint && longestEvent(events.filter((e) => isCommit(e) && e.pid === paint.pid && e.ts < paint.ts));
   if (!commit) return null;
-  const commitEnd = commit.ts + (commit.dur ?? 0);
-  const task = traceEvents
-    .filter(
-      (event) =>
-        event.ph === "X" &&
-        /RunTask$/.test(event.name) &&
-        event.pid === commit.pid &&
-        event.tid === commit.tid &&
-        event.ts <= commit.ts &&
-        event.ts + (event.dur ?? 0) >= commitEnd,
-    )
-    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+  const onItsThread = (event) => event.ph === "X" && event.pid === commit.pid && event.tid === commit.tid;
+  const holdsIt = (event) =>
+    event.ts <= commit.ts && event.ts + (event.dur ?? 0) >= commit.ts + (commit.dur ?? 0);
+  const task = longestEvent(events.filter((e) => onItsThread(e) && /RunTask$/.test(e.name) && holdsIt(e)));
   return ((task ?? commit).dur ?? 0) / 1000;
 }
 
 /**
  * What the renderer's main thread did after the first contentful paint, as observed (wall time,
- * unthrottled: Lighthouse's simulated throttling never slows the real load) in the trace of one
- * run: the time of every top-level task that started at or after the paint, and the longest of them
- * with what it did (Lighthouse's task group, and the script it is attributed to, if any). Issue 26
- * asks for this next to the simulated TBT, which multiplies the same tasks by 2 or 4.
- * @param {Array<{ parent?: unknown, startTime: number, duration: number, group?: { id: string }, attributableURLs?: string[], event?: { name: string }, children?: any[] }>} tasks times in ms, on the paint's clock
- * @param {number} fcpMs
+ * unthrottled: Lighthouse's simulated throttling never slows the real load) in one run's trace
+ * (`tasks`, times in ms on the paint's clock): the time of every top-level task that started at or
+ * after the paint, the longest with what it did (its task group, and its script if any), and the
+ * first render: the longest task before the paint that laid the page out.
  */
 export function observedAfterFirstPaint(tasks, fcpMs) {
-  const after = tasks.filter((task) => !task.parent && task.startTime >= fcpMs);
-  // The first render: the longest task before the paint that laid the page out (Lantern places it
-  // after its simulated first paint and counts it twice over; issue 26's "first layout").
-  const firstRender = tasks
-    .filter((task) => !task.parent && task.startTime < fcpMs && laysOut(task))
-    .reduce((top, task) => Math.max(top, task.duration), 0);
+  const topLevel = tasks.filter((task) => !task.parent);
+  const after = topLevel.filter((task) => task.startTime >= fcpMs);
+  const renders = topLevel.filter((task) => task.startTime < fcpMs && laysOut(task));
   const longest = after.reduce((top, task) => (task.duration > (top?.duration ?? -1) ? task : top), null);
   const script = longest?.attributableURLs?.at(-1)?.split("/").pop();
   return {
@@ -140,33 +115,26 @@ export function observedAfterFirstPaint(tasks, fcpMs) {
     tasks: after.length,
     longestMs: longest?.duration ?? 0,
     longestWhat: longest ? [longest.group?.id ?? "other", script].filter(Boolean).join(" ") : "none",
-    firstRenderMs: firstRender,
+    firstRenderMs: Math.max(0, ...renders.map((task) => task.duration)),
   };
 }
 
-/** Whether a task (or a task inside it) laid the page out. @param {{ event?: { name: string }, children?: any[] }} task */
-function laysOut(task) {
-  return task.event?.name === "Layout" || (task.children ?? []).some(laysOut);
-}
+/** Whether a task (or a task inside it) laid the page out. */
+const laysOut = (task) => task.event?.name === "Layout" || (task.children ?? []).some(laysOut);
 
-/**
- * `observedAfterFirstPaint` for a Lighthouse trace (Lighthouse's own trace processing finds the main
- * frame's renderer thread and its tasks). Null when the trace has no contentful paint.
- * @param {{ traceEvents: unknown[] }} trace
- */
-export function mainThreadAfterFirstPaint(trace) {
+/** `observedAfterFirstPaint` of a Lighthouse trace, by Lighthouse's own trace processing; null without a paint. */
+function mainThreadAfterFirstPaint(trace) {
   try {
     const processed = TraceProcessor.processTrace(trace);
-    const navigation = TraceProcessor.processNavigation(processed);
-    const fcpMs = navigation.timings.firstContentfulPaint;
-    if (fcpMs === undefined) return null;
+    const fcpMs = TraceProcessor.processNavigation(processed).timings.firstContentfulPaint;
+    const { mainThreadEvents, frames, timestamps } = processed;
     const tasks = MainThreadTasks.getMainThreadTasks(
-      processed.mainThreadEvents,
-      processed.frames,
-      processed.timestamps.traceEnd,
-      processed.timestamps.timeOrigin,
+      mainThreadEvents,
+      frames,
+      timestamps.traceEnd,
+      timestamps.timeOrigin,
     );
-    return observedAfterFirstPaint(tasks, fcpMs);
+    return fcpMs === undefined ? null : observedAfterFirstPaint(tasks, fcpMs);
   } catch {
     return null;
   }
@@ -174,11 +142,10 @@ export function mainThreadAfterFirstPaint(trace) {
 
 /**
  * Runs one Lighthouse measurement until it is recorded. A run that ends in a runtime error
- * (NO_NAVSTART, NO_FCP... : the trace of a loaded machine, not the page) measured nothing, and
- * Lighthouse's own advice is to run it again; it is retried up to `retries` times and each
- * failure is reported. A page that fails every attempt still fails the benchmark.
- * @param {() => Promise<{ runtimeError: string | null }>} attempt
- * @param {(failure: string) => void} onFailure
+ * (NO_NAVSTART, NO_FCP...: the trace of a loaded machine, not the page) measured nothing, and
+ * Lighthouse's advice is to run it again: up to `retries` times, each failure reported. A page
+ * that fails every attempt still fails the benchmark.
+ * @param {() => Promise<{ runtimeError: string | null }>} attempt @param {(failure: string) => void} onFailure
  */
 export async function runUntilRecorded(attempt, onFailure, retries = 2) {
   for (let tried = 0; ; tried += 1) {
@@ -190,46 +157,42 @@ export async function runUntilRecorded(attempt, onFailure, retries = 2) {
 }
 
 /**
- * One mobile run's TBT next to what it is made of: the observed navigation commit task (Lantern
- * counts it ×4) and the simulated long tasks, as "what@start duration" in simulated ms.
- * @param {{ tbt: number | null, commitMs?: number | null, longTasks?: Array<{ what: string, start: number, duration: number }> }} run
+ * One mobile run's TBT next to what it is made of: the observed navigation commit (Lantern counts
+ * it ×4), the simulated long tasks ("what@start duration", simulated ms), and what was observed.
  */
 export function tbtAnatomy(run) {
+  const round = (value) => Math.round(value ?? Number.NaN);
   const commit =
     run.commitMs == null
       ? "navigation commit not in the trace"
-      : `navigation commit ${Math.round(run.commitMs)} ms observed (${Math.round(run.commitMs * 4)} simulated)`;
+      : `navigation commit ${round(run.commitMs)} ms observed (${round(run.commitMs * 4)} simulated)`;
   const tasks = (run.longTasks ?? []).map((task) => `${task.what}@${task.start} ${task.duration}`);
-  const observed = run.observed
-    ? `; observed: first render ${Math.round(run.observed.firstRenderMs ?? Number.NaN)} ms, after FCP ${Math.round(run.observed.totalMs)} ms in ${run.observed.tasks} tasks, longest ${Math.round(run.observed.longestMs)} ms (${run.observed.longestWhat})`
+  const seen = run.observed;
+  const observed = seen
+    ? `; observed: first render ${round(seen.firstRenderMs)} ms, after FCP ${round(seen.totalMs)} ms in ` +
+      `${seen.tasks} tasks, longest ${round(seen.longestMs)} ms (${seen.longestWhat})`
     : "";
-  return `TBT ${Math.round(run.tbt ?? Number.NaN)} ms; ${commit}; simulated long tasks: ${tasks.join(", ") || "none"}${observed}`;
+  return `TBT ${round(run.tbt)} ms; ${commit}; simulated long tasks: ${tasks.join(", ") || "none"}${observed}`;
 }
 
-/** Median of each figure over the runs (each figure on its own). @param {any[]} runs */
+/** The median of each figure over the runs (each figure on its own), and each run's. */
 export function medianOfRuns(runs) {
-  /** @type {Record<string, number | null>} */
-  const scores = {};
-  for (const id of CATEGORIES) scores[id] = median(runs.map((run) => run.scores[id]));
-  const failing = new Map();
-  for (const run of runs)
-    for (const audit of run.failing) failing.set(`${audit.category}/${audit.id}`, audit);
-  /** @param {(run: any) => number | null | undefined} read */
   const of = (read) => median(runs.map(read));
+  const failing = new Map(
+    runs.flatMap((run) => run.failing.map((audit) => [`${audit.category}/${audit.id}`, audit])),
+  );
   return {
     runs: runs.length,
-    scores,
+    scores: Object.fromEntries(CATEGORIES.map((id) => [id, of((run) => run.scores[id])])),
     lcp: of((run) => run.lcp),
     fcp: of((run) => run.fcp),
     tbt: of((run) => run.tbt),
     cls: of((run) => run.cls),
     si: of((run) => run.si),
-    lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
     benchmarkIndex: of((run) => run.benchmarkIndex),
+    lcpElement: runs.find((run) => run.lcpElement)?.lcpElement ?? null,
     failing: [...failing.values()],
-    observedAfterFcpMs: of((run) => run.observed?.totalMs),
     longestObservedTaskMs: of((run) => run.observed?.longestMs),
-    firstRenderMs: of((run) => run.observed?.firstRenderMs),
     perRun: runs.map(({ scores, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed }) => {
       return { scores, lcp, tbt, cls, benchmarkIndex, commitMs, longTasks, observed };
     }),
@@ -237,97 +200,69 @@ export function medianOfRuns(runs) {
 }
 
 /**
- * The order of the mobile runs when references are measured in the same run: the page and each
- * reference take turns, and which goes first rotates from one index to the next, so that none
- * always meets the machine in the same state (the throughput section does the same with its
- * references). With one reference the two simply alternate, and which goes first too.
- * @template {string} T
- * @param {number} runs @param {T[]} [targets]
- * @returns {Array<{ target: T, index: number }>}
+ * The order in which `targets` take turns over `runs` rounds: which goes first rotates from one
+ * round to the next, so that none always meets the machine in the same state.
  */
-export function interleavedOrder(runs, targets = /** @type {T[]} */ (["page", "reference"])) {
-  const order = [];
-  for (let index = 0; index < runs; index += 1) {
-    for (let slot = 0; slot < targets.length; slot += 1)
-      order.push({ target: targets[(slot + index) % targets.length], index });
-  }
-  return order;
+export function interleavedOrder(runs, targets = ["page", "reference"]) {
+  return Array.from({ length: runs }, (_, index) =>
+    targets.map((_, slot) => ({ target: targets[(slot + index) % targets.length], index })),
+  ).flat();
 }
 
 /**
- * `runs` mobile and `runs` desktop Lighthouse runs in one headless Chromium. With `references`
- * ([{ key, name, url }]), the same number of mobile runs of each reference URL (performance
- * only), interleaved with the page's (`interleavedOrder`); each one's medians come back as
- * `results[key]`.
+ * `runs` mobile and (unless `mobileOnly`) `runs` desktop Lighthouse runs in one headless Chromium.
+ * With `references` ([{ key, name, url }]), as many mobile runs of each (performance only),
+ * interleaved with the page's; each one's medians come back as `results[key]`.
  */
-export async function runLighthouse(
-  url,
-  runs,
-  log = () => {},
-  saveReport = null,
-  { mobileOnly = false, references = [] } = {},
-) {
-  const chrome = await chromeLauncher.launch({
-    chromePath: chromiumPath(),
-    chromeFlags: ["--headless=new", ...chromeFlags],
-    logLevel: "silent",
-  });
-  /** One recorded run of `target` with `config`, retried as `runUntilRecorded` says. */
-  const measure = async (target, config, label, categories, failedAttempts) => {
-    const started = Date.now();
-    const summary = await runUntilRecorded(
-      async () => {
-        const result = await lighthouse(
-          target,
-          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories },
-          config,
-        );
-        if (!result) throw new Error("Lighthouse returned no result");
-        if (saveReport) saveReport(label, result.lhr);
-        const trace = result.artifacts?.Trace;
-        return {
-          ...summarise(result.lhr),
-          commitMs: navigationCommitMs(trace?.traceEvents ?? []),
-          observed: trace ? mainThreadAfterFirstPaint(trace) : null,
-        };
-      },
-      (failure) => {
-        failedAttempts.push(failure);
-        log(`  lighthouse ${label}: not recorded (${failure}), running it again`);
-      },
-    );
-    const observed = summary.observed
-      ? ` longest task after FCP ${Math.round(summary.observed.longestMs)} ms observed`
-      : "";
+export async function runLighthouse(url, runs, log, saveReport, { mobileOnly = false, references = [] }) {
+  const chromeFlags = ["--headless=new", ...CHROMIUM_FLAGS, ...LOOPBACK_ONLY_FLAGS];
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags, logLevel: "silent" });
+  /** One recorded run, retried as `runUntilRecorded` says. */
+  const measure = async ({ url: target, categories = ["performance"], config }, label, failedAttempts) => {
+    const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories };
+    const attempt = async () => {
+      const { lhr, artifacts } = await lighthouse(target, flags, config);
+      saveReport?.(label, lhr);
+      const trace = artifacts?.Trace;
+      const observed = trace ? mainThreadAfterFirstPaint(trace) : null;
+      return { ...summarise(lhr), commitMs: navigationCommitMs(trace?.traceEvents ?? []), observed };
+    };
+    const summary = await runUntilRecorded(attempt, (failure) => {
+      failedAttempts.push(failure);
+      log(`  lighthouse ${label}: not recorded (${failure}), running it again`);
+    });
+    const scores = categories.map((c) => summary.scores[c]).join("/");
     log(
-      `  lighthouse ${label}: ${categories.map((c) => summary.scores[c]).join("/")} ` +
-        `LCP ${Math.round(summary.lcp)} ms TBT ${Math.round(summary.tbt)} ms CLS ${summary.cls}${observed} (${Date.now() - started} ms)`,
+      `  lighthouse ${label}: ${scores} LCP ${Math.round(summary.lcp)} ms TBT ${Math.round(summary.tbt)} ms CLS ${summary.cls}`,
     );
     return summary;
   };
   try {
-    const targets = [{ key: "page", url, categories: CATEGORIES }, ...references];
-    const runsOf = Object.fromEntries(targets.map(({ key }) => [key, { runs: [], failedAttempts: [] }]));
-    const byKey = Object.fromEntries(targets.map((target) => [target.key, target]));
-    for (const { target, index } of interleavedOrder(runs, Object.keys(byKey))) {
-      const { url: address, categories = ["performance"] } = byKey[target];
+    const targets = {
+      page: { url, categories: CATEGORIES },
+      ...Object.fromEntries(references.map((ref) => [ref.key, ref])),
+    };
+    if (!mobileOnly) targets.desktop = { url, categories: CATEGORIES, config: desktopConfig };
+    const runsOf = Object.fromEntries(
+      Object.keys(targets).map((key) => [key, { runs: [], failedAttempts: [] }]),
+    );
+    const mobileTargets = Object.keys(targets).filter((key) => key !== "desktop");
+    const order = [
+      ...interleavedOrder(runs, mobileTargets),
+      ...(mobileOnly ? [] : interleavedOrder(runs, ["desktop"])),
+    ];
+    for (const { target, index } of order) {
       const label = `${target === "page" ? "mobile" : target}-${index + 1}`;
-      runsOf[target].runs.push(
-        await measure(address, undefined, label, categories, runsOf[target].failedAttempts),
-      );
+      runsOf[target].runs.push(await measure(targets[target], label, runsOf[target].failedAttempts));
     }
-    const summary = ({ runs: list, failedAttempts }) => ({ ...medianOfRuns(list), failedAttempts });
-    const results = { mobile: summary(runsOf.page) };
-    for (const ref of references) results[ref.key] = { ...summary(runsOf[ref.key]), name: ref.name };
-    if (!mobileOnly) {
-      const desktop = { runs: [], failedAttempts: [] };
-      for (let index = 0; index < runs; index += 1)
-        desktop.runs.push(
-          await measure(url, desktopConfig, `desktop-${index + 1}`, CATEGORIES, desktop.failedAttempts),
-        );
-      results.desktop = summary(desktop);
-    }
-    return results;
+    const results = Object.fromEntries(
+      Object.entries(runsOf).map(([key, { runs: list, failedAttempts }]) => [
+        key,
+        { ...medianOfRuns(list), failedAttempts },
+      ]),
+    );
+    const { page: mobile, ...others } = results;
+    return { mobile, ...others };
   } finally {
     await chrome.kill();
   }

@@ -1,24 +1,22 @@
-// Budgets (they gate a release: the run exits non-zero when one is missed) and the
-// table that prints them next to the observations (figures reported, never gated).
+// Budgets (they gate a release: the run exits non-zero when one is missed) and the table that
+// prints them next to the observations (figures reported, never gated). Why each is measured the
+// way it is: docs/decisions/020-performance-budgets.md.
 
-/** 1 KB = 1000 bytes: the stricter reading of "KB" in issue 5. */
+/** 1 KB = 1000 bytes, the stricter reading. */
 export const KB = 1000;
 
 export const BUDGETS = {
   jsGzip: 110 * KB,
   cssGzip: 20 * KB,
   htmlGzip: 40 * KB,
-  // Issue 12: the home document is compressed once, with brotli at its best quality.
+  // The home document is compressed once, with brotli at its best quality.
   htmlBrServed: 12.5 * KB,
-  // (Issue 12's GET / at least 0.8 x /healthz is replaced by the bare-server ratio below: since
-  // issue 42 /healthz is answered at the front door too, a small JSON body, about 3 x GET / there.)
-  // Issue 42: GET / at least 0.8 x, and a campaign link to it 0.7 x, what a bare node:http server
-  // sending the same bytes from memory holds, at 50 connections (median of the per-round ratios).
+  // GET / at least 0.8 x, and a campaign link to it 0.7 x, what a bare node:http server sending the
+  // same bytes from memory holds, at 50 connections (median of the per-round ratios).
   homeToBareRatio: 0.8,
   campaignToBareRatio: 0.7,
-  // Decision 032: keeping every lead in a database (SQLite or PostgreSQL) before the function is
-  // called may cost a valid contact POST at most twice the p99 latency of the last release with
-  // file-based storage (b806f33), at 50 connections, median of the per-round ratios (store section).
+  // Decision 032: keeping every lead in a database may cost a valid contact POST at most twice the
+  // p99 latency of the last release with file-based storage (b806f33), at 50 connections.
   storePostP99Ratio: 2,
   thirdPartyRequests: 0,
   otherRenderBlocking: 0,
@@ -26,30 +24,19 @@ export const BUDGETS = {
   mobileLcpMs: 1500,
   mobileTbtMs: 50,
   mobileCls: 0,
-  // Issue 26: the page's mobile TBT at most 50 ms over a bare HTML document's, medians of the same
-  // run (the floor moves with the machine), and no main-thread task after the first paint longer
-  // than 50 ms as observed (unthrottled) in Lighthouse's trace.
+  // Mobile TBT at most 50 ms over a bare HTML document's, medians of the same run (the floor moves
+  // with the machine), and no main-thread task after the first paint over 50 ms as observed.
   mobileTbtOverBareMs: 50,
   longestObservedTaskMs: 50,
-  // Issue 34: this build (Node 24) no worse than the last release on Node 20 (41df789), installed,
-  // built and served by Node 20 and measured interleaved with this build in the same run (the
-  // reference meets the same machine, as the bare document does). Each limit is the reference's
-  // figure plus what the noise between two measurements of one build allows here, no more:
-  // - GET / ÷ the bare node:http server at 50 connections (median of per-round ratios) at least
-  //   0.9 x the reference's: a real loss of the kind this guards against (the home document no
-  //   longer served from memory, issue 12: 20x) is far beyond it, while one server's per-round
-  //   ratio spread 0.84-1.49 on a quiet day of this shared machine (docs/performance.md, issue 34).
-  //   Against the bare server, not /healthz, since issue 42 put /healthz on the same path as `/`.
+  // No worse than the last release on Node 20 (41df789), served by Node 20 and measured interleaved
+  // with this build in the same run: its figure plus what the noise between two measurements of
+  // one build allows here, no more. GET / ÷ the bare server at least 0.9 x its ratio (one server's
+  // per-round ratio spread 0.84-1.49 on a quiet day; the home document no longer served from
+  // memory cost 20x); first-visit HTML, CSS and JS bytes at most 1% over (room for a changed
+  // sentence or a patch release, not a new package); mobile Performance at most 3 points under, TBT
+  // 50 ms over (one build's run-to-run spread on a loaded machine), LCP 10% over, CLS 0.01 over.
   node20HomeToBareFactor: 0.9,
-  // - First-visit HTML, CSS and JS (each kind's total, gzip and br as served) at most 1% over the
-  //   reference's: bytes do not vary between runs; 1% leaves room for a changed sentence or a
-  //   dependency's patch release, not for a new package on the first visit.
   node20BytesFactor: 1.01,
-  // - Mobile Lighthouse, medians of the same number of interleaved runs: Performance at most 3
-  //   points under the reference's, TBT at most 50 ms over it (the run-to-run spread of one build's
-  //   TBT median on a loaded machine; issue 26), LCP at most 10% over it (simulated from the same
-  //   bytes, it moves with the machine by less), CLS at most 0.01 over it (0 for both when nothing
-  //   shifts).
   node20PerformanceDrop: 3,
   node20TbtOverMs: 50,
   node20LcpFactor: 1.1,
@@ -78,7 +65,7 @@ export function budgetRow(section, metric, value, op, limit, format = (v) => Str
 
 /**
  * A budget row that judges a figure of this build against the same figure of a reference measured
- * in the same run (issue 34: the previous release on Node 20): the limit is
+ * in the same run (the previous release on Node 20): the limit is
  * `reference × factor + offset`. Missed when either side could not be measured. The value shows
  * both sides and, when the reference is not 0, their ratio (this build ÷ reference).
  * @param {string} section @param {string} metric @param {number | null | undefined} value

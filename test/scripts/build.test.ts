@@ -72,7 +72,7 @@ describe("the order the paint-first loader evaluates the first visit's modules i
   };
 
   it("puts every module after the modules it imports, and leaves the entry to Remix's bootstrap", () => {
-    expect(evaluationOrder(manifest, (url) => imports[url] ?? [])).toEqual([
+    expect(evaluationOrder(manifest, (url: string) => imports[url] ?? [])).toEqual([
       "/build/_shared/react.js",
       "/build/_shared/router.js",
       "/build/_shared/ui.js",

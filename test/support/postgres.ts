@@ -7,9 +7,16 @@
 // same servers; this module re-exports it and adds what only vitest needs: describeWithPostgres.
 import { describe } from "vitest";
 
-import { INSTALL_HINT, isAlive, postgresAvailable, postgresRequired } from "../../scripts/postgres.mjs";
+import {
+  INSTALL_HINT,
+  isAlive,
+  postgresAvailable,
+  postgresRequired,
+  startPostgres,
+} from "../../scripts/postgres.mjs";
 
-export { type PostgresServer, postgresAvailable, startPostgres } from "../../scripts/postgres.mjs";
+export { postgresAvailable, startPostgres };
+export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
 /**
  * `describe` for suites that need PostgreSQL. Without it the suite is skipped behind a loud banner,

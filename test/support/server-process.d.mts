@@ -18,4 +18,7 @@ export declare function startServer(options: {
   readyPath?: string;
   readyStatus?: number;
   logLimit?: number;
+  /** The Node and the start script to run (default: this one's scripts/start.mjs). */
+  command?: string;
+  script?: string;
 }): Promise<ServerProcess>;

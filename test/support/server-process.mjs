@@ -16,9 +16,18 @@ const startScript = `${root}scripts/start.mjs`;
 /**
  * Starts the production server on the build in `buildDir` (REMIX_BUILD_DIR for scripts/start.mjs)
  * on a free port of 127.0.0.1 with `env` (an `undefined` value removes a variable) and waits until
- * `readyPath` answers (with `readyStatus`, when given).
+ * `readyPath` answers (with `readyStatus`, when given). The bench starts an earlier release's
+ * `script` in its own checkout, on its own Node (`command`).
  */
-export async function startServer({ buildDir, env = {}, readyPath = "/", readyStatus, logLimit = Infinity }) {
+export async function startServer({
+  buildDir,
+  env = {},
+  readyPath = "/",
+  readyStatus,
+  logLimit = Infinity,
+  command = process.execPath,
+  script = startScript,
+}) {
   if (!existsSync(`${buildDir}/index.js`)) {
     throw new Error(`No production build in ${buildDir}: run \`npm run build\` first.`);
   }
@@ -33,7 +42,7 @@ export async function startServer({ buildDir, env = {}, readyPath = "/", readySt
   };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
 
-  const child = spawn(process.execPath, [startScript], {
+  const child = spawn(command, [script], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
