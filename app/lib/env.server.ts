@@ -15,9 +15,7 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const optionalUrl = optionalString.pipe(
-  z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
-);
+const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/ }).optional());
 
 const positiveInt = (fallback: number) =>
   optionalString.pipe(z.optional(z.coerce.number<string>().int().positive())).transform((v) => v ?? fallback);
@@ -33,15 +31,14 @@ function isCalendarDay(day: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day);
 }
 
-const PORT_MESSAGE = "must be a port number (1-65535)";
 const port = optionalString
   .pipe(
     z.optional(
       z
         .string()
-        .regex(/^\d{1,5}$/, PORT_MESSAGE)
+        .regex(/^\d{1,5}$/)
         .transform(Number)
-        .refine((n) => n >= 1 && n <= 65535, PORT_MESSAGE),
+        .pipe(z.number().min(1).max(65535)),
     ),
   )
   .transform((v) => v ?? 3000);
@@ -52,7 +49,7 @@ const HOST_PATTERN =
 
 const flag = optionalString.pipe(
   z
-    .enum(["1", "0", "true", "false", "yes", "no"], { message: "must be true/false (or 1/0)" })
+    .enum(["1", "0", "true", "false", "yes", "no"])
     .optional()
     .transform((v) => v === "1" || v === "true" || v === "yes"),
 );
@@ -62,19 +59,14 @@ export const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     PORT: port,
     /** Unset: every interface in production, 127.0.0.1 for `npm run dev`. */
-    HOST: optionalString.pipe(
-      z.string().regex(HOST_PATTERN, "must be an IP address or a host name").optional(),
-    ),
+    HOST: optionalString.pipe(z.string().regex(HOST_PATTERN).optional()),
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
     /** Unset: the embedded SQLite file. Set: the PostgreSQL database every instance shares (decision 032). */
     DATABASE_URL: optionalString.pipe(
       z
         .string()
-        .regex(
-          /^postgres(?:ql)?:\/\/\S+$/,
-          "must be a PostgreSQL URL (postgres://user:password@host:5432/db)",
-        )
+        .regex(/^postgres(?:ql)?:\/\/\S+$/)
         .optional(),
     ),
     LEADS_DATABASE_FILE: optionalString.transform((v) => v ?? ".data/leads.sqlite"),
@@ -93,7 +85,7 @@ export const envSchema = z
     GA_MEASUREMENT_ID: optionalString.pipe(
       z
         .string()
-        .regex(/^G-[A-Z0-9]{4,20}$/, "must look like G-XXXXXXX")
+        .regex(/^G-[A-Z0-9]{4,20}$/)
         .optional(),
     ),
     /** Who the privacy page names as the controller and how to reach them (decision 043): unset, it says so. */
@@ -102,7 +94,7 @@ export const envSchema = z
     PRIVACY_CONTACT_EMAIL: optionalString.pipe(
       z
         .string()
-        .regex(/^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/, "must be an e-mail address")
+        .regex(/^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/)
         .optional(),
     ),
     /** The processors the privacy page names beside Supabase: where the site runs, and the function's e-mail service. */
@@ -126,8 +118,8 @@ export const envSchema = z
     PRIVACY_LAST_CHANGED: optionalString.pipe(
       z
         .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
-        .refine(isCalendarDay, "must be a date, YYYY-MM-DD")
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .refine(isCalendarDay)
         .optional(),
     ),
     TRUST_PROXY: nonNegativeInt(0),
@@ -139,7 +131,7 @@ export const envSchema = z
       z
         .string()
         // Sent as `Authorization: Bearer <token>`: printable ASCII without spaces, long enough not to be guessed.
-        .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters without spaces")
+        .regex(/^[\x21-\x7e]{16,}$/)
         .optional(),
     ),
     MOCKS: flag,
@@ -242,7 +234,8 @@ export function developmentSource(
 
 // --- What a refusal says ------------------------------------------------------------
 // Zod's own words ("expected number, received NaN") name neither the variable's rule nor a value
-// that works: each variable says both here. A variable that accepts any text has no entry.
+// that works: each variable says both here, and only here (the schema above carries no messages).
+// A variable that accepts any text has no entry.
 
 interface Rule {
   /** The value's problem, completing "PORT is "abc": it …". */

@@ -1,4 +1,4 @@
-import { CONTACT_FIELDS } from "~/content/contact-fields";
+import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
 import type { LeadRequest } from "~/lib/leads/sink.server";
 import type { Lead, LeadState } from "~/lib/leads/store.server";
 
@@ -70,26 +70,33 @@ function reasonText(lead: Lead): string {
 /** One of the visitor's values: empty once retention erased the lead's record. */
 const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
 
+/** How a field of the form sits in the table: its header, widths and when it gives way. */
+type FieldLayout = Omit<Column<Lead>, "value">;
+
+// What gives way to a narrow terminal: the message, the error and every other field first, then
+// the company, then the name. The e-mail and the phone, how to reach the person, are never cut:
+// where they cannot fit, the leads are listed one record each, field by field.
+const FIELD_LAYOUT: Partial<Record<ContactFieldName, FieldLayout>> = {
+  name: { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2 },
+  email: { header: "E-mail", maxWidth: 32, whole: true },
+  phone: { header: "Phone", maxWidth: 18, whole: true },
+  company: { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1 },
+  message: { header: "Message", maxWidth: 48, minWidth: 8, cut: "words", givesWay: 0 },
+};
+
+/** A field with no layout of its own (a row added to the field table): its label, narrowed first. */
+const fieldColumn = ({ name, label }: (typeof CONTACT_FIELDS)[number]): Column<Lead> => ({
+  ...(FIELD_LAYOUT[name] ?? { header: label, maxWidth: 20, minWidth: 4, givesWay: 0 }),
+  value: (lead) => field(lead, name),
+});
+
 export const leadColumns: Column<Lead>[] = [
   { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
   { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
   { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
-  // What gives way to a narrow terminal: the message and the error first, then the company, then
-  // the name. The e-mail and the phone, how to reach the person, are never cut: where they cannot
-  // fit, the leads are listed one record each, field by field.
   { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2, value: (lead) => field(lead, "name") },
-  { header: "E-mail", maxWidth: 32, whole: true, value: (lead) => field(lead, "email") },
-  { header: "Phone", maxWidth: 18, whole: true, value: (lead) => field(lead, "phone") },
-  { header: "Company", maxWidth: 20, minWidth: 4, givesWay: 1, value: (lead) => field(lead, "company") },
-  {
-    header: "Message",
-    maxWidth: 48,
-    minWidth: 8,
-    cut: "words",
-    givesWay: 0,
-    value: (lead) => field(lead, "message"),
-  },
+  // Every field of the form, in its order.
+  ...CONTACT_FIELDS.map(fieldColumn),
 ];
 
 /** `list --spam`: why each is held in place of tries and errors (a held submission has neither). */
