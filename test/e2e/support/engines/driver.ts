@@ -50,6 +50,12 @@ export interface EngineSession {
   goto(url: string): Promise<void>;
   /** Runs `fn(arg)` in the page's main world; page scripts off or on, it reads the DOM. */
   evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
+  /**
+   * Runs a script's source text (a library the page does not ship: axe-core) in the page's main
+   * world, as the driver evaluates its own calls: the page's Content-Security-Policy, which runs
+   * only the page's own scripts, does not stop it (each adapter says why).
+   */
+  runScript(source: string): Promise<void>;
   /** A real pointer click (move, press, release) at viewport coordinates. */
   clickAt(x: number, y: number): Promise<void>;
   /**

@@ -141,6 +141,11 @@ class FirefoxSession implements EngineSession {
     return this.page.evaluate(fn as (arg: unknown) => Promise<R>, arg) as Promise<R>;
   }
 
+  /** Through WebDriver BiDi's script.evaluate, never a <script> element the page's policy would refuse. */
+  async runScript(source: string): Promise<void> {
+    await this.page.evaluate(source);
+  }
+
   async clickAt(x: number, y: number): Promise<void> {
     await this.page.mouse.click(x, y);
   }
@@ -210,8 +215,13 @@ export function firefoxLauncher(): EngineLauncher {
     async open(options) {
       const { browser, profile } = await launch(options);
       try {
-        const [first] = await browser.pages();
-        const page = first ?? (await browser.newPage());
+        // A tab the driver opens is selected and has focus, as a visitor's has. The tab headless
+        // Firefox starts with never gets it (document.hasFocus() false, also after bringToFront or
+        // with focusmanager.testmode, which puppeteer sets anyway): Tab moves focus there, but no
+        // focus event fires and Enter or Space on a button does not press it.
+        const started = await browser.pages();
+        const page = await browser.newPage();
+        await Promise.all(started.map((tab) => tab.close()));
         return new FirefoxSession(options.javaScript, browser, page, profile);
       } catch (error) {
         await browser.close();

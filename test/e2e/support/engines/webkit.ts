@@ -364,6 +364,11 @@ class WebKitSession implements EngineSession {
     return result.value as R;
   }
 
+  /** Through WebDriver's Execute Script, never a <script> element the page's policy would refuse. */
+  async runScript(source: string): Promise<void> {
+    await withDeadline("a script", this.client.executeScript(source));
+  }
+
   /** Actions take CSS pixels of the viewport; under page zoom WebKit wants them in window pixels. */
   async clickAt(x: number, y: number): Promise<void> {
     const zoom = this.running?.zoom ?? 1;
