@@ -15,6 +15,7 @@ const HERO_BUTTON_MAX_BOTTOM = 760;
 const ACCENT = "rgb(212, 255, 58)";
 
 describeBrowser("the design: a page that sells (issue 20)", () => {
+  // The reviews' stars, quotes and authors line up, in every engine: engines-layout.test.ts.
   const stack = useStack();
 
   async function open(options: typeof PHONE, javaScriptEnabled = true): Promise<Page> {

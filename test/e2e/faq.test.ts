@@ -8,6 +8,8 @@ import { contrastRatio } from "./support/design";
 import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 describeBrowser("FAQ accordion", () => {
+  // A question opens its answer and closes the open one, with JavaScript and without, in every
+  // engine: engines-visitor.test.ts.
   const stack = useStack();
 
   async function open(options: BrowserContextOptions): Promise<Page> {

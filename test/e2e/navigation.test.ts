@@ -151,6 +151,7 @@ describeBrowser("navigation", () => {
     });
   }
 
+  // A menu opened before JavaScript took over stays open through hydration: enhance-on-intent.test.ts.
   it("phone, keyboard: Enter opens the menu; Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape closes it with focus back on the toggle; Space opens it and Enter on a link lands on its section", async () => {
     const page = await open(PHONE);
     const toggle = page
