@@ -54,32 +54,45 @@ describeBrowser("contact form with JavaScript", () => {
   const invalidCases: [string, Partial<ContactValues>, string][] = [
     ["blank name", { name: "   " }, VALIDATION.name],
     ["e-mail without a dot in the domain", { email: "jane@localhost" }, VALIDATION.email],
-    ["e-mail with a space", { email: "jane smith@acme-test.com" }, VALIDATION.email],
     ["website without a scheme", { website: "acme-test.com" }, VALIDATION.website],
+    ["e-mail with a space", { email: "jane smith@acme-test.com" }, VALIDATION.email],
     ["message shorter than 10 characters", { message: "  Too short  " }, VALIDATION.message],
     ["empty name and bad e-mail: the name comes first", { name: "", email: "nope" }, VALIDATION.name],
   ];
 
-  for (const [label, change, message] of invalidCases) {
-    it(`validation: ${label} → toast "${message}", nothing is sent`, async () => {
-      const page = await open();
-      const posts = countPosts(page);
+  // One page answers every case in turn: no two cases in a row share a message, so the toast that
+  // shows a case's message is that case's own (each submission replaces the last toast).
+  it(`validation: ${invalidCases.map(([label]) => label).join("; ")} → the toast names the rule, the values stay, nothing is sent`, async () => {
+    const page = await open();
+    const posts = countPosts(page);
+    for (const [label, change, message] of invalidCases) {
       await fillContact(page, { ...VALID_CONTACT, ...change });
       await submitButton(page).click();
-      const notice = toast(page, VALIDATION_TITLE);
-      await expect.poll(() => notice.isVisible()).toBe(true);
-      expect(await notice.innerText()).toContain(message);
+      const notice = toast(page, VALIDATION_TITLE).filter({ hasText: message });
+      await expect.poll(() => notice.isVisible(), { message: label }).toBe(true);
       // Values stay so the visitor can fix them.
-      expect(await contactValues(page)).toEqual({ ...VALID_CONTACT, ...change });
-      await waitForFormAtRest(page);
-      expect(posts.count, "no request leaves the browser").toBe(0);
-      expect(stack.fake.requests).toHaveLength(0);
-    });
-  }
+      expect(await contactValues(page), label).toEqual({ ...VALID_CONTACT, ...change });
+    }
+    await waitForFormAtRest(page);
+    expect(posts.count, "no request leaves the browser").toBe(0);
+    expect(stack.fake.requests).toHaveLength(0);
+  });
 
-  it("a valid submission shows the spinner and 'Sending Message...' while sending, then the success toast and empty fields", async () => {
-    stack.fake.setMode({ kind: "slow", delayMs: 1500 });
+  it("the counter tracks the message length up to 2000; a valid submission shows the spinner and 'Sending Message...' while sending, then the success toast, empty fields and the counter at 0", async () => {
     const page = await open();
+    expect(await counterText(page)).toBe("0");
+    await field(page, "message").pressSequentially("Hello");
+    await expect.poll(() => counterText(page)).toBe("5");
+    await field(page, "message").press("Backspace");
+    await expect.poll(() => counterText(page)).toBe("4");
+    await field(page, "message").fill("x".repeat(2000));
+    await expect.poll(() => counterText(page)).toBe("2000");
+    await field(page, "message").press("End");
+    await field(page, "message").pressSequentially("yz");
+    expect((await field(page, "message").inputValue()).length).toBe(2000);
+    expect(await counterText(page)).toBe("2000");
+
+    stack.fake.setMode({ kind: "slow", delayMs: 1500 });
     const values = uniqueContact();
     await fillContact(page, values);
     const button = submitButton(page);
@@ -105,9 +118,9 @@ describeBrowser("contact form with JavaScript", () => {
     expect(stack.fake.requests[0]!.json).toEqual(values);
   });
 
-  it("a failing function (500) shows the error toast, keeps every value and logs the error to the console", async () => {
+  it("phone: a failing function (500) shows the error toast clear of the submit button, keeps every value and logs the error; a new submission dismisses that toast while sending", async () => {
     stack.fake.setMode({ kind: "status", status: 500 });
-    const page = await open();
+    const page = await open(PHONE);
     const consoleErrors: string[] = [];
     page.on("console", (msg) => {
       if (msg.type() === "error") consoleErrors.push(msg.text());
@@ -115,30 +128,32 @@ describeBrowser("contact form with JavaScript", () => {
     const values = uniqueContact();
     await fillContact(page, values);
     await submitButton(page).click();
-    const notice = toast(page, SEND_ERROR.title);
-    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
-    expect(await notice.innerText()).toContain(SEND_ERROR.text);
+    const failed = toast(page, SEND_ERROR.title);
+    await expect.poll(() => failed.isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await failed.innerText()).toContain(SEND_ERROR.text);
     expect(await contactValues(page)).toEqual(values);
     expect(stack.fake.requests).toHaveLength(1);
     await expect
       .poll(() => consoleErrors.length, { message: "error logged in the console" })
       .toBeGreaterThan(0);
     expect(await submitButton(page).isDisabled()).toBe(false);
-  });
+    const [toastBox, buttonBox] = await Promise.all([failed.boundingBox(), submitButton(page).boundingBox()]);
+    expect(toastBox && buttonBox).toBeTruthy();
+    const overlap =
+      toastBox!.x < buttonBox!.x + buttonBox!.width &&
+      buttonBox!.x < toastBox!.x + toastBox!.width &&
+      toastBox!.y < buttonBox!.y + buttonBox!.height &&
+      buttonBox!.y < toastBox!.y + toastBox!.height;
+    expect(overlap, JSON.stringify({ toastBox, buttonBox })).toBe(false);
 
-  it("the counter tracks the message length up to 2000", async () => {
-    const page = await open();
-    expect(await counterText(page)).toBe("0");
-    await field(page, "message").pressSequentially("Hello");
-    await expect.poll(() => counterText(page)).toBe("5");
-    await field(page, "message").press("Backspace");
-    await expect.poll(() => counterText(page)).toBe("4");
-    await field(page, "message").fill("x".repeat(2000));
-    await expect.poll(() => counterText(page)).toBe("2000");
-    await field(page, "message").press("End");
-    await field(page, "message").pressSequentially("yz");
-    expect((await field(page, "message").inputValue()).length).toBe(2000);
-    expect(await counterText(page)).toBe("2000");
+    // Sent again: no 'Error Sending Message' beside 'Sending Message...'.
+    stack.fake.setMode({ kind: "slow", delayMs: 1200 });
+    await submitButton(page).click();
+    await expect.poll(() => submitButton(page).innerText()).toContain(SUBMITTING_LABEL);
+    expect(await failed.count(), "the earlier error toast is gone while sending again").toBe(0);
+    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
+    expect(await failed.count()).toBe(0);
+    expect(stack.fake.requests).toHaveLength(2);
   });
 
   it("window.gtag sees form_submit with the spec's parameters before the request leaves", async () => {
@@ -196,8 +211,11 @@ describeBrowser("contact form with JavaScript", () => {
     });
     const typed = { ...uniqueContact(), name: "" };
     await fillContact(page, typed);
-    // Typed, as a bot driving a browser types: the first keystroke starts the clock.
-    await field(page, "name").pressSequentially("cheap-pills.com");
+    // Typed, as a bot driving a browser types: the first keystroke starts the clock. Only the last
+    // character is a key press, so the 3 s run from it to the submit, however slowly a busy machine
+    // types (fifteen key presses took more than 3 s with the suite running beside them).
+    await field(page, "name").fill("cheap-pills.co");
+    await field(page, "name").press("m");
     await submitButton(page).click();
     const held = toast(page, SUCCESS.title);
     await expect.poll(() => held.isVisible(), { timeout: 8000 }).toBe(true);
@@ -231,24 +249,6 @@ describeBrowser("contact form with JavaScript", () => {
     expect(stack.fake.requests).toHaveLength(1);
   });
 
-  it("phone: the toast does not cover the submit button", async () => {
-    stack.fake.setMode({ kind: "status", status: 500 });
-    const page = await open(PHONE);
-    const values = uniqueContact();
-    await fillContact(page, values);
-    await submitButton(page).scrollIntoViewIfNeeded();
-    await submitButton(page).click();
-    const notice = toast(page, SEND_ERROR.title);
-    await expect.poll(() => notice.isVisible(), { timeout: 8000 }).toBe(true);
-    const [toastBox, buttonBox] = await Promise.all([notice.boundingBox(), submitButton(page).boundingBox()]);
-    expect(toastBox && buttonBox).toBeTruthy();
-    const overlap =
-      toastBox!.x < buttonBox!.x + buttonBox!.width &&
-      buttonBox!.x < toastBox!.x + toastBox!.width &&
-      toastBox!.y < buttonBox!.y + buttonBox!.height &&
-      buttonBox!.y < toastBox!.y + toastBox!.height;
-    expect(overlap, JSON.stringify({ toastBox, buttonBox })).toBe(false);
-  });
   // Issue 24: the visitor who sent the form from the keyboard stays where they were.
 
   /** Records what live regions (role status/alert, aria-live) say, from page load on. */
@@ -296,51 +296,33 @@ describeBrowser("contact form with JavaScript", () => {
       return `${active.tagName.toLowerCase()} "${(active.textContent ?? "").trim().slice(0, 30)}"`;
     });
 
-  for (const outcome of ["success", "failure"] as const) {
-    it(`Enter on Send Message (${outcome}): focus stays on the button while sending and after the answer; the toast is announced, not focused`, async () => {
+  it("Enter on Send Message (a failure, then a success): focus stays on the button while sending and after each answer; each toast is announced, not focused", async () => {
+    const page = await open(DESKTOP, recordAnnouncements);
+    const button = submitButton(page);
+    for (const outcome of ["failure", "success"] as const) {
       stack.fake.setMode(
         outcome === "success"
           ? { kind: "slow", delayMs: 1200 }
           : { kind: "status", status: 500, delayMs: 1200 },
       );
-      const page = await open(DESKTOP, recordAnnouncements);
       await fillContact(page, uniqueContact());
-      const button = submitButton(page);
       await button.focus();
       await page.keyboard.press("Enter");
 
-      await expect.poll(() => button.innerText()).toContain(SUBMITTING_LABEL);
-      expect(await focusIs(page), "while sending").toBe("submit");
+      await expect.poll(() => button.innerText(), { message: outcome }).toContain(SUBMITTING_LABEL);
+      expect(await focusIs(page), `${outcome}: while sending`).toBe("submit");
 
       const title = outcome === "success" ? SUCCESS.title : SEND_ERROR.title;
       await expect.poll(() => toast(page, title).isVisible(), { timeout: 8000 }).toBe(true);
       expect((await button.innerText()).trim()).toBe(SUBMIT_LABEL);
-      expect(await focusIs(page), "after the answer").toBe("submit");
+      expect(await focusIs(page), `${outcome}: after the answer`).toBe("submit");
       await expect
         .poll(async () => (await announcements(page)).filter((entry) => entry.text.includes(title)), {
-          message: "the outcome is said by a live region (role status or alert)",
+          message: `${outcome}: the outcome is said by a live region (role status or alert)`,
         })
         .toContainEqual(expect.objectContaining({ role: expect.stringMatching(/^(status|alert)$/) }));
-      expect(await focusIs(page), "the announcement does not take focus").toBe("submit");
-      expect(stack.fake.requests).toHaveLength(1);
-    });
-  }
-
-  it("a new submission dismisses the toast of the last one: no 'Error Sending Message' beside 'Sending Message...'", async () => {
-    stack.fake.setMode({ kind: "status", status: 500 });
-    const page = await open();
-    const values = uniqueContact();
-    await fillContact(page, values);
-    await submitButton(page).click();
-    const failed = toast(page, SEND_ERROR.title);
-    await expect.poll(() => failed.isVisible(), { timeout: 8000 }).toBe(true);
-
-    stack.fake.setMode({ kind: "slow", delayMs: 1200 });
-    await submitButton(page).click();
-    await expect.poll(() => submitButton(page).innerText()).toContain(SUBMITTING_LABEL);
-    expect(await failed.count(), "the earlier error toast is gone while sending again").toBe(0);
-    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
-    expect(await failed.count()).toBe(0);
+      expect(await focusIs(page), `${outcome}: the announcement does not take focus`).toBe("submit");
+    }
     expect(stack.fake.requests).toHaveLength(2);
   });
 });

@@ -47,34 +47,30 @@ describeBrowser("every lead exactly once, in the browser", () => {
     expect(await page.locator("#contact form").count()).toBe(1);
   };
 
-  for (const [size, viewport] of [
-    ["desktop", DESKTOP],
-    ["phone", PHONE],
-  ] as const) {
-    it(`JS off (${size}): submit, reload, back and forward: one call, the notice after the redirect`, async () => {
-      const page = await open(false, viewport);
-      const values = uniqueContact();
-      await fillContact(page, values);
-      await submitAndSettle(page, () => submitButton(page).click(), /\?contact=sent#contact-form$/);
-      const notice = serverNotice(page, "status", SUCCESS.title);
-      expect(await notice.isVisible()).toBe(true);
-      expect(await notice.innerText()).toContain(SUCCESS.text);
-      expect(Object.values(await contactValues(page)).every((value) => value === "")).toBe(true);
-      expect(stack.fake.requests).toHaveLength(1);
+  // On a phone too, the one call and its notice: engines-visitor.test.ts.
+  it("JS off: submit, reload, back and forward: one call, the notice after the redirect", async () => {
+    const page = await open(false);
+    const values = uniqueContact();
+    await fillContact(page, values);
+    await submitAndSettle(page, () => submitButton(page).click(), /\?contact=sent#contact-form$/);
+    const notice = serverNotice(page, "status", SUCCESS.title);
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain(SUCCESS.text);
+    expect(Object.values(await contactValues(page)).every((value) => value === "")).toBe(true);
+    expect(stack.fake.requests).toHaveLength(1);
 
-      // What a visitor does next: reload (no "resubmit the form?"), go back, go forward again.
-      const reload = await page.reload();
-      expect(reload?.request().method()).toBe("GET");
-      expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
-      await page.goBack();
-      expect(new URL(page.url()).search).toBe("");
-      await page.goForward();
-      expect(new URL(page.url()).search).toBe("?contact=sent");
-      expect((await page.reload())?.request().method()).toBe("GET");
-      expect(stack.fake.requests).toHaveLength(1);
-      expect(stack.fake.requests[0]!.json).toEqual(values);
-    });
-  }
+    // What a visitor does next: reload (no "resubmit the form?"), go back, go forward again.
+    const reload = await page.reload();
+    expect(reload?.request().method()).toBe("GET");
+    expect(await serverNotice(page, "status", SUCCESS.title).isVisible()).toBe(true);
+    await page.goBack();
+    expect(new URL(page.url()).search).toBe("");
+    await page.goForward();
+    expect(new URL(page.url()).search).toBe("?contact=sent");
+    expect((await page.reload())?.request().method()).toBe("GET");
+    expect(stack.fake.requests).toHaveLength(1);
+    expect(stack.fake.requests[0]!.json).toEqual(values);
+  });
 
   it("JS off: a double click on Send Message makes one call", async () => {
     stack.fake.setMode({ kind: "slow", delayMs: 600 });
@@ -100,32 +96,17 @@ describeBrowser("every lead exactly once, in the browser", () => {
     expect(stack.fake.requests).toHaveLength(1);
   });
 
-  it("JS on: no request for *.data after a submission, success or failure", async () => {
-    const page = await open(true);
-    const dataRequests: string[] = [];
-    page.on("request", (request) => {
-      if (isData(request)) dataRequests.push(`${request.method()} ${request.url()}`);
-    });
-    await fillContact(page, uniqueContact());
-    await submitButton(page).click();
-    await expect.poll(() => toast(page, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
-
-    stack.fake.setMode({ kind: "status", status: 500 });
-    await fillContact(page, uniqueContact());
-    await submitButton(page).click();
-    await expect.poll(() => toast(page, SEND_ERROR.title).isVisible(), { timeout: 8000 }).toBe(true);
-    await waitForFormAtRest(page);
-    // The two actions themselves, and nothing else: no revalidation.
-    expect(dataRequests.map((line) => line.split(" ")[0])).toEqual(["POST", "POST"]);
-  });
-
-  it("JS on: with every GET *.data failing, a success and a failure leave the page, the toast and the values", async () => {
+  it("JS on: a success and a failure ask for no *.data beyond their own POSTs; and with every GET *.data failing, they leave the page, the toast and the values", async () => {
     const page = await open(true, PHONE, async (p) => {
       await p.route(
         (url) => url.pathname.endsWith(".data"),
         (route) =>
           route.request().method() === "GET" ? route.abort("internetdisconnected") : route.continue(),
       );
+    });
+    const dataRequests: string[] = [];
+    page.on("request", (request) => {
+      if (isData(request)) dataRequests.push(`${request.method()} ${request.url()}`);
     });
     await fillContact(page, uniqueContact());
     await submitButton(page).click();
@@ -142,6 +123,8 @@ describeBrowser("every lead exactly once, in the browser", () => {
     await expectNoErrorScreen(page);
     expect(await contactValues(page)).toEqual(values);
     expect(stack.fake.requests).toHaveLength(2);
+    // The two actions themselves, and nothing else: no revalidation.
+    expect(dataRequests.map((line) => line.split(" ")[0])).toEqual(["POST", "POST"]);
   });
 
   it("JS on: the action's own request lost on the network: the error toast, the values kept, no error page", async () => {

@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 import { testimonials } from "~/content/testimonials";
 
-import { DESKTOP, describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
+import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
 import { contrastRatio, designFacts } from "./support/design";
 import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
 
@@ -15,6 +15,7 @@ const HERO_BUTTON_MAX_BOTTOM = 760;
 const ACCENT = "rgb(212, 255, 58)";
 
 describeBrowser("the design: a page that sells (issue 20)", () => {
+  // The reviews' stars, quotes and authors line up, in every engine: engines-layout.test.ts.
   const stack = useStack();
 
   async function open(options: typeof PHONE, javaScriptEnabled = true): Promise<Page> {
@@ -26,17 +27,62 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     return page;
   }
 
+  /** The hero's headline lines, where its main button ends, and where the page is scrolled. Runs in the page. */
+  function heroFacts() {
+    const heading = document.querySelector("h1")!;
+    const range = document.createRange();
+    range.selectNodeContents(heading);
+    const tops = new Set(
+      Array.from(range.getClientRects())
+        .filter((rect) => rect.width > 0)
+        .map((rect) => Math.round(rect.top)),
+    );
+    const button = Array.from(document.querySelectorAll('main a[href="#contact"]'))[0]!;
+    return { lines: tops.size, buttonBottom: button.getBoundingClientRect().bottom, scrollY: window.scrollY };
+  }
+
+  /** The submit's size and colour, and the size of every visible link to #contact. Runs in the page. */
+  function callsToAction() {
+    const size = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return { width: Math.round(box.width), height: Math.round(box.height) };
+    };
+    const submit = document.querySelector('#contact form button[type="submit"]')!;
+    const links = Array.from(document.querySelectorAll('a[href="#contact"]'))
+      .filter((a) => a.checkVisibility({ visibilityProperty: true }) && a.getBoundingClientRect().width > 0)
+      .map((a) => ({ label: (a.textContent ?? "").trim(), ...size(a) }));
+    return { submit: size(submit), background: getComputedStyle(submit).backgroundColor, links };
+  }
+
+  // One page per size: what it shows as it opens, then with every section revealed, then (on a
+  // phone) with the menu open.
   for (const { name, options } of SIZES) {
-    it(`${name}: the page is at most ${MAX_PAGE_HEIGHT[name].toLocaleString("en")} px tall, with every section revealed`, async () => {
+    it(`${name}: ${name === "desktop" ? "at 1280×800 the hero's headline takes at most four lines and its main button ends above the fold; " : ""}the form's submit is the strongest call to action (the accent, at least as large as every other link to #contact); every testimonial's stars stand out from their card (3:1 or more); with every section revealed the page is at most ${MAX_PAGE_HEIGHT[name].toLocaleString("en")} px tall and has at most three corner radii and two shadows (pills and circles aside), with the phone menu open too`, async () => {
       const page = await open(options);
+      if (name === "desktop") {
+        const hero = await page.evaluate(heroFacts);
+        expect(hero.scrollY).toBe(0);
+        expect(hero.lines).toBeLessThanOrEqual(4);
+        expect(hero.buttonBottom).toBeLessThanOrEqual(HERO_BUTTON_MAX_BOTTOM);
+      }
+
+      const sizes = await page.evaluate(callsToAction);
+      expect(sizes.background).toBe(ACCENT);
+      expect(sizes.links.length, "links to #contact on the page").toBeGreaterThanOrEqual(3);
+      for (const link of sizes.links) {
+        expect(sizes.submit.width, `wider than "${link.label}"`).toBeGreaterThanOrEqual(link.width);
+        expect(sizes.submit.height, `as tall as "${link.label}"`).toBeGreaterThanOrEqual(link.height);
+      }
+
+      const colours = (await page.evaluate(designFacts, false)).stars;
+      expect(colours).toHaveLength(testimonials.length);
+      for (const { card, star, background } of colours)
+        expect(contrastRatio(star, background), card).toBeGreaterThanOrEqual(3);
+
       await scrollThrough(page, faqs[0]!.question);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       expect(height).toBeLessThanOrEqual(MAX_PAGE_HEIGHT[name]);
-    });
 
-    it(`${name}: at most three corner radii and two shadows on the page (pills and circles aside), with the phone menu open too`, async () => {
-      const page = await open(options);
-      await scrollThrough(page, faqs[0]!.question);
       const closed = (await page.evaluate(designFacts, false)).shapes;
       const toggle = page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true });
       let withMenu = closed;
@@ -53,96 +99,43 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
       expect(shadows.length, `shadows ${shadows.join(" | ")}\n${examples}`).toBeGreaterThan(0);
       expect(shadows.length, `shadows ${shadows.join(" | ")}\n${examples}`).toBeLessThanOrEqual(2);
     });
-
-    it(`${name}: the form's submit is the strongest call to action: the accent, and at least as large as every other link to #contact`, async () => {
-      const page = await open(options);
-      const sizes = await page.evaluate(() => {
-        const size = (el: Element) => {
-          const box = el.getBoundingClientRect();
-          return { width: Math.round(box.width), height: Math.round(box.height) };
-        };
-        const submit = document.querySelector('#contact form button[type="submit"]')!;
-        const links = Array.from(document.querySelectorAll('a[href="#contact"]'))
-          .filter(
-            (a) => a.checkVisibility({ visibilityProperty: true }) && a.getBoundingClientRect().width > 0,
-          )
-          .map((a) => ({ label: (a.textContent ?? "").trim(), ...size(a) }));
-        return { submit: size(submit), background: getComputedStyle(submit).backgroundColor, links };
-      });
-      expect(sizes.background).toBe(ACCENT);
-      expect(sizes.links.length, "links to #contact on the page").toBeGreaterThanOrEqual(3);
-      for (const link of sizes.links) {
-        expect(sizes.submit.width, `wider than "${link.label}"`).toBeGreaterThanOrEqual(link.width);
-        expect(sizes.submit.height, `as tall as "${link.label}"`).toBeGreaterThanOrEqual(link.height);
-      }
-    });
-
-    it(`${name}: the stars of every testimonial stand out from their card (3:1 or more)`, async () => {
-      const page = await open(options);
-      const colours = (await page.evaluate(designFacts, false)).stars;
-      expect(colours).toHaveLength(testimonials.length);
-      for (const { card, star, background } of colours)
-        expect(contrastRatio(star, background), card).toBeGreaterThanOrEqual(3);
-    });
   }
 
-  it("1280×800: the hero's headline takes at most four lines and its main button ends above the fold", async () => {
-    const page = await open(DESKTOP);
-    const hero = await page.evaluate(() => {
-      const heading = document.querySelector("h1")!;
-      const range = document.createRange();
-      range.selectNodeContents(heading);
-      const tops = new Set(
-        Array.from(range.getClientRects())
-          .filter((rect) => rect.width > 0)
-          .map((rect) => Math.round(rect.top)),
+  /** At ten scroll positions from top to bottom, a visible link to #contact is in the viewport. */
+  async function expectContactLinkAlwaysInView(page: Page): Promise<void> {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    for (let step = 0; step < 10; step += 1) {
+      const y = Math.round((height * step) / 9);
+      await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+      const found = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('a[href="#contact"]')).some((link) => {
+          const box = link.getBoundingClientRect();
+          if (box.width === 0 || box.top < 0 || box.bottom > window.innerHeight) return false;
+          if (box.left < 0 || box.right > window.innerWidth) return false;
+          // Painted on top at its centre: not covered by anything.
+          const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return top !== null && link.contains(top);
+        }),
       );
-      const button = Array.from(document.querySelectorAll('main a[href="#contact"]'))[0]!;
-      return {
-        lines: tops.size,
-        buttonBottom: button.getBoundingClientRect().bottom,
-        scrollY: window.scrollY,
-      };
-    });
-    expect(hero.scrollY).toBe(0);
-    expect(hero.lines).toBeLessThanOrEqual(4);
-    expect(hero.buttonBottom).toBeLessThanOrEqual(HERO_BUTTON_MAX_BOTTOM);
+      expect(found, `no visible link to #contact at scrollY ${y}`).toBe(true);
+    }
+  }
+
+  it("phone, JavaScript off: a visible link to #contact is in the viewport at ten scroll positions from top to bottom", async () => {
+    await expectContactLinkAlwaysInView(await open(PHONE, false));
   });
 
-  for (const javaScript of [true, false]) {
-    it(`phone: a visible link to #contact is in the viewport at ten scroll positions from top to bottom (JavaScript ${javaScript ? "on" : "off"})`, async () => {
-      const page = await open(PHONE, javaScript);
-      const height = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
-      for (let step = 0; step < 10; step += 1) {
-        const y = Math.round((height * step) / 9);
-        await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
-        const found = await page.evaluate(() =>
-          Array.from(document.querySelectorAll('a[href="#contact"]')).some((link) => {
-            const box = link.getBoundingClientRect();
-            if (box.width === 0 || box.top < 0 || box.bottom > window.innerHeight) return false;
-            if (box.left < 0 || box.right > window.innerWidth) return false;
-            // Painted on top at its centre: not covered by anything.
-            const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-            return top !== null && link.contains(top);
-          }),
-        );
-        expect(found, `no visible link to #contact at scrollY ${y}`).toBe(true);
-      }
-    });
-  }
-
-  it("phone: on a phone the form comes before the contact details", async () => {
+  it("phone: a visible link to #contact is in the viewport at ten scroll positions from top to bottom; the form comes before the contact details; the company-size select matches the inputs (height, padding, chevron of its own, placeholder colour until chosen); the row of reviews is reached with Tab and scrolled with the arrow keys to its last card", async () => {
     const page = await open(PHONE);
+    await expectContactLinkAlwaysInView(page);
+
     const order = await page.evaluate(() => {
       const form = document.querySelector("#contact form")!.getBoundingClientRect();
       const email = document.querySelector('#contact a[href^="mailto:"]')!.getBoundingClientRect();
       return { form: form.top, email: email.top };
     });
     expect(order.form).toBeLessThan(order.email);
-  });
 
-  it("phone: the company-size select matches the inputs (height, padding, chevron of its own, placeholder colour until chosen)", async () => {
-    const page = await open(PHONE);
     const read = () =>
       page.evaluate(() => {
         const select = document.querySelector<HTMLSelectElement>("#contact-companySize")!;
@@ -169,10 +162,7 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     await page.selectOption("#contact-companySize", "11-50");
     // Chromium restyles `:has(option:checked)` a moment after the change, not synchronously.
     await expect.poll(async () => (await read()).colour).not.toBe(empty.placeholder);
-  });
 
-  it("phone: the row of reviews is reached with Tab and scrolled with the arrow keys to its last card", async () => {
-    const page = await open(PHONE);
     const row = page.getByRole("region", { name: "More reviews" });
     // From the last link of the section before (the featured review has nothing to focus), one Tab
     // reaches the row.
@@ -211,18 +201,5 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     });
     expect(last.left).toBeGreaterThanOrEqual(0);
     expect(last.right).toBeLessThanOrEqual(last.width);
-  });
-
-  it("phone: the cards of the row line up part by part (stars, quotes and authors start at the same height)", async () => {
-    const page = await open(PHONE);
-    const tops = await page.evaluate(() =>
-      Array.from(document.querySelectorAll('[role="region"] article[data-testimonial]')).map((card) => ({
-        stars: Math.round(card.querySelector("p")!.getBoundingClientRect().top),
-        author: Math.round(card.querySelector("footer")!.getBoundingClientRect().top),
-      })),
-    );
-    expect(tops.length).toBe(testimonials.length - 1);
-    expect(new Set(tops.map((t) => t.stars)).size).toBe(1);
-    expect(new Set(tops.map((t) => t.author)).size).toBe(1);
   });
 });

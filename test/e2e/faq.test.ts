@@ -8,6 +8,8 @@ import { contrastRatio } from "./support/design";
 import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 describeBrowser("FAQ accordion", () => {
+  // A question opens its answer and closes the open one, with JavaScript and without, in every
+  // engine: engines-visitor.test.ts.
   const stack = useStack();
 
   async function open(options: BrowserContextOptions): Promise<Page> {
@@ -34,23 +36,6 @@ describeBrowser("FAQ accordion", () => {
   it("has eight questions in the content (the test's premise)", () => {
     expect(faqs).toHaveLength(8);
   });
-
-  for (const { name, options } of SIZES) {
-    it(`${name}: shows 4 questions, View More Questions shows 8, View Less shows 4 again`, async () => {
-      const page = await open(options);
-      expect(await visibleQuestions(page)).toEqual([0, 1, 2, 3]);
-
-      await page.locator("#faq").getByRole("button", { name: "View More Questions" }).click();
-      await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-
-      const viewLess = page.locator("#faq").getByRole("button", { name: "View Less" });
-      await viewLess.click();
-      await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3]);
-      await expect
-        .poll(() => page.locator("#faq").getByRole("button", { name: "View More Questions" }).isVisible())
-        .toBe(true);
-    });
-  }
 
   /** Where the focused element is, against the fixed header and the viewport. */
   const focusedPlace = (page: Page) =>
@@ -79,51 +64,66 @@ describeBrowser("FAQ accordion", () => {
     );
   }
 
-  for (const [width, height] of [
-    [320, 640],
-    [390, 844],
-    [1280, 800],
+  // A phone page resized from the narrowest to a common phone, and a desktop page. At each size the
+  // FAQ starts with four questions shown; View More Questions shows all eight, View Less four again.
+  for (const sizes of [
+    [
+      [320, 640],
+      [390, 844],
+    ],
+    [[1280, 800]],
   ] as const) {
-    it(`${width}x${height}: View More Questions and View Less keep the focused button in view, below the fixed header (click and keyboard)`, async () => {
-      const phone = width < 1024;
-      const page = await open({ viewport: { width, height }, isMobile: phone, hasTouch: phone });
-      const faq = page.locator("#faq");
-      const more = faq.getByRole("button", { name: "View More Questions" });
-      const less = faq.getByRole("button", { name: "View Less" });
-      // The reader has read the first four questions: View More Questions is at the bottom of the screen.
-      const scrollSoThat = (selector: string, index: number, edge: "top" | "bottom") =>
-        page.evaluate(
-          ([sel, i, where]) => {
-            const el = document.querySelectorAll(sel)[i as number]!;
-            const box = el.getBoundingClientRect();
-            const header = document.querySelector("header")!.getBoundingClientRect().bottom;
-            const delta = where === "bottom" ? box.bottom - (window.innerHeight - 8) : box.top - (header + 8);
-            window.scrollBy({ top: delta, behavior: "instant" });
-          },
-          [selector, index, edge] as const,
-        );
-      await scrollSoThat("#faq button[aria-expanded]:not([data-state])", 0, "bottom");
-      await more.click();
-      await less.waitFor();
-      await expectToggleFocusedInView(page, "View Less");
-      await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    it(`${sizes.map(([width, height]) => `${width}x${height}`).join(", ")}: 4 questions shown, View More Questions shows 8 and View Less 4 again, keeping the focused button in view, below the fixed header (click and keyboard)`, async () => {
+      const [[firstWidth, firstHeight]] = sizes;
+      const phone = firstWidth < 1024;
+      const page = await open({
+        viewport: { width: firstWidth, height: firstHeight },
+        isMobile: phone,
+        hasTouch: phone,
+      });
+      for (const [width, height] of sizes) {
+        await page.setViewportSize({ width, height });
+        expect(await visibleQuestions(page), `${width}x${height}`).toEqual([0, 1, 2, 3]);
+        const faq = page.locator("#faq");
+        const more = faq.getByRole("button", { name: "View More Questions" });
+        const less = faq.getByRole("button", { name: "View Less" });
+        // The reader has read the first four questions: View More Questions is at the bottom of the screen.
+        const scrollSoThat = (selector: string, index: number, edge: "top" | "bottom") =>
+          page.evaluate(
+            ([sel, i, where]) => {
+              const el = document.querySelectorAll(sel)[i as number]!;
+              const box = el.getBoundingClientRect();
+              const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+              const delta =
+                where === "bottom" ? box.bottom - (window.innerHeight - 8) : box.top - (header + 8);
+              window.scrollBy({ top: delta, behavior: "instant" });
+            },
+            [selector, index, edge] as const,
+          );
+        await scrollSoThat("#faq button[aria-expanded]:not([data-state])", 0, "bottom");
+        await more.click();
+        await less.waitFor();
+        await expectToggleFocusedInView(page, "View Less");
+        await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 
-      // The reader has scrolled on to the extra questions: the fifth sits just below the header.
-      await scrollSoThat("#faq h3", 4, "top");
-      await less.click();
-      await more.waitFor();
-      await expectToggleFocusedInView(page, "View More Questions");
-      await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3]);
+        // The reader has scrolled on to the extra questions: the fifth sits just below the header.
+        await scrollSoThat("#faq h3", 4, "top");
+        await less.click();
+        await more.waitFor();
+        await expectToggleFocusedInView(page, "View More Questions");
+        await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3]);
 
-      // The same with the keyboard.
-      await scrollSoThat("#faq button[aria-expanded]:not([data-state])", 0, "bottom");
-      await page.keyboard.press("Enter");
-      await less.waitFor();
-      await expectToggleFocusedInView(page, "View Less");
-      await scrollSoThat("#faq h3", 4, "top");
-      await page.keyboard.press("Space");
-      await more.waitFor();
-      await expectToggleFocusedInView(page, "View More Questions");
+        // The same with the keyboard.
+        await scrollSoThat("#faq button[aria-expanded]:not([data-state])", 0, "bottom");
+        await page.keyboard.press("Enter");
+        await less.waitFor();
+        await expectToggleFocusedInView(page, "View Less");
+        await scrollSoThat("#faq h3", 4, "top");
+        await page.keyboard.press("Space");
+        await more.waitFor();
+        await expectToggleFocusedInView(page, "View More Questions");
+        await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3]);
+      }
     });
   }
 
@@ -194,30 +194,6 @@ describeBrowser("FAQ accordion", () => {
     await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it("desktop: works with the keyboard (Enter and Space on a question, Enter on View More Questions)", async () => {
-    const page = await open(SIZES[1].options);
-    const first = question(page, 0);
-    await first.focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => first.getAttribute("aria-expanded")).toBe("true");
-    await expect.poll(() => answer(page, 0).isVisible()).toBe(true);
-    await page.keyboard.press("Space");
-    await expect.poll(() => first.getAttribute("aria-expanded")).toBe("false");
-
-    // Tab reaches the next question, and Enter there opens it (closing nothing else).
-    await page.keyboard.press("Tab");
-    expect(await question(page, 1).evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.press("Enter");
-    await expect.poll(() => question(page, 1).getAttribute("aria-expanded")).toBe("true");
-
-    await page.locator("#faq").getByRole("button", { name: "View More Questions" }).focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    await question(page, 7).focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => answer(page, 7).isVisible()).toBe(true);
-    await expect.poll(() => question(page, 1).getAttribute("aria-expanded")).toBe("false");
-  });
   // Issue 24: the toggle itself, with JavaScript (Radix, a <button>) and without (a <summary>).
   describe("View More Questions / View Less, with and without JavaScript", () => {
     async function openFaq(javaScriptEnabled: boolean): Promise<Page> {
@@ -280,7 +256,7 @@ describeBrowser("FAQ accordion", () => {
     for (const javaScriptEnabled of [true, false]) {
       const js = javaScriptEnabled ? "JS on" : "JS off";
 
-      it(`desktop, ${js}: the toggle keeps 4.5:1 at rest, on hover, pressed and focused, for both labels`, async () => {
+      it(`desktop, ${js}: the toggle keeps 4.5:1 at rest, on hover, pressed and focused, for both labels; after Enter on View More Questions, the next Tab reaches the first question it showed${javaScriptEnabled ? "" : "; View Less follows the last question, where the JavaScript version has it"}`, async () => {
         const page = await openFaq(javaScriptEnabled);
         const toggle = toggleOf(page);
         const states: string[] = [];
@@ -319,10 +295,11 @@ describeBrowser("FAQ accordion", () => {
         await measure("focused");
         await toggle.hover();
         await measure("focused and hovered");
-      });
 
-      it(`desktop, ${js}: after Enter on View More Questions, the next Tab reaches the first question it showed`, async () => {
-        const page = await openFaq(javaScriptEnabled);
+        // Collapsed again, then arrived at as a keyboard visitor does.
+        await page.keyboard.press("Enter");
+        await expect.poll(() => label(page)).toBe("View More Questions");
+        await page.mouse.move(1, 1);
         const focused = () =>
           page.evaluate(
             () => (document.activeElement as HTMLElement | null)?.innerText.trim().split("\n")[0],
@@ -353,11 +330,12 @@ describeBrowser("FAQ accordion", () => {
         }
         await page.keyboard.press("Tab");
         expect(await focused()).toBe("Email us");
+        if (!javaScriptEnabled) await expectToggleAfterLastQuestion(page);
       });
     }
 
-    it("desktop, JS off: View Less follows the last question, where the JavaScript version has it", async () => {
-      const page = await openFaq(false);
+    /** Without JavaScript, the toggle follows the last question shown, open (8) and closed (4). */
+    async function expectToggleAfterLastQuestion(page: Page): Promise<void> {
       const where = async () =>
         page.evaluate(() => {
           const faq = document.getElementById("faq")!;
@@ -371,17 +349,18 @@ describeBrowser("FAQ accordion", () => {
             shown: shown.length,
           };
         });
-      const closed = await where();
-      expect(closed.shown).toBe(4);
-      expect(closed.toggleTop, JSON.stringify(closed)).toBeGreaterThan(closed.lastQuestionBottom);
-
-      await toggleOf(page).click();
-      await expect.poll(() => label(page)).toBe("View Less");
+      expect(await label(page)).toBe("View Less");
       const opened = await where();
       expect(opened.shown).toBe(8);
       expect(opened.toggleTop, `View Less after question 8: ${JSON.stringify(opened)}`).toBeGreaterThan(
         opened.lastQuestionBottom,
       );
-    });
+
+      await toggleOf(page).click();
+      await expect.poll(() => label(page)).toBe("View More Questions");
+      const closed = await where();
+      expect(closed.shown).toBe(4);
+      expect(closed.toggleTop, JSON.stringify(closed)).toBeGreaterThan(closed.lastQuestionBottom);
+    }
   });
 });

@@ -58,26 +58,36 @@ describeBrowser("navigation", () => {
   // followed, and the page has not moved yet in the same task, where a jump would already have
   // landed; then it lands. Counting the positions seen on the way measured the machine's load (a
   // busy machine samples fewer frames), not the page (issue 39).
-  for (const reducedMotion of ["no-preference", "reduce"] as const)
-    it(`desktop, without JavaScript${reducedMotion === "reduce" ? ", reduced motion: a header link jumps to its section" : ": a header link glides to its section"}`, async () => {
-      const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false, reducedMotion });
-      const page = await context.newPage();
-      await page.goto("/");
-      const link = page.locator("header").first().getByRole("link", { name: "Reviews", exact: true });
+  it("desktop, without JavaScript: a header link glides to its section, and with reduced motion jumps", async () => {
+    const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    const header = page.locator("header").first();
+    for (const { reducedMotion, label, target } of [
+      { reducedMotion: "no-preference", label: "Reviews", target: "#testimonials" },
+      { reducedMotion: "reduce", label: "Contact", target: "#contact" },
+    ] as const) {
+      await page.emulateMedia({ reducedMotion });
+      await backToTop(page);
       // The link's own activation, and the position read in the same task (from outside the page,
       // whose own scripts never run without JavaScript).
-      const right = await link.evaluate((anchor: HTMLAnchorElement) => {
-        anchor.click();
-        return { scrollY: window.scrollY, hash: window.location.hash };
-      });
-      expect(right.hash).toBe("#testimonials");
-      if (reducedMotion === "reduce") expect(right.scrollY).toBeGreaterThan(1000);
-      else expect(right.scrollY).toBeLessThan(50);
-      await expectLandedOn(page, "#testimonials");
-    });
+      const right = await header
+        .getByRole("link", { name: label, exact: true })
+        .evaluate((anchor: HTMLAnchorElement) => {
+          anchor.click();
+          return { scrollY: window.scrollY, hash: window.location.hash };
+        });
+      expect(right.hash).toBe(target);
+      if (reducedMotion === "reduce") expect(right.scrollY, label).toBeGreaterThan(1000);
+      else expect(right.scrollY, label).toBeLessThan(50);
+      await expectLandedOn(page, target);
+    }
+  });
 
+  // One page per size follows every in-page link outside the header's section links (those are
+  // engines-visitor.test.ts's), then reloads, leaves and comes back.
   for (const { name, options } of SIZES) {
-    it(`${name}: Get Started lands on #contact`, async () => {
+    it(`${name}: Get Started, the hero's buttons, the footer's links and the Success Stories tile land on their sections; a reload and a return from another page keep the reader's place`, async () => {
       const page = await open(options);
       const getStarted = page
         .locator("header")
@@ -91,19 +101,14 @@ describeBrowser("navigation", () => {
       }
       await page.getByRole("link", { name: "Get Started" }).filter({ visible: true }).first().click();
       await expectLandedOn(page, "#contact");
-    });
 
-    it(`${name}: hero buttons land on #contact and #community`, async () => {
-      const page = await open(options);
+      await backToTop(page);
       await page.getByRole("link", { name: "Transform Your Business with AI" }).click();
       await expectLandedOn(page, "#contact");
       await backToTop(page);
       await page.getByRole("link", { name: "Join the Community" }).click();
       await expectLandedOn(page, "#community");
-    });
 
-    it(`${name}: footer links land on their sections`, async () => {
-      const page = await open(options);
       for (const target of FOOTER_TARGETS) {
         await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
         await waitForScrollToSettle(page);
@@ -112,10 +117,8 @@ describeBrowser("navigation", () => {
         await link.click();
         await expectLandedOn(page, target);
       }
-    });
 
-    it(`${name}: the Success Stories tile lands on #testimonials`, async () => {
-      const page = await open(options);
+      await backToTop(page);
       const tile = page
         .locator("#community")
         .getByRole("link", { name: /Success Stories/ })
@@ -123,56 +126,33 @@ describeBrowser("navigation", () => {
       expect(await tile.getAttribute("href")).toMatch(/#testimonials$/);
       await tile.click();
       await expectLandedOn(page, "#testimonials");
+
+      // The browser restores the reader's place (at an address without a fragment to go to).
+      await page.evaluate(() => {
+        history.replaceState(history.state, "", "/");
+        window.scrollTo({ top: 2400, behavior: "instant" });
+      });
+      await waitForScrollToSettle(page);
+      const before = await page.evaluate(() => window.scrollY);
+      expect(before).toBeGreaterThan(2000);
+
+      await page.reload();
+      await waitForHydration(page);
+      await waitForScrollToSettle(page);
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThanOrEqual(2);
+
+      await page.goto("/no-such-page");
+      // The way back may come from the back/forward cache, which fires no new load events: poll
+      // what the reader sees instead of waiting for the network.
+      await page.goBack();
+      await expect
+        .poll(() => page.evaluate((y) => Math.abs(window.scrollY - y), before), { timeout: 10_000 })
+        .toBeLessThanOrEqual(2);
     });
   }
 
-  it("phone: a menu opened before JavaScript took over (#mobile-menu) stays open after hydration, and the address drops the menu's fragment", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/#mobile-menu");
-    await waitForHydration(page);
-    const toggle = page.locator('[aria-controls="mobile-menu"][role="button"]').filter({ visible: true });
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-    expect(await page.locator("#mobile-menu").isVisible()).toBe(true);
-    expect(new URL(page.url()).hash).toBe("");
-    await page.locator("#mobile-menu").getByRole("link", { name: "Insiders", exact: true }).click();
-    await expect.poll(() => page.locator("#mobile-menu").isVisible()).toBe(false);
-    await expectLandedOn(page, "#community");
-  });
-
-  it("phone: the menu works with the keyboard; Escape closes it and focus returns to the toggle", async () => {
-    const page = await open(PHONE);
-    const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();
-    const menu = page.locator("#mobile-menu");
-    await toggle.focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-    expect(await menu.isVisible()).toBe(true);
-
-    // Tab moves into the menu's links.
-    await page.keyboard.press("Tab");
-    // Polled: focusing the toggle loads Radix Tooltip, which re-creates the toggle when it arrives
-    // and puts focus back (TooltipGroup); an instant read could land inside that swap.
-    await expect
-      .poll(() => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu")))
-      .toBe(true);
-
-    await page.keyboard.press("Escape");
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
-    await expect.poll(() => menu.isVisible()).toBe(false);
-    await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
-
-    // Space toggles it too, and Enter on a link chooses the section and closes the menu.
-    await page.keyboard.press("Space");
-    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-    await menu.getByRole("link", { name: "About", exact: true }).focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => menu.isVisible()).toBe(false);
-    await expectLandedOn(page, "#about");
-  });
-
-  it("phone: Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape still closes it", async () => {
+  // A menu opened before JavaScript took over stays open through hydration: enhance-on-intent.test.ts.
+  it("phone, keyboard: Enter opens the menu; Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape closes it with focus back on the toggle; Space opens it and Enter on a link lands on its section", async () => {
     const page = await open(PHONE);
     const toggle = page
       .locator('[aria-controls="mobile-menu"][role="button"]')
@@ -250,6 +230,14 @@ describeBrowser("navigation", () => {
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
     await expect.poll(() => menu.isVisible()).toBe(false);
     await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Space toggles it too, and Enter on a link chooses the section and closes the menu.
+    await page.keyboard.press("Space");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await menu.getByRole("link", { name: "About", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await expectLandedOn(page, "#about");
   });
 
   it("external links open in a new tab with noopener, and the new tab has no opener", async () => {
@@ -273,26 +261,4 @@ describeBrowser("navigation", () => {
     expect(page.url()).toMatch(/\/(#.*)?$/); // the site stays open in its own tab
     await popup.close();
   });
-
-  for (const { name, options } of SIZES)
-    it(`${name}: a reload and a return from another page keep the reader's place (the browser restores scroll)`, async () => {
-      const page = await open(options);
-      await page.evaluate(() => window.scrollTo({ top: 2400, behavior: "instant" }));
-      await waitForScrollToSettle(page);
-      const before = await page.evaluate(() => window.scrollY);
-      expect(before).toBeGreaterThan(2000);
-
-      await page.reload();
-      await waitForHydration(page);
-      await waitForScrollToSettle(page);
-      expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThanOrEqual(2);
-
-      await page.goto("/no-such-page");
-      // The way back may come from the back/forward cache, which fires no new load events: poll
-      // what the reader sees instead of waiting for the network.
-      await page.goBack();
-      await expect
-        .poll(() => page.evaluate((y) => Math.abs(window.scrollY - y), before), { timeout: 10_000 })
-        .toBeLessThanOrEqual(2);
-    });
 });

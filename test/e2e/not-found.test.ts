@@ -21,15 +21,17 @@ describeBrowser("404 page", () => {
     expect(await page.getByRole("heading", { level: 1, name: heading }).isVisible()).toBe(true);
   };
 
-  for (const [path, status, heading] of [
+  const screens = [
     ["/no-such-page", 404, "Page Not Found"],
     ["/%", 400, "Bad Request"],
-  ] as const) {
-    for (const javaScriptEnabled of [true, false]) {
-      it(`desktop, JS ${javaScriptEnabled ? "on" : "off"}: ${path} (${status}) has the site's header and brand, and Get Started leads to the home page's form`, async () => {
-        const context = await stack.context({ ...SIZES[1].options, javaScriptEnabled });
-        await keepTrafficLocal(context);
-        const page = await context.newPage();
+  ] as const;
+
+  for (const javaScriptEnabled of [true, false]) {
+    it(`desktop, JS ${javaScriptEnabled ? "on" : "off"}: ${screens.map(([path, status]) => `${path} (${status})`).join(" and ")} have the site's header and brand, and Get Started leads to the home page's form`, async () => {
+      const context = await stack.context({ ...SIZES[1].options, javaScriptEnabled });
+      await keepTrafficLocal(context);
+      const page = await context.newPage();
+      for (const [path, status, heading] of screens) {
         const response = await page.goto(path);
         expect(response?.status()).toBe(status);
         if (javaScriptEnabled) await waitForHydration(page);
@@ -38,8 +40,8 @@ describeBrowser("404 page", () => {
         await page.getByRole("banner").getByRole("link", { name: "Get Started" }).click();
         await page.waitForURL((url) => url.pathname === "/" && url.hash === "#contact");
         await expect.poll(() => page.locator("#contact form").isVisible()).toBe(true);
-      });
-    }
+      }
+    });
   }
 
   it("phone, JS on: the 404's menu opens and leads to a section of the home page; the brand links home", async () => {

@@ -91,7 +91,7 @@ describeBrowser("the parts after the hero, rendered later", () => {
     return page;
   }
 
-  it("without any interaction, every part is rendered for good once the browser is idle after load (what axe and a screen reader then read)", async () => {
+  it("phone: without any interaction, every part is rendered for good once the browser is idle after load (what axe and a screen reader then read), and the message counter can be read", async () => {
     const context = await stack.context(PHONE);
     await keepTrafficLocal(context);
     const page = await context.newPage();
@@ -110,8 +110,10 @@ describeBrowser("the parts after the hero, rendered later", () => {
     };
     const cdp = await context.newCDPSession(page);
     await expect.poll(() => partStates(page)).toEqual(states.map(() => "visible"));
-    // The message field, found without scrolling, described by its counter.
+    // The message field, found without scrolling, described by its counter, which can be read
+    // (its part is rendered in idle time, not at the first interaction).
     expect(await messageFields()).toBe(1);
+    await expect.poll(() => page.getByTestId("contact-message-count").innerText()).toBe("0/2000");
   });
 
   it("without JavaScript, every part is rendered at once, as before", async () => {
@@ -221,14 +223,6 @@ describeBrowser("the parts after the hero, rendered later", () => {
           .getAttribute("aria-expanded"),
       )
       .toBe("true");
-  });
-
-  it("phone: before any interaction, the counter can be read (its part is rendered in idle time, not at the first interaction)", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    await expect.poll(() => page.getByTestId("contact-message-count").innerText()).toBe("0/2000");
   });
 
   it("phone: before they are rendered, the toast of a submission is in view (fixed to the viewport, not to its part)", async () => {

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
@@ -45,11 +44,6 @@ export const SIZES = [
 ] as const;
 
 export const root = fileURLToPath(new URL("../../..", import.meta.url));
-export const screenshotDir = `${root}test-results/screenshots`;
-export function ensureScreenshotDir(): string {
-  mkdirSync(screenshotDir, { recursive: true });
-  return screenshotDir;
-}
 
 export interface Stack {
   app: AppServer;

@@ -82,7 +82,7 @@ export async function waitForScrollToSettle(page: Page): Promise<void> {
   }
 }
 
-export interface Landing {
+interface Landing {
   top: number;
   headerBottom: number;
   viewportHeight: number;
@@ -90,7 +90,7 @@ export interface Landing {
 }
 
 /** Where a target's top is relative to the fixed header and the viewport. */
-export async function landing(page: Page, selector: string): Promise<Landing> {
+async function landing(page: Page, selector: string): Promise<Landing> {
   return page.evaluate((sel) => {
     const target = document.querySelector(sel);
     if (!target) throw new Error(`no element ${sel}`);
@@ -132,7 +132,7 @@ export async function expectLandedOn(page: Page, selector: string): Promise<void
   expect(landingProblem(where), `${selector}: ${JSON.stringify(where)}`).toBeNull();
 }
 
-export function contactForm(page: Page): Locator {
+function contactForm(page: Page): Locator {
   return page.locator("#contact form").first();
 }
 
@@ -233,7 +233,7 @@ export async function scrollThrough(page: Page, firstFaqQuestion?: string): Prom
  * loads and takes them over. Point at one (and leave) so that has happened before a test takes
  * an inventory of the page.
  */
-export async function wakeTooltips(page: Page): Promise<void> {
+async function wakeTooltips(page: Page): Promise<void> {
   const trigger = page.locator("[data-tooltip-trigger]").filter({ visible: true }).first();
   if ((await trigger.count()) === 0) return;
   await trigger.hover();
