@@ -1,7 +1,9 @@
 import { expect, it } from "vitest";
 
+import { faqs } from "~/content/faq";
+
 import { describeBrowser, SIZES, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 /** Sums every layout shift (not caused by input) since navigation start, buffered. */
 const CLS_OBSERVER = () => {
@@ -213,18 +215,22 @@ describeBrowser("testimonials and layout stability", () => {
       const page = await context.newPage();
       await page.goto("/");
       await waitForHydration(page);
-      await page.evaluate(async () => {
-        const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-        const step = Math.round(window.innerHeight * 0.7);
-        for (let y = 0; y <= document.documentElement.scrollHeight; y += step) {
-          window.scrollTo({ top: y, behavior: "instant" });
-          await pause(120);
-        }
-        // Let the testimonials' skeleton run its full second and lazy modules settle.
-        await pause(1500);
-        window.scrollTo({ top: 0, behavior: "instant" });
-        await pause(300);
-      });
+      // Two frames after each step: the viewport observers have seen it, and what they set rendered.
+      const twoFrames = () =>
+        page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      const step = await page.evaluate(() => Math.round(window.innerHeight * 0.7));
+      for (let y = 0; y <= height; y += step) {
+        await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+        await twoFrames();
+      }
+      // The testimonials' skeletons have run their second and gone, and the FAQ's accordion took over.
+      await expect.poll(() => page.locator("#testimonials [data-skeleton]").count()).toBe(0);
+      await waitForFaqAccordion(page, faqs[0]!.question);
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+      await twoFrames();
       const result = await page.evaluate(
         () => (window as unknown as { __cls: { cls: number; shifts: unknown[] } }).__cls,
       );

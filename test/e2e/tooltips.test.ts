@@ -93,7 +93,7 @@ describeBrowser("tooltips on icon-only controls", () => {
     });
     await page.keyboard.press("Tab");
     expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
-    await expect.poll(() => openTooltips(page), { timeout: 2000 }).not.toEqual([]);
+    await expect.poll(() => openTooltips(page)).not.toEqual([]);
     // Still open two frames later, after the scroll events of the focus have been delivered.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
@@ -115,7 +115,7 @@ describeBrowser("tooltips on icon-only controls", () => {
     });
     await page.keyboard.press("Tab");
     expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
-    await expect.poll(() => openTooltips(page), { timeout: 2000 }).not.toEqual([]);
+    await expect.poll(() => openTooltips(page)).not.toEqual([]);
     const [shown] = await openTooltips(page);
     expect(shown).toBeTruthy();
     expect(label, "the tooltip shows the control's label").toContain(shown);

@@ -1,4 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,15 +29,16 @@ import {
   waitFor,
   waitForStatus,
 } from "../support/npm";
+import { browserBuildDir, filesUnder, serverBuildDir } from "../support/build-output";
 import { readLeads } from "../support/leads";
 import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
 
 /**
  * `npm run dev` as a developer meets it, on a checkout of its own (a copy of the project's
- * sources sharing node_modules), so that editing files and building never touch this one:
- * dev builds into its own folder, `npm start` afterwards serves the production build, live
- * reload brings an edit to the open page, and a signal to npm's PID leaves nothing behind.
+ * sources sharing node_modules, and of its production build), so that editing files never touches
+ * this one: dev builds into its own folder, `npm start` afterwards serves the production build,
+ * live reload brings an edit to the open page, and a signal to npm's PID leaves nothing behind.
  */
 
 const SOURCES = [
@@ -56,6 +66,29 @@ function checkoutCopy(): string {
   return dir;
 }
 
+/**
+ * This checkout's production build, where `npm run build` writes it in `dir` (build/ and
+ * public/build/): the same sources, so the same files, without building them again.
+ */
+function copyProductionBuild(dir: string): void {
+  cpSync(serverBuildDir, join(dir, "build"), { recursive: true });
+  cpSync(browserBuildDir, join(dir, "public/build"), { recursive: true });
+  const serverFile = join(dir, "build/index.js");
+  writeFileSync(
+    serverFile,
+    readFileSync(serverFile, "utf8").replace(
+      /assetsBuildDirectory = "[^"]+"/,
+      'assetsBuildDirectory = "public/build"',
+    ),
+  );
+}
+
+/** Each file of the production build in `dir`, with the time it was last written. */
+const productionBuildFiles = (dir: string) =>
+  ["build", "public/build"]
+    .flatMap((folder) => filesUnder(join(dir, folder)))
+    .map((file) => `${file} ${statSync(file).mtimeMs}`);
+
 const isolated = (dir: string) => ({
   REMIX_BUILD_DIR: undefined,
   HOST: undefined,
@@ -82,6 +115,7 @@ describeBrowser("npm run dev", () => {
 
   beforeAll(async () => {
     dir = checkoutCopy();
+    copyProductionBuild(dir);
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -89,15 +123,14 @@ describeBrowser("npm run dev", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("builds into .builds/dev only, listens on 127.0.0.1, reloads the open page on an edit of content or a component, stops on SIGTERM to npm", async () => {
+  it("builds into .builds/dev only, listens on 127.0.0.1, reloads the open page on an edit of content or a component, stops on SIGTERM to npm; npm start then serves the production build and refuses the development one in one line", async () => {
+    const production = productionBuildFiles(dir);
     const port = await freePort();
     const dev = runNpm(["run", "dev"], { cwd: dir, env: { ...isolated(dir), PORT: String(port) } });
     try {
       const url = `http://127.0.0.1:${port}`;
       await waitForStatus(dev, `${url}/`);
       expect(existsSync(join(dir, ".builds/dev/index.js"))).toBe(true);
-      expect(existsSync(join(dir, "build"))).toBe(false);
-      expect(existsSync(join(dir, "public/build"))).toBe(false);
       // 7F000001 is 127.0.0.1: no socket on any other address.
       expect(listeningAddresses(port)).toEqual(["0100007F"]);
 
@@ -149,25 +182,7 @@ describeBrowser("npm run dev", () => {
     } finally {
       if (dev.process.exitCode === null) killTree(dev.pid);
     }
-  }, 240_000);
-
-  it("npm start after npm run dev serves the production build; a development build is refused in one line; SIGINT stops dev", async () => {
-    const noBuild = runNpm(["start"], {
-      cwd: dir,
-      env: { ...isolated(dir), PORT: String(await freePort()) },
-    });
-    expect((await noBuild.exited).code).toBe(1);
-    expect(noBuild.ownLines()).toEqual([
-      "npm start: no production build (build/index.js is missing): run `npm run build` first.",
-    ]);
-
-    const build = runNpm(["run", "build"], { cwd: dir, env: isolated(dir) });
-    expect((await build.exited).code, build.output()).toBe(0);
-
-    const devPort = await freePort();
-    const dev = runNpm(["run", "dev"], { cwd: dir, env: { ...isolated(dir), PORT: String(devPort) } });
-    await waitForStatus(dev, `http://127.0.0.1:${devPort}/`);
-    await stopThroughNpm(dev, "SIGINT", devPort);
+    expect(productionBuildFiles(dir)).toEqual(production);
 
     const refused = runNpm(["start"], {
       cwd: dir,
@@ -178,21 +193,22 @@ describeBrowser("npm run dev", () => {
       "npm start: .builds/dev/index.js is a development build (`npm run dev` makes those): run `npm run build` first.",
     ]);
 
-    const port = await freePort();
+    const startPort = await freePort();
     const start = runNpm(["start"], {
       cwd: dir,
-      env: { ...isolated(dir), PORT: String(port), HOST: "127.0.0.1" },
+      env: { ...isolated(dir), PORT: String(startPort), HOST: "127.0.0.1" },
     });
     try {
-      await waitForStatus(start, `http://127.0.0.1:${port}/healthz`);
-      const home = await fetch(`http://127.0.0.1:${port}/`);
+      await waitForStatus(start, `http://127.0.0.1:${startPort}/healthz`);
+      const home = await fetch(`http://127.0.0.1:${startPort}/`);
       expect(home.status).toBe(200);
-      expect(await home.text()).toContain('id="hero-heading"');
-      await stopThroughNpm(start, "SIGTERM", port);
+      const html = await home.text();
+      expect(html).toContain('id="hero-heading"');
+      expect(html).not.toContain("Edited by the live reload test.");
     } finally {
-      if (start.process.exitCode === null) killTree(start.pid);
+      killTree(start.pid);
     }
-  }, 240_000);
+  }, 360_000);
 });
 
 /** What a developer's terminal must never show on a dev build (issue 24: two on every build). */
@@ -255,7 +271,7 @@ describe("MOCKS=true npm run dev", () => {
     await run.exited;
   };
 
-  it("succeeds, fails on mock-fail and times out on mock-timeout as a visitor sees it; the real URL and the production file get nothing; no build warning", async () => {
+  it("succeeds, fails on mock-fail and times out on mock-timeout as a visitor sees it; the real URL and the production file get nothing; no build warning; stops on SIGINT to npm", async () => {
     const port = await freePort();
     const dev = runNpm(["run", "dev"], { cwd: dir, env: shell({ PORT: String(port) }) });
     try {
@@ -287,6 +303,7 @@ describe("MOCKS=true npm run dev", () => {
       expect(existsSync(productionFile)).toBe(false);
       expect(shellFunction.requests).toHaveLength(0);
       expectNoBuildWarnings(dev);
+      await stopThroughNpm(dev, "SIGINT", port);
     } finally {
       await stop(dev);
     }

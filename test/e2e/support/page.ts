@@ -211,18 +211,21 @@ export async function waitForFaqAccordion(page: Page, firstQuestion: string): Pr
 
 /**
  * Scrolls through the whole page (so everything that waits for the viewport runs: testimonials'
- * skeleton, the lazy accordion), waits for the skeleton second to pass, and returns to the top.
+ * skeleton, the lazy accordion), waits for the skeletons to go, and returns to the top.
  * `firstFaqQuestion` undefined: a page without the FAQ (/privacy).
  */
 export async function scrollThrough(page: Page, firstFaqQuestion?: string): Promise<void> {
   await page.evaluate(async () => {
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Two frames after each step: the viewport observers have seen it, and what they set rendered.
+    const twoFrames = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.round(window.innerHeight * 0.8)) {
       window.scrollTo({ top: y, behavior: "instant" });
-      await pause(80);
+      await twoFrames();
     }
-    await pause(1400);
   });
+  // The testimonials' skeletons, laid over the cards as they came into view, have gone.
+  await expect.poll(() => page.locator("#testimonials [data-skeleton]").count()).toBe(0);
   if (firstFaqQuestion !== undefined) await waitForFaqAccordion(page, firstFaqQuestion);
   await wakeTooltips(page);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
@@ -238,6 +241,6 @@ async function wakeTooltips(page: Page): Promise<void> {
   if ((await trigger.count()) === 0) return;
   await trigger.hover();
   await page.mouse.move(1, 1);
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(300);
+  // Radix has taken over every control: its triggers carry data-state.
+  await expect.poll(() => page.locator("[data-tooltip-trigger]:not([data-state])").count()).toBe(0);
 }
