@@ -205,18 +205,15 @@ function openPostgres(url: string, busyMs: number): OpenDatabase {
   return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
 }
 
-function openSqlite(file: string, busyMs: number): OpenDatabase {
+export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
+  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
+  if (databaseUrl) return openPostgres(databaseUrl, busyMs);
   const path = resolve(file);
   const db = new Kysely<LeadsDatabase>({
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
     plugins: [camelCase],
   });
   return { db, engine: "sqlite", location: path, close: () => db.destroy() };
-}
-
-export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
-  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
-  return databaseUrl ? openPostgres(databaseUrl, busyMs) : openSqlite(file, busyMs);
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */
