@@ -59,14 +59,9 @@ export interface LeadsTable {
 /** A lead's row as it is written. */
 export type NewLead = Insertable<LeadsTable>;
 
-export interface LeadAlertsTable {
-  kind: string;
-  sentAt: number;
-}
-
 export interface LeadsDatabase {
   leads: LeadsTable;
-  leadAlerts: LeadAlertsTable;
+  leadAlerts: { kind: string; sentAt: number };
 }
 
 export interface OpenDatabase {
@@ -76,7 +71,6 @@ export interface OpenDatabase {
   pool?: pg.Pool;
   /** Where the leads are, without a password: for the startup line and /healthz. */
   location: string;
-  close(): Promise<void>;
 }
 
 export interface DatabaseConfig {
@@ -202,7 +196,7 @@ function openPostgres(url: string, busyMs: number): OpenDatabase {
     dialect: new PostgresDialect({ pool: codedPool(pool, { busyMs, queryMs: queryTimeoutMs }) }),
     plugins: [camelCase],
   });
-  return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
+  return { db, engine: "postgres", pool, location: redactUrl(url) };
 }
 
 export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
@@ -213,7 +207,7 @@ export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseCon
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
     plugins: [camelCase],
   });
-  return { db, engine: "sqlite", location: path, close: () => db.destroy() };
+  return { db, engine: "sqlite", location: path };
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */

@@ -44,32 +44,25 @@ const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driverPath);
 
+// A failed open ends the worker, which closes what it opened.
 function open() {
   const db = new Database(workerData.file);
-  try {
-    // WAL: readers never block writes. FULL: a lead survives a power cut. secure_delete: erased
-    // content is zeroed. busy_timeout: the CLI's write lock makes a write wait, not fail.
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma("secure_delete = ON");
-    db.pragma("busy_timeout = " + Number(workerData.busyTimeoutMs));
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  // WAL: readers never block writes. FULL: a lead survives a power cut. secure_delete: erased
+  // content is zeroed. busy_timeout: the CLI's write lock makes a write wait, not fail.
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("secure_delete = ON");
+  db.pragma("busy_timeout = " + Number(workerData.busyTimeoutMs));
+  return db;
 }
 
 let db;
 // Prepared statements by SQL text, least recently used first (a Map keeps insertion order).
 const statements = new Map();
 function prepare(sql) {
-  let statement = statements.get(sql);
-  if (statement) statements.delete(sql);
-  else {
-    statement = db.prepare(sql);
-    if (statements.size >= 100) statements.delete(statements.keys().next().value);
-  }
+  const statement = statements.get(sql) ?? db.prepare(sql);
+  statements.delete(sql);
+  if (statements.size >= 100) statements.delete(statements.keys().next().value);
   statements.set(sql, statement);
   return statement;
 }
@@ -107,7 +100,6 @@ let driverPath: string | undefined;
 /** better-sqlite3's entry, resolved as an import from this module would be. */
 const resolveDriver = () => (driverPath ??= createRequire(import.meta.url).resolve("better-sqlite3"));
 
-type Request = { type: "open" | "close" } | { type: "execute"; sql: string; parameters: readonly unknown[] };
 type Answer = { result?: QueryResult<unknown>; error?: { name: string; code?: string; message: string } };
 
 /**
@@ -135,7 +127,7 @@ async function startWorker({ file, busyTimeoutMs = 2_000, onWorker }: SqliteWork
     for (const { reject } of waiting.values()) reject(lostConnection());
   });
   onWorker?.(worker);
-  const ask = async (request: Request) => {
+  const ask = async (request: { type: "open" | "execute" | "close"; sql?: string; parameters?: unknown }) => {
     if (stopped) throw lostConnection();
     const id = ++lastId;
     if (waiting.size === 0) worker.ref();
@@ -167,11 +159,6 @@ class SqliteWorkerDriver implements Driver {
     this.#config = config;
   }
 
-  async #open(): Promise<void> {
-    this.#current = await startWorker(this.#config);
-    if (this.#destroyed) await this.destroy();
-  }
-
   // The one connection, for every caller in turn. Never a new worker inside it (mid-transaction the
   // rest would run outside): a lost worker fails every statement until the next acquisition.
   readonly #connection: DatabaseConnection = {
@@ -186,14 +173,15 @@ class SqliteWorkerDriver implements Driver {
 
   // Opened on first use: an unwritable folder is a store unavailable (and retried), not a failed start.
   async init(): Promise<void> {
-    await this.#open();
+    this.#current = await startWorker(this.#config);
+    if (this.#destroyed) await this.destroy();
   }
 
   // One caller at a time (Kysely takes turns for SQLite's adapter); a stopped worker is replaced.
   async acquireConnection(): Promise<DatabaseConnection> {
     if (!this.#destroyed && (!this.#current || this.#current.stopped())) {
       this.#current = undefined;
-      await this.#open();
+      await this.init();
     }
     return this.#connection;
   }
@@ -233,19 +221,13 @@ class SqliteWorkerDriver implements Driver {
   }
 }
 
-/** SQLite's DDL is transactional: claimed, so a migration and its record commit together. */
-class TransactionalDdlSqliteAdapter extends SqliteAdapter {
-  override get supportsTransactionalDdl(): boolean {
-    return true;
-  }
-}
-
 export class SqliteWorkerDialect extends BaseSqliteDialect {
   constructor(config: SqliteWorkerConfig) {
     super(() => new SqliteWorkerDriver(config));
   }
 
+  // SQLite's DDL is transactional: claimed, so a migration and its record commit together.
   override createAdapter(): DialectAdapter {
-    return new TransactionalDdlSqliteAdapter();
+    return Object.defineProperty(new SqliteAdapter(), "supportsTransactionalDdl", { value: true });
   }
 }
