@@ -52,12 +52,18 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
       request: LeadRequest,
       { idempotencyKey, timeoutMs: leftMs }: SendOptions,
     ): Promise<SendResult> {
-      const signal = AbortSignal.timeout(Math.max(0, Math.min(timeoutMs, leftMs ?? timeoutMs)));
+      const controller = new AbortController();
+      let timedOut = false;
+      const limitMs = Math.max(0, Math.min(timeoutMs, leftMs ?? timeoutMs));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`send-contact-email timed out after ${limitMs} ms`));
+      }, limitMs);
       try {
         const { data, error, response } = await getClient().functions.invoke(CONTACT_FUNCTION, {
           body: request,
           headers: { "Idempotency-Key": idempotencyKey },
-          signal,
+          signal: controller.signal,
         });
         // Delivered only by the function's own answer, its JSON: a portal's or a proxy's 2xx page
         // says nothing of whether it ran.
@@ -65,7 +71,7 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
           return isFunctionAnswer(response, data)
             ? { ok: true }
             : failed("unknown", "unknown", { status: response?.status, detail: "not the function's answer" });
-        if (signal.aborted) return failed("timeout", "unknown");
+        if (timedOut) return failed("timeout", "unknown");
         // The kind of answer decides what becomes of the lead: one table (call-outcome.ts).
         if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
           const { status, body } = error.context as Response;
@@ -81,7 +87,9 @@ export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOpti
         // E.g. a 2xx whose body is not what its Content-Type says: the function did answer.
         return failed("unknown", "unknown", { detail: describeCause(error) });
       } catch (error) {
-        return failed(signal.aborted ? "timeout" : "unknown", "unknown", { detail: describeCause(error) });
+        return failed(timedOut ? "timeout" : "unknown", "unknown", { detail: describeCause(error) });
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
