@@ -111,25 +111,22 @@ export async function admit(
       }
       const at = context.now();
       const values = { ...recordOf(request), requestId: requestId ?? null };
+      // What the lead becomes: kept for the inbox, or leased for this request's call.
+      const next =
+        mode === "inbox"
+          ? { state: "inbox" as const, leaseUntil: null, leaseToken: null }
+          : leaseFields(context, at);
       if (found.id !== undefined && !held) {
         // The open lead's next attempt: same row and key, with what the visitor typed this time.
-        const where = openLead(found.id, at);
-        if (mode === "inbox") {
-          await trx
-            .updateTable("leads")
-            .set({ ...values, state: "inbox", leaseUntil: null, leaseToken: null })
-            .where(where)
-            .execute();
-          return { kind: "stored", id: found.id };
-        }
         const [row] = await trx
           .updateTable("leads")
-          .set({ ...values, ...leaseFields(context, at) })
-          .where(where)
+          .set({ ...values, ...next })
+          .where(openLead(found.id, at))
           .returningAll()
           .execute();
+        if (row?.state === "sending") return { kind: "claimed", claim: claimOf(row) };
         // Taken meanwhile (a dispatcher, `leads retry`, a confirmation): its outcome is this visitor's too.
-        return row ? { kind: "claimed", claim: claimOf(row) } : { kind: "in-flight", id: found.id };
+        return mode === "inbox" ? { kind: "stored", id: found.id } : { kind: "in-flight", id: found.id };
       }
       const base = { id: randomUUID(), fingerprint, receivedAt: at, source: "form", ...values };
       const row = await trx
@@ -137,9 +134,7 @@ export async function admit(
         .values(
           held
             ? { ...base, state: "spam", attempts: 0, spamSignals: spam.join(",") }
-            : mode === "inbox"
-              ? { ...base, state: "inbox", attempts: 0 }
-              : { ...base, ...leaseFields(context, at), attempts: 1, callStartedAt: null },
+            : { ...base, ...next, attempts: mode === "inbox" ? 0 : 1, callStartedAt: null },
         )
         .returningAll()
         .executeTakeFirstOrThrow();

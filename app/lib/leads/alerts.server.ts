@@ -18,15 +18,16 @@ export interface AlertOptions {
   url: string | undefined;
   store: Pick<LeadStore, "claimAlert" | "releaseAlert">;
   intervalMs: number;
-  timeoutMs?: number;
   log?: (event: Record<string, unknown>) => void;
 }
+
+/** How long a webhook may take to answer before its alert counts as failed. */
+const WEBHOOK_TIMEOUT_MS = 5_000;
 
 export function createAlerts({
   url,
   store,
   intervalMs,
-  timeoutMs = 5_000,
   log = (event) => console.error(JSON.stringify(event)),
 }: AlertOptions): Alerts {
   const running = new Set<Promise<void>>();
@@ -41,7 +42,7 @@ export function createAlerts({
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ text, kind, ...details }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       void response.body?.cancel().catch(() => undefined);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

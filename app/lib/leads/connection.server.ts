@@ -101,7 +101,7 @@ export function createConnection(
       await Promise.all([...unfinished]);
       closed = true;
       if (reconnect) clearTimeout(reconnect);
-      await database.close();
+      await database.db.destroy();
     },
   };
 }

@@ -59,14 +59,9 @@ export interface LeadsTable {
 /** A lead's row as it is written. */
 export type NewLead = Insertable<LeadsTable>;
 
-export interface LeadAlertsTable {
-  kind: string;
-  sentAt: number;
-}
-
 export interface LeadsDatabase {
   leads: LeadsTable;
-  leadAlerts: LeadAlertsTable;
+  leadAlerts: { kind: string; sentAt: number };
 }
 
 export interface OpenDatabase {
@@ -76,7 +71,6 @@ export interface OpenDatabase {
   pool?: pg.Pool;
   /** Where the leads are, without a password: for the startup line and /healthz. */
   location: string;
-  close(): Promise<void>;
 }
 
 export interface DatabaseConfig {
@@ -100,37 +94,22 @@ export function redactUrl(url: string): string {
 
 // BIGINT (OID 20) and COUNT(*) come back from pg as strings; every bigint here is a time in
 // milliseconds or a count, far below 2^53.
-const INT8_OID = 20;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
-};
+const pgTypes = new pg.TypeOverrides();
+pgTypes.setTypeParser(20, Number);
 
-/** Gives a code to an error that has none (never to a programming error: those stay bugs). */
-function withCode(error: unknown, code: string): unknown {
-  if (
-    error instanceof Error &&
-    !(error instanceof TypeError || error instanceof RangeError) &&
-    typeof (error as { code?: unknown }).code !== "string"
-  )
-    Object.assign(error, { code });
-  return error;
-}
-
-/** Runs `work`; a failure without a code gets `atDeadline` if it came at `deadlineMs`, else `code`. */
-async function coded<T>(
-  work: () => Promise<T>,
-  deadlineMs: number,
-  code: string,
-  atDeadline: string,
-): Promise<T> {
+/**
+ * Runs `work`; a failure without a code gets `atDeadline` if it came at `deadlineMs`, else `code`
+ * (never a programming error: those stay bugs).
+ */
+async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string, atDeadline: string) {
   const started = performance.now();
   try {
     return await work();
   } catch (error) {
-    throw withCode(error, performance.now() - started >= deadlineMs ? atDeadline : code);
+    const codeless = error instanceof Error && typeof (error as { code?: unknown }).code !== "string";
+    if (codeless && !(error instanceof TypeError || error instanceof RangeError))
+      Object.assign(error, { code: performance.now() - started >= deadlineMs ? atDeadline : code });
+    throw error;
   }
 }
 
@@ -148,8 +127,6 @@ export function codedPool(
   pool: pg.Pool,
   { busyMs, queryMs }: { busyMs: number; queryMs: number },
 ): PostgresPool {
-  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  // Connections the server or the network ended: closed when released, never handed on.
   const lost = new WeakSet<pg.PoolClient>();
   // A lost connection emits 'error' on its client, which the pool hears only while it is idle:
   // unheard, it ends the process. So every client is heard from 'connect' on (a server shutting
@@ -161,31 +138,23 @@ export function codedPool(
     }),
   );
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    let wrapped = clients.get(client);
-    if (!wrapped) {
-      // A query that failed without the server's answer leaves the connection in a state nobody
-      // knows: closed on release, so a hung server that wakes mid-transaction rolls it back. (A
-      // lone statement may still commit then: see releaseUncalled.)
-      let broken = false;
-      wrapped = {
-        // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
-        get processID() {
-          return (client as { processID?: number }).processID;
-        },
-        query: ((text: unknown, parameters?: ReadonlyArray<unknown>) =>
-          typeof text === "string"
-            ? coded(() => client.query(text, parameters as unknown[]), queryMs, "08006", "ETIMEDOUT").catch(
-                (error: unknown) => {
-                  if (!(error instanceof pg.DatabaseError)) broken = true;
-                  throw error;
-                },
-              )
-            : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient["query"],
-        release: (destroy?: boolean) => client.release(destroy || broken || lost.has(client)),
-      };
-      clients.set(client, wrapped);
-    }
-    return wrapped;
+    // A query that failed without the server's answer leaves the connection in a state nobody
+    // knows: closed on release, so a hung server that wakes mid-transaction rolls it back. (A
+    // lone statement may still commit then: see releaseUncalled.)
+    let broken = false;
+    return {
+      // Kysely cancels a query by its backend's pid (pg has it, its types do not say so).
+      get processID() {
+        return (client as { processID?: number }).processID;
+      },
+      // Kysely sends SQL text only (no cursor: the store streams nothing).
+      query: ((text: string, parameters?: unknown[]) =>
+        coded(() => client.query(text, parameters), queryMs, "08006", "ETIMEDOUT").catch((error: unknown) => {
+          if (!(error instanceof pg.DatabaseError)) broken = true;
+          throw error;
+        })) as unknown as PostgresPoolClient["query"],
+      release: (destroy?: boolean) => client.release(destroy || broken || lost.has(client)),
+    };
   };
   return {
     Client: pg.Client,
@@ -227,21 +196,18 @@ function openPostgres(url: string, busyMs: number): OpenDatabase {
     dialect: new PostgresDialect({ pool: codedPool(pool, { busyMs, queryMs: queryTimeoutMs }) }),
     plugins: [camelCase],
   });
-  return { db, engine: "postgres", pool, location: redactUrl(url), close: () => db.destroy() };
+  return { db, engine: "postgres", pool, location: redactUrl(url) };
 }
 
-function openSqlite(file: string, busyMs: number): OpenDatabase {
+export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
+  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
+  if (databaseUrl) return openPostgres(databaseUrl, busyMs);
   const path = resolve(file);
   const db = new Kysely<LeadsDatabase>({
     dialect: new SqliteWorkerDialect({ file: path, busyTimeoutMs: busyMs }),
     plugins: [camelCase],
   });
-  return { db, engine: "sqlite", location: path, close: () => db.destroy() };
-}
-
-export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseConfig): OpenDatabase {
-  // A statement waiting on a lock is busy too: it may wait as long as a request waits for a connection.
-  return databaseUrl ? openPostgres(databaseUrl, busyMs) : openSqlite(file, busyMs);
+  return { db, engine: "sqlite", location: path };
 }
 
 /** What /healthz may say of a store error: a class, never the driver's text (it names host and user). */

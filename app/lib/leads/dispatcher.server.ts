@@ -21,13 +21,6 @@ export interface DispatcherOptions {
   log?: (event: Record<string, unknown>) => void;
 }
 
-export interface Dispatcher {
-  /** One pass now (tests; also what the timer runs). */
-  runOnce(): Promise<void>;
-  /** Stops the timer and waits for the attempt under way, so a deploy never cuts a call short. */
-  stop(): Promise<void>;
-}
-
 const HOUR_MS = 3_600_000;
 const DAY_SECONDS = 86_400;
 /** How long before an undelivered lead is erased ops hear of it. */
@@ -77,7 +70,7 @@ export function startDispatcher({
   retention,
   pendingAlertMs,
   log = (event) => console.log(JSON.stringify(event)),
-}: DispatcherOptions): Dispatcher {
+}: DispatcherOptions) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -129,7 +122,9 @@ export function startDispatcher({
   tick();
 
   return {
+    /** One pass now (tests; also what the timer runs). */
     runOnce,
+    /** Stops the timer and waits for the attempt under way, so a deploy never cuts a call short. */
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

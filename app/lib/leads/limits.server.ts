@@ -52,26 +52,21 @@ export function createContactLimits({
   pool,
 }: ContactLimitsOptions): ContactLimits {
   // Real requests keep the prefixes they always had (rows already counted stay counted).
-  const limiters = {
-    lead: {
-      perClient: limiter(perClient, windowSeconds, "contact-client", pool),
-      ceiling: limiter(globalPerMinute, 60, "contact-all", pool),
-    },
-    spam: {
-      perClient: limiter(perClient, windowSeconds, "contact-spam-client", pool),
-      ceiling: limiter(globalPerMinute, 60, "contact-spam-all", pool),
-    },
-  };
+  const limitersOf = (prefix: string) => ({
+    perClient: limiter(perClient, windowSeconds, `${prefix}-client`, pool),
+    ceiling: limiter(globalPerMinute, 60, `${prefix}-all`, pool),
+  });
+  const limiters = { lead: limitersOf("contact"), spam: limitersOf("contact-spam") };
 
-  const consume = async (target: Limiter, key: string): Promise<RateLimiterRes | undefined> => {
-    try {
-      await target.consume(key);
-      return undefined;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return rejection;
-      throw rejection;
-    }
-  };
+  // The limiter rejects with a RateLimiterRes when over its limit, and with an Error when it fails.
+  const consume = (target: Limiter, key: string): Promise<RateLimiterRes | undefined> =>
+    target.consume(key).then(
+      () => undefined,
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return rejection;
+        throw rejection;
+      },
+    );
 
   return {
     async consume(client, kind = "lead") {

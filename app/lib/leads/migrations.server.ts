@@ -14,6 +14,10 @@ const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
 /** Today's request fields, as the columns 001 made for them: 005 moves them into the lead's document. */
 const REQUEST_COLUMNS = "name email phone company website company_size industry message".split(" ");
 
+/** An index on the leads' columns. */
+const leadsIndex = (db: Kysely<unknown>, name: string, columns: string[]) =>
+  db.schema.createIndex(name).on("leads").columns(columns).execute();
+
 const migrations = (engine: Engine): Record<string, Migration> => ({
   "001-leads": {
     async up(db: Kysely<unknown>) {
@@ -49,17 +53,9 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
       await sql`create unique index leads_open_fingerprint on leads (fingerprint) where state in ${sql.raw(OPEN_STATES)}`.execute(
         db,
       );
-      await db.schema
-        .createIndex("leads_fingerprint_received")
-        .on("leads")
-        .columns(["fingerprint", "received_at"])
-        .execute();
-      await db.schema
-        .createIndex("leads_state_due")
-        .on("leads")
-        .columns(["state", "next_attempt_at"])
-        .execute();
-      await db.schema.createIndex("leads_email_key").on("leads").column("email_key").execute();
+      await leadsIndex(db, "leads_fingerprint_received", ["fingerprint", "received_at"]);
+      await leadsIndex(db, "leads_state_due", ["state", "next_attempt_at"]);
+      await leadsIndex(db, "leads_email_key", ["email_key"]);
       await db.schema
         .createTable("lead_alerts")
         .addColumn("kind", "varchar(32)", (col) => col.primaryKey())
@@ -102,11 +98,7 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
   "004-spam": {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("leads").addColumn("spam_signals", "text").execute();
-      await db.schema
-        .createIndex("leads_state_received")
-        .on("leads")
-        .columns(["state", "received_at"])
-        .execute();
+      await leadsIndex(db, "leads_state_received", ["state", "received_at"]);
     },
   },
   // One lead record (issue 53): the visitor's values as one JSON document, the contact form's

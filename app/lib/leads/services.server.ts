@@ -1,32 +1,18 @@
 import type { Env } from "~/lib/env.server";
 import type { ContactSink } from "~/lib/leads/sink.server";
 import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
-import { type Alerts, createAlerts } from "~/lib/leads/alerts.server";
+import { createAlerts } from "~/lib/leads/alerts.server";
 import { type DatabaseConfig, openDatabase } from "~/lib/leads/database.server";
-import { type Dispatcher, startDispatcher } from "~/lib/leads/dispatcher.server";
-import { type ContactLimits, createContactLimits } from "~/lib/leads/limits.server";
-import { createLeadStore, type LeadStore, type StoreStatus } from "~/lib/leads/store.server";
+import { startDispatcher } from "~/lib/leads/dispatcher.server";
+import { createContactLimits } from "~/lib/leads/limits.server";
+import { createLeadStore } from "~/lib/leads/store.server";
 
 /**
  * Everything that keeps and delivers leads, made once per process by the server (handed to Remix in
  * the load context) and by the leads CLI: the one place that reads their configuration.
  */
-export interface LeadServices {
-  store: LeadStore;
-  /** The function; undefined without SUPABASE_URL, when the store is the inbox. */
-  sink: ContactSink | undefined;
-  limits: ContactLimits;
-  alerts: Alerts;
-  /** How long a call may hold a lead: the function's timeout and a margin. */
-  leaseMs: number;
-}
-
-export interface RunningLeadServices extends LeadServices {
-  /** Connects, migrates and starts the dispatcher. */
-  start(): Promise<StoreStatus>;
-  /** Stops the dispatcher (letting its attempt finish), waits for alerts, closes the database. */
-  stop(): Promise<void>;
-}
+/** What `createLeadServices` makes: the store, the function, the limits, the alerts, and their start and stop. */
+export type LeadServices = ReturnType<typeof createLeadServices>;
 
 /** How long after a call's timeout its lease still runs: the time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
@@ -50,7 +36,7 @@ export function configuredSink(env: Env): ContactSink | undefined {
     : undefined;
 }
 
-export function createLeadServices(env: Env): RunningLeadServices {
+export function createLeadServices(env: Env) {
   const database = openDatabase(databaseConfig(env));
   const leaseMs = env.CONTACT_FUNCTION_TIMEOUT_MS + LEASE_MARGIN_MS;
   const retry = {
@@ -68,14 +54,17 @@ export function createLeadServices(env: Env): RunningLeadServices {
   });
   const pendingAlertMs = env.LEADS_ALERT_PENDING_MINUTES * 60_000;
   const alerts = createAlerts({ url: env.LEADS_ALERT_WEBHOOK_URL, store, intervalMs: pendingAlertMs });
-  let dispatcher: Dispatcher | undefined;
+  let dispatcher: ReturnType<typeof startDispatcher> | undefined;
 
   return {
     store,
+    /** The function; undefined without SUPABASE_URL, when the store is the inbox. */
     sink,
     limits,
     alerts,
+    /** How long a call may hold a lead: the function's timeout and a margin. */
     leaseMs,
+    /** Connects, migrates and starts the dispatcher. */
     async start() {
       const status = await store.start();
       dispatcher = startDispatcher({
@@ -93,6 +82,7 @@ export function createLeadServices(env: Env): RunningLeadServices {
       });
       return status;
     },
+    /** Stops the dispatcher (letting its attempt finish), waits for alerts, closes the database. */
     async stop() {
       await dispatcher?.stop();
       await alerts.settled();
