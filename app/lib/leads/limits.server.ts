@@ -45,12 +45,8 @@ function limiter(points: number, duration: number, keyPrefix: string, pool?: pg.
 
 const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 
-export function createContactLimits({
-  perClient,
-  windowSeconds,
-  globalPerMinute,
-  pool,
-}: ContactLimitsOptions): ContactLimits {
+export function createContactLimits(options: ContactLimitsOptions): ContactLimits {
+  const { perClient, windowSeconds, globalPerMinute, pool } = options;
   // Real requests keep the prefixes they always had (rows already counted stay counted).
   const limitersOf = (prefix: string) => ({
     perClient: limiter(perClient, windowSeconds, `${prefix}-client`, pool),

@@ -11,13 +11,20 @@ export async function get({ db }: StoreContext, id: string): Promise<Lead | unde
   return row ? leadOf(row) : undefined;
 }
 
-/** The leads in these states (of this address, any case, NFC, if given), oldest first. */
-export async function list({ db }: StoreContext, states: readonly LeadState[], email?: string) {
+/**
+ * The leads in these states, oldest first: with `email`, only that address's (any case, NFC), or
+ * the lead of that id too when `id` is given.
+ */
+export async function list({ db }: StoreContext, states: readonly LeadState[], email?: string, id?: string) {
   const rows = await db
     .selectFrom("leads")
     .selectAll()
     .where("state", "in", states)
-    .$if(email !== undefined, (query) => query.where("emailKey", "=", emailKey(email ?? "")))
+    .$if(email !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([eb("emailKey", "=", emailKey(email ?? "")), ...(id ? [eb("id", "=", id)] : [])]),
+      ),
+    )
     .orderBy("receivedAt")
     .orderBy("id")
     .execute();
@@ -25,17 +32,8 @@ export async function list({ db }: StoreContext, states: readonly LeadState[], e
 }
 
 /** The leads held as spam that this id or e-mail address (any case, NFC) names, oldest first. */
-export async function spamMatching({ db }: StoreContext, idOrEmail: string): Promise<Lead[]> {
-  const rows = await db
-    .selectFrom("leads")
-    .selectAll()
-    .where("state", "=", "spam")
-    .where((eb) => eb.or([eb("id", "=", idOrEmail.trim()), eb("emailKey", "=", emailKey(idOrEmail))]))
-    .orderBy("receivedAt")
-    .orderBy("id")
-    .execute();
-  return rows.map(leadOf);
-}
+export const spamMatching = (context: StoreContext, idOrEmail: string) =>
+  list(context, ["spam"], idOrEmail, idOrEmail.trim());
 
 /** How many leads are in each state that needs watching, and the ages (seconds) of the oldest pending and undelivered ones. */
 export async function counts({ db, now }: StoreContext) {
