@@ -22,8 +22,6 @@ import { PHONE, Visitor } from "./support/engines/visitor";
 import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
 import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Resolves in the page once it has rendered two more frames and run a task after them: by then
  * every handler a press or release set off, and the render and effects that followed it, have run.
@@ -99,17 +97,11 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     if ("press" in target) await target.press(page);
     else await page.pointerDown(target.selector, target.text ?? null);
     // The press is the first intent: the loader asks for the scripts now (if idle time has not).
-    const deadline = Date.now() + 15_000;
-    while (proxy.held() === 0 && Date.now() < deadline) await sleep(50);
-    expect(proxy.held(), "scripts asked for and held").toBeGreaterThan(0);
+    await proxy.whenHeld();
     expect(await page.evaluate(hydrated), "hydrated while the scripts were held").toBe(false);
     proxy.release();
     await page.waitFor(hydrated, undefined, "hydration");
-    while (arrives && !proxy.served().some((served) => arrives.test(served))) {
-      if (Date.now() > deadline + 15_000)
-        throw new Error(`${String(arrives)} never arrived: ${proxy.served().join(", ")}`);
-      await sleep(50);
-    }
+    if (arrives) await proxy.whenServed(arrives);
     // Everything the enhancement loads after hydration (the accordion, the tooltips) arrives and
     // has its chance to change the page while the pointer is still down.
     await proxy.quiet(500);

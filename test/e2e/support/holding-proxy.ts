@@ -30,6 +30,10 @@ export interface HoldingProxy {
   held(): number;
   /** Paths answered so far, in order (a held one once it has been answered after `release`). */
   served(): string[];
+  /** Resolves once a script request is held (at once if one is); rejects after `timeoutMs`. */
+  whenHeld(timeoutMs?: number): Promise<void>;
+  /** Resolves once a path matching `pattern` has been answered; rejects after `timeoutMs`. */
+  whenServed(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves once nothing has been asked or answered for `ms` and no request is open. */
   quiet(ms: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +46,26 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const served: string[] = [];
   let open = 0;
   let lastActivity = Date.now();
+  /** Waiters for `whenHeld` and `whenServed`, asked again after each request held or answered. */
+  const waiters = new Set<() => boolean>();
+  const changed = () => {
+    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
+  };
+  const until = (done: () => boolean, what: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (done()) return resolve();
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`proxy: no ${what} within ${timeoutMs} ms (served: ${served.join(", ")})`));
+      }, timeoutMs);
+      const waiter = () => {
+        if (!done()) return false;
+        clearTimeout(timer);
+        resolve();
+        return true;
+      };
+      waiters.add(waiter);
+    });
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? "/";
@@ -56,7 +80,10 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
         answer.pipe(res);
-        answer.on("end", () => served.push(path));
+        answer.on("end", () => {
+          served.push(path);
+          changed();
+        });
       },
     );
     outgoing.on("error", (error) => {
@@ -80,6 +107,7 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
         req.resume();
         forward(req, res);
       });
+      changed();
       return;
     }
     forward(req, res);
@@ -98,6 +126,9 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
     },
     held: () => waiting.length,
     served: () => [...served],
+    whenHeld: (timeoutMs = 15_000) => until(() => waiting.length > 0, "script request held", timeoutMs),
+    whenServed: (pattern, timeoutMs = 15_000) =>
+      until(() => served.some((path) => pattern.test(path)), `${String(pattern)} answered`, timeoutMs),
     async quiet(ms, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (open > 0 || Date.now() - lastActivity < ms) {

@@ -11,9 +11,13 @@ import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./d
 
 export const PHONE: Viewport = { width: 390, height: 844 };
 export const DESKTOP: Viewport = { width: 1280, height: 800 };
+/**
+ * Desktop first, as every session starts: WebKit restarts its browser to go between desktop and
+ * phone widths (webkit.ts), so a file's tests take each session there once.
+ */
 export const SIZES = [
-  { name: "phone", viewport: PHONE },
   { name: "desktop", viewport: DESKTOP },
+  { name: "phone", viewport: PHONE },
 ] as const;
 
 const failureDir = fileURLToPath(new URL("../../../../test-results/failures", import.meta.url));
@@ -72,9 +76,34 @@ export class Visitor {
     await this.session.goto(target.href);
   }
 
-  /** Resizes the viewport of the page already open, as a phone turned or a window dragged does. */
-  resize(viewport: Viewport): Promise<void> {
-    return this.session.setViewport(viewport);
+  /**
+   * Resizes the viewport of the page already open, as a phone turned or a window dragged does, and
+   * says whether that page is still open: WebKit restarts its browser between phone and desktop
+   * widths (webkit.ts), which leaves no page.
+   */
+  async resize(viewport: Viewport): Promise<boolean> {
+    await this.session.evaluate(() => {
+      (window as unknown as { beforeResize?: boolean }).beforeResize = true;
+    }, undefined);
+    await this.session.setViewport(viewport);
+    return this.session
+      .evaluate(() => (window as unknown as { beforeResize?: boolean }).beforeResize === true, undefined)
+      .catch(() => false);
+  }
+
+  /**
+   * Runs `visit` at each viewport in turn on one page: opened at the first, then resized (a sweep
+   * over widths costs one load), and opened again only where a resize could not keep it.
+   */
+  async throughSizes(
+    path: string,
+    viewports: readonly Viewport[],
+    visit: (viewport: Viewport) => Promise<void>,
+  ): Promise<void> {
+    for (const [index, viewport] of viewports.entries()) {
+      if (index === 0 || !(await this.resize(viewport))) await this.open(path, viewport);
+      await visit(viewport);
+    }
   }
 
   evaluate<R>(fn: PageFunction<undefined, R>): Promise<R>;
