@@ -11,7 +11,7 @@ import { headerLinks } from "~/content/navigation";
 
 import type { Viewport } from "./support/engines/driver";
 import { describeEngines } from "./support/engines/suite";
-import { DESKTOP, PHONE, SIZES, type Visitor } from "./support/engines/visitor";
+import { DESKTOP, faqAnswersAre, PHONE, shownText, SIZES, type Visitor } from "./support/engines/visitor";
 import { SUCCESS, uniqueContact, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
 
 /**
@@ -93,30 +93,6 @@ function expectInClearView(place: Place | null, what: string): void {
       place!.bottom <= place!.toast.top || place!.top >= place!.toast.bottom,
       `clear of the toast: ${summary}`,
     ).toBe(true);
-}
-
-/** The text shown (rendered, not hidden) somewhere in `scope`. */
-function shownText({ scope, text }: { scope: string; text: string }): boolean {
-  return Array.from(document.querySelectorAll(`${scope} *`)).some(
-    (el) =>
-      el.children.length === 0 &&
-      (el.textContent ?? "").includes(text) &&
-      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
-      el.getBoundingClientRect().height > 0,
-  );
-}
-
-/** Whether the FAQ answers at `open` are shown and those at `closed` are not. Runs in the page. */
-function faqAnswersAre({ answers, open, closed }: { answers: string[]; open: number[]; closed: number[] }) {
-  const shown = (index: number) =>
-    Array.from(document.querySelectorAll("#faq *")).some(
-      (el) =>
-        el.children.length === 0 &&
-        (el.textContent ?? "").includes(answers[index]!.slice(0, 40)) &&
-        el.checkVisibility({ visibilityProperty: true }) &&
-        el.getBoundingClientRect().height > 0,
-    );
-  return open.every(shown) && !closed.some(shown);
 }
 
 const ANSWERS = faqs.map((faq) => faq.answer);

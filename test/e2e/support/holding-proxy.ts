@@ -10,6 +10,7 @@
  * One proxy per test: the build's files are cached for a year, and a new port is a new origin, so
  * no test meets scripts a previous one left in the browser's cache.
  */
+import { EventEmitter, once } from "node:events";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -46,26 +47,16 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const served: string[] = [];
   let open = 0;
   let lastActivity = Date.now();
-  /** Waiters for `whenHeld` and `whenServed`, asked again after each request held or answered. */
-  const waiters = new Set<() => boolean>();
-  const changed = () => {
-    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
-  };
-  const until = (done: () => boolean, what: string, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => {
-      if (done()) return resolve();
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(new Error(`proxy: no ${what} within ${timeoutMs} ms (served: ${served.join(", ")})`));
-      }, timeoutMs);
-      const waiter = () => {
-        if (!done()) return false;
-        clearTimeout(timer);
-        resolve();
-        return true;
-      };
-      waiters.add(waiter);
-    });
+  /** Says "change" whenever a request is held or answered: `whenHeld` and `whenServed` look again. */
+  const changes = new EventEmitter();
+  const changed = () => changes.emit("change");
+  async function until(done: () => boolean, what: string, timeoutMs: number): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    while (!done())
+      await once(changes, "change", { signal }).catch(() => {
+        throw new Error(`proxy: no ${what} within ${timeoutMs} ms (served: ${served.join(", ")})`);
+      });
+  }
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? "/";

@@ -41,6 +41,38 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
   return { found: matches.length, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
+/** The text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
+export function shownText({ scope, text }: { scope: string; text: string }): boolean {
+  return Array.from(document.querySelectorAll(`${scope} *`)).some(
+    (el) =>
+      el.children.length === 0 &&
+      (el.textContent ?? "").includes(text) &&
+      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+      el.getBoundingClientRect().height > 0,
+  );
+}
+
+/** Whether the FAQ answers at `open` are shown and those at `closed` are not. Runs in the page. */
+export function faqAnswersAre({
+  answers,
+  open,
+  closed,
+}: {
+  answers: string[];
+  open: number[];
+  closed: number[];
+}) {
+  const shown = (index: number) =>
+    Array.from(document.querySelectorAll("#faq *")).some(
+      (el) =>
+        el.children.length === 0 &&
+        (el.textContent ?? "").includes(answers[index]!.slice(0, 40)) &&
+        el.checkVisibility({ visibilityProperty: true }) &&
+        el.getBoundingClientRect().height > 0,
+    );
+  return open.every(shown) && !closed.some(shown);
+}
+
 /** Whether going from `from` to `to` stays in the same document (they differ in the fragment only). */
 function sameDocument(from: string, to: string): boolean {
   const withoutFragment = (href: string) => href.split("#", 1)[0];
