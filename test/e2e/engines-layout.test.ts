@@ -1,17 +1,38 @@
 /**
  * What every visitor sees, in the three engines they use (issue 25): nothing spills sideways from
- * 320 to 1440 px without JavaScript (with it: layout.test.ts), the hero's line ends at its last step, the reviews line up, and a picture of every
- * section per engine for people to compare. No lone words: engines-lone-words.test.ts.
+ * 320 to 1440 px without JavaScript (with it: layout.test.ts), the hero's line ends at its last
+ * step, the reviews line up, a picture of every section per engine for people to compare, and no
+ * paragraph, heading or label ends on a lone word (issues 20, 35, 39).
+ *
+ * Lone words are looked for with either font set a visitor may have (decision 039): Liberation
+ * Sans, which measures like Arial and Helvetica (the run's default, beside the other checks), and a
+ * bare Debian's DejaVu only. The page keeps this promise with CSS (`text-wrap`) and no-break
+ * spaces, never by tuning for one font.
  */
 import { statSync } from "node:fs";
 
 import { expect, it } from "vitest";
 
-import { describeEngines, screenshotDir } from "./support/engines/suite";
-import { SIZES } from "./support/engines/visitor";
+import { DEJAVU, FONT_SETS, LIBERATION, missingFamilies } from "../fonts/font-sets";
+import {
+  designFacts,
+  type DesignFacts,
+  LONE_WORD_CONTROL,
+  mountSweepFrame,
+  SWEEP_FRAME,
+  sweepFrameReady,
+} from "./support/design";
+import { describeEngines, type EngineContext, screenshotDir } from "./support/engines/suite";
+import { DESKTOP, PHONE, SIZES } from "./support/engines/visitor";
 import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
-const WIDTHS = [320, 360, 375, 390, 430, 640, 768, 1024, 1280, 1440];
+/**
+ * Widest first, as every engine's session starts (WebKit restarts its browser once, between
+ * desktop and phone widths: webkit.ts).
+ */
+const WIDTHS = [1440, 1280, 1024, 768, 640, 430, 390, 375, 360, 320];
+const PIPELINE_WIDTHS = [390, 375, 360, 320];
+const windowAt = (width: number) => ({ width, height: width < 640 ? 844 : 900 });
 
 /**
  * How far the hero pipeline's line reaches below the middle of its last icon (≤ 0: it ends there).
@@ -47,13 +68,81 @@ function reviewRows(): { stars: number[]; quotes: number[]; authors: number[] } 
 
 const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 
-describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
-  for (const width of WIDTHS) {
-    it(`${width} px, JavaScript off: no element overflows its box or the viewport horizontally`, async () => {
+/** Every phone width a visitor may have, one pixel apart (issue 35): none hides a lone word. */
+const PHONE_WIDTHS = Array.from({ length: 430 - 320 + 1 }, (_, index) => 320 + index);
+/** Where the window itself is measured too, to hold the frame to it: both ends and a common phone. */
+const WINDOW_WIDTHS = [320, 375, 430];
+const HEIGHT = 844;
+
+/** No lone word, with the session's fonts: desktop and every phone width, JavaScript off and on. */
+function loneWordTests({ visitor }: Pick<EngineContext, "visitor">): void {
+  it(`desktop, and every phone width from 320 to 430 px, JavaScript off`, async () => {
+    // Without JavaScript every part is rendered at once (content-visibility is for scripted
+    // pages), so every block is measured: in the window at desktop size and at a few phone
+    // widths, then in the page's copy in a frame laid out at every phone width
+    // (mountSweepFrame), which is held line for line to the window where both were measured.
+    const page = await visitor(false);
+    const inWindow = new Map<number, number[]>();
+    await page.throughSizes(
+      "/",
+      [DESKTOP, ...WINDOW_WIDTHS.map((width) => ({ width, height: HEIGHT }))],
+      async ({ width }) => {
+        const facts = await page.evaluate(designFacts, true);
+        if (width === DESKTOP.width)
+          expect(facts.loneWords, JSON.stringify(facts.loneWords, null, 1)).toEqual([]);
+        else inWindow.set(width, facts.blockLines);
+      },
+    );
+    await page.evaluate(mountSweepFrame, { id: SWEEP_FRAME, height: HEIGHT });
+    await page.waitFor(
+      sweepFrameReady,
+      { id: SWEEP_FRAME, control: LONE_WORD_CONTROL },
+      "the page's copy in the sweep frame",
+    );
+    // A quarter of the widths a call: each call answers well within a driver's command deadline
+    // (WebKit's 30 s, passed by the whole sweep on a loaded machine).
+    const sweep: DesignFacts["sweep"] = [];
+    for (let from = 0; from < PHONE_WIDTHS.length; from += 28) {
+      const widths = PHONE_WIDTHS.slice(from, from + 28);
+      sweep.push(...(await page.evaluate(designFacts, { sweep: { frame: SWEEP_FRAME, widths } })).sweep);
+    }
+    expect(sweep.map(({ width }) => width)).toEqual(PHONE_WIDTHS);
+    for (const [width, lines] of inWindow) {
+      expect(lines.length, `text blocks in the window at ${width} px`).toBeGreaterThan(50);
+      // The copy's last block is the planted control paragraph, which the window has not.
+      expect(
+        sweep.find((at) => at.width === width)!.blockLines.slice(0, -1),
+        `each block's lines at ${width} px, frame against window`,
+      ).toEqual(lines);
+    }
+    const found = sweep.flatMap(({ width, loneWords }) =>
+      loneWords.map((orphan) => ({ width, text: orphan.text, lastWord: orphan.lastWord })),
+    );
+    const planted = found.filter(({ text }) => text.startsWith(LONE_WORD_CONTROL));
+    expect(planted.length, "widths where the planted paragraph's lone word was found").toBeGreaterThan(0);
+    const onThePage = found.filter(({ text }) => !text.startsWith(LONE_WORD_CONTROL));
+    expect(onThePage, JSON.stringify(onThePage, null, 1)).toEqual([]);
+  }, 300_000);
+
+  it(`desktop and phone, JavaScript on`, async () => {
+    // The page as its JavaScript renders it: at desktop size, then with the window made narrow.
+    const page = await visitor(true);
+    await page.throughSizes("/", [DESKTOP, PHONE], async ({ width }) => {
+      const orphans = (await page.evaluate(designFacts, true)).loneWords;
+      expect(orphans, `${width} px: ${JSON.stringify(orphans, null, 1)}`).toEqual([]);
+    });
+  });
+}
+
+describeEngines(
+  `the page in every engine: layout, fonts: ${LIBERATION.name}`,
+  ({ engine, visitor }) => {
+    it(`${WIDTHS.join(", ")} px, JavaScript off: no element overflows its box or the viewport horizontally`, async () => {
       const page = await visitor(false);
-      await page.open("/", { width, height: width < 640 ? 844 : 900 });
-      const problems = await page.evaluate(findHorizontalOverflow);
-      expect(problems, problems.join("\n")).toEqual([]);
+      await page.throughSizes("/", WIDTHS.map(windowAt), async ({ width }) => {
+        const problems = await page.evaluate(findHorizontalOverflow);
+        expect(problems, `${width} px:\n${problems.join("\n")}`).toEqual([]);
+      });
       // The positive control: the same sweep on the same page finds the spills planted in it.
       await page.evaluate(plantOverflowControl);
       const planted = await page.evaluate(findHorizontalOverflow);
@@ -63,68 +152,75 @@ describeEngines("the page in every engine: layout", ({ engine, visitor }) => {
           `${finding} in:\n${planted.join("\n")}`,
         ).toBe(true);
     });
-  }
 
-  for (const width of [320, 360, 375, 390]) {
-    it(`${width} px: the hero's pipeline line ends at its last step's icon`, async () => {
+    it(`${PIPELINE_WIDTHS.join(", ")} px: the hero's pipeline line ends at its last step's icon`, async () => {
       const page = await visitor(false);
-      await page.open("/", { width, height: 844 });
-      const line = await page.evaluate(pipelineOverhang);
-      expect(line.lines, "a line is drawn").toBeGreaterThan(0);
-      expect(line.overhang, JSON.stringify(line)).toBeLessThanOrEqual(0.5);
-    });
-  }
-
-  for (const { name, viewport } of SIZES) {
-    it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px)`, async () => {
-      const page = await visitor(true);
-      // As a visitor reads them: the page's JavaScript covered the cards not seen yet when it took
-      // over, and uncovered them a second after they came into view. WebKit's layout of the row
-      // broke only then, never on the first layout.
-      await page.open("/", viewport);
-      await page.waitFor(
-        () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
-        undefined,
-        "the page's JavaScript to cover the reviews not seen yet",
-      );
-      await page.evaluate(() =>
-        document.getElementById("testimonials")!.scrollIntoView({ block: "start", behavior: "instant" }),
-      );
-      await page.waitFor(
-        () => document.querySelectorAll("#testimonials [data-skeleton]").length === 0,
-        undefined,
-        "the review skeletons to go",
-      );
-      const rows = await page.evaluate(reviewRows);
-      expect(rows.stars.length).toBeGreaterThanOrEqual(4);
-      expect(spread(rows.stars), `stars ${rows.stars}`).toBeLessThanOrEqual(1);
-      expect(spread(rows.quotes), `quotes ${rows.quotes}`).toBeLessThanOrEqual(1);
-      expect(spread(rows.authors), `authors ${rows.authors}`).toBeLessThanOrEqual(1);
+      await page.throughSizes("/", PIPELINE_WIDTHS.map(windowAt), async ({ width }) => {
+        const line = await page.evaluate(pipelineOverhang);
+        expect(line.lines, `${width} px: a line is drawn`).toBeGreaterThan(0);
+        expect(line.overhang, `${width} px: ${JSON.stringify(line)}`).toBeLessThanOrEqual(0.5);
+      });
     });
 
-    it(`${name}: a picture of every section under test-results/screenshots/ (${engine})`, async () => {
-      const page = await visitor(true);
-      await page.open("/", viewport);
-      // Each section by its id (the hero by its island name), then the page's footer.
-      const parts = await page.evaluate(() => [
-        ...Array.from(document.querySelectorAll<HTMLElement>("main > section")).map((section) =>
-          section.id
-            ? { id: section.id, selector: `#${section.id}` }
-            : { id: section.dataset.island!, selector: `[data-island="${section.dataset.island}"]` },
-        ),
-        { id: "footer", selector: "body > footer" },
-      ]);
-      expect(parts.map((part) => part.id)).toEqual(
-        expect.arrayContaining(["hero", "services", "testimonials", "contact", "faq", "footer"]),
-      );
-      for (const [index, { id, selector }] of parts.entries()) {
-        const file = await page.screenshotOf(
-          selector,
-          screenshotDir,
-          `${engine}-${name}-${String(index + 1).padStart(2, "0")}-${id}.png`,
+    for (const { name, viewport } of SIZES) {
+      it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px), and a picture of every section under test-results/screenshots/ (${engine})`, async () => {
+        const page = await visitor(true);
+        // As a visitor reads them: the page's JavaScript covered the cards not seen yet when it took
+        // over, and uncovered them a second after they came into view. WebKit's layout of the row
+        // broke only then, never on the first layout.
+        await page.open("/", viewport);
+        await page.waitFor(
+          () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
+          undefined,
+          "the page's JavaScript to cover the reviews not seen yet",
         );
-        expect(statSync(file).size, file).toBeGreaterThan(2_000);
-      }
-    });
-  }
-});
+        await page.evaluate(() =>
+          document.getElementById("testimonials")!.scrollIntoView({ block: "start", behavior: "instant" }),
+        );
+        await page.waitFor(
+          () => document.querySelectorAll("#testimonials [data-skeleton]").length === 0,
+          undefined,
+          "the review skeletons to go",
+        );
+        const rows = await page.evaluate(reviewRows);
+        expect(rows.stars.length).toBeGreaterThanOrEqual(4);
+        expect(spread(rows.stars), `stars ${rows.stars}`).toBeLessThanOrEqual(1);
+        expect(spread(rows.quotes), `quotes ${rows.quotes}`).toBeLessThanOrEqual(1);
+        expect(spread(rows.authors), `authors ${rows.authors}`).toBeLessThanOrEqual(1);
+        // For people to compare across engines: each section by its id (the hero by its island
+        // name), then the page's footer.
+        const parts = await page.evaluate(() => [
+          ...Array.from(document.querySelectorAll<HTMLElement>("main > section")).map((section) =>
+            section.id
+              ? { id: section.id, selector: `#${section.id}` }
+              : { id: section.dataset.island!, selector: `[data-island="${section.dataset.island}"]` },
+          ),
+          { id: "footer", selector: "body > footer" },
+        ]);
+        expect(parts.map((part) => part.id)).toEqual(
+          expect.arrayContaining(["hero", "services", "testimonials", "contact", "faq", "footer"]),
+        );
+        for (const [index, { id, selector }] of parts.entries()) {
+          const file = await page.screenshotOf(
+            selector,
+            screenshotDir,
+            `${engine}-${name}-${String(index + 1).padStart(2, "0")}-${id}.png`,
+          );
+          expect(statSync(file).size, file).toBeGreaterThan(2_000);
+        }
+      });
+    }
+
+    loneWordTests({ visitor });
+  },
+  // The run's default (vitest.config.ts), named: the lone words are looked for with it.
+  { fonts: LIBERATION },
+);
+
+for (const fonts of FONT_SETS)
+  it(`the font set "${fonts.name}" is installed (${fonts.packages.join(", ")})`, () => {
+    // Without it the browsers would fall back to other fonts and the lone-word tests prove nothing.
+    expect(missingFamilies(fonts), `apt-get install ${fonts.packages.join(" ")}`).toEqual([]);
+  });
+
+describeEngines(`no lone word, fonts: ${DEJAVU.name}`, loneWordTests, { fonts: DEJAVU });

@@ -18,11 +18,9 @@ import { afterEach, expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeEngines } from "./support/engines/suite";
-import { PHONE, Visitor } from "./support/engines/visitor";
+import { faqAnswersAre, PHONE, shownText, Visitor } from "./support/engines/visitor";
 import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
 import { SUCCESS, uniqueContact } from "./support/spec-texts";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Resolves in the page once it has rendered two more frames and run a task after them: by then
@@ -48,29 +46,8 @@ function menuOpen(): boolean {
   return (panel?.checkVisibility() ?? false) && toggle?.getAttribute("aria-expanded") === "true";
 }
 
-/** The FAQ's first answer is shown, and the second is not. Runs in the page. */
-function firstAnswerOpen(answers: string[]): boolean {
-  const shown = (answer: string) =>
-    Array.from(document.querySelectorAll("#faq *")).some(
-      (el) =>
-        el.children.length === 0 &&
-        (el.textContent ?? "").includes(answer.slice(0, 40)) &&
-        el.checkVisibility({ visibilityProperty: true }) &&
-        el.getBoundingClientRect().height > 0,
-    );
-  return shown(answers[0]!) && !shown(answers[1]!);
-}
-
-/** A text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
-function shownText({ scope, text }: { scope: string; text: string }): boolean {
-  return Array.from(document.querySelectorAll(`${scope} *`)).some(
-    (el) =>
-      el.children.length === 0 &&
-      (el.textContent ?? "").includes(text) &&
-      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
-      el.getBoundingClientRect().height > 0,
-  );
-}
+/** The FAQ's first answer is shown, and the second is not. */
+const FIRST_ANSWER_OPEN = { answers: faqs.map((faq) => faq.answer), open: [0], closed: [1] };
 
 describeEngines("a press that began before hydration acts once", ({ stack, visitor }) => {
   let proxy: HoldingProxy | null = null;
@@ -99,17 +76,11 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     if ("press" in target) await target.press(page);
     else await page.pointerDown(target.selector, target.text ?? null);
     // The press is the first intent: the loader asks for the scripts now (if idle time has not).
-    const deadline = Date.now() + 15_000;
-    while (proxy.held() === 0 && Date.now() < deadline) await sleep(50);
-    expect(proxy.held(), "scripts asked for and held").toBeGreaterThan(0);
+    await proxy.whenHeld();
     expect(await page.evaluate(hydrated), "hydrated while the scripts were held").toBe(false);
     proxy.release();
     await page.waitFor(hydrated, undefined, "hydration");
-    while (arrives && !proxy.served().some((served) => arrives.test(served))) {
-      if (Date.now() > deadline + 15_000)
-        throw new Error(`${String(arrives)} never arrived: ${proxy.served().join(", ")}`);
-      await sleep(50);
-    }
+    if (arrives) await proxy.whenServed(arrives);
     // Everything the enhancement loads after hydration (the accordion, the tooltips) arrives and
     // has its chance to change the page while the pointer is still down.
     await proxy.quiet(500);
@@ -144,7 +115,6 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
   });
 
   it("phone: a FAQ question opens its answer", async () => {
-    const answers = faqs.map((faq) => faq.answer);
     // The accordion's module arrives while the pointer is down (the test waits for it).
     const page = await pressThroughHydration(
       "/#faq",
@@ -153,18 +123,17 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
       /\/faq-accordion-[^/]*\.js$/,
     );
     await page.pointerUp();
-    await holdsStill(page, firstAnswerOpen, answers, "answer 1 open");
+    await holdsStill(page, faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
     // The accordion takes over from the open <details>, with the same item open.
     await page.waitFor(
       () => document.querySelector('#faq [data-faq-trigger="0"]')?.getAttribute("aria-expanded") === "true",
       undefined,
       "the accordion, with question 1 open",
     );
-    expect(await page.evaluate(firstAnswerOpen, answers)).toBe(true);
+    expect(await page.evaluate(faqAnswersAre, FIRST_ANSWER_OPEN)).toBe(true);
   });
 
   it("phone, keyboard: Space held on a FAQ question across hydration opens its answer, once, and focus stays on it", async () => {
-    const answers = faqs.map((faq) => faq.answer);
     const page = await pressThroughHydration(
       "/#faq",
       { press: (visitorPage) => visitorPage.keyDown("Space") },
@@ -176,11 +145,12 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
         }, undefined),
       /\/faq-accordion-[^/]*\.js$/,
     );
-    expect(await page.evaluate(firstAnswerOpen, answers), "the answer open before the key's release").toBe(
-      false,
-    );
+    expect(
+      await page.evaluate(faqAnswersAre, FIRST_ANSWER_OPEN),
+      "the answer open before the key's release",
+    ).toBe(false);
     await page.keyUp("Space");
-    await holdsStill(page, firstAnswerOpen, answers, "answer 1 open");
+    await holdsStill(page, faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
     // The key's element is the one that has focus still: hydration kept it, and nothing dropped focus.
     expect(
       await page.evaluate(

@@ -10,6 +10,7 @@
  * One proxy per test: the build's files are cached for a year, and a new port is a new origin, so
  * no test meets scripts a previous one left in the browser's cache.
  */
+import { EventEmitter, once } from "node:events";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -30,6 +31,10 @@ export interface HoldingProxy {
   held(): number;
   /** Paths answered so far, in order (a held one once it has been answered after `release`). */
   served(): string[];
+  /** Resolves once a script request is held (at once if one is); rejects after `timeoutMs`. */
+  whenHeld(timeoutMs?: number): Promise<void>;
+  /** Resolves once a path matching `pattern` has been answered; rejects after `timeoutMs`. */
+  whenServed(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves once nothing has been asked or answered for `ms` and no request is open. */
   quiet(ms: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +47,16 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const served: string[] = [];
   let open = 0;
   let lastActivity = Date.now();
+  /** Says "change" whenever a request is held or answered: `whenHeld` and `whenServed` look again. */
+  const changes = new EventEmitter();
+  const changed = () => changes.emit("change");
+  async function until(done: () => boolean, what: string, timeoutMs: number): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    while (!done())
+      await once(changes, "change", { signal }).catch(() => {
+        throw new Error(`proxy: no ${what} within ${timeoutMs} ms (served: ${served.join(", ")})`);
+      });
+  }
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? "/";
@@ -56,7 +71,10 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
         answer.pipe(res);
-        answer.on("end", () => served.push(path));
+        answer.on("end", () => {
+          served.push(path);
+          changed();
+        });
       },
     );
     outgoing.on("error", (error) => {
@@ -80,6 +98,7 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
         req.resume();
         forward(req, res);
       });
+      changed();
       return;
     }
     forward(req, res);
@@ -98,6 +117,9 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
     },
     held: () => waiting.length,
     served: () => [...served],
+    whenHeld: (timeoutMs = 15_000) => until(() => waiting.length > 0, "script request held", timeoutMs),
+    whenServed: (pattern, timeoutMs = 15_000) =>
+      until(() => served.some((path) => pattern.test(path)), `${String(pattern)} answered`, timeoutMs),
     async quiet(ms, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (open > 0 || Date.now() - lastActivity < ms) {

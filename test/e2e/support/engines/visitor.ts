@@ -11,9 +11,13 @@ import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./d
 
 export const PHONE: Viewport = { width: 390, height: 844 };
 export const DESKTOP: Viewport = { width: 1280, height: 800 };
+/**
+ * Desktop first, as every session starts: WebKit restarts its browser to go between desktop and
+ * phone widths (webkit.ts), so a file's tests take each session there once.
+ */
 export const SIZES = [
-  { name: "phone", viewport: PHONE },
   { name: "desktop", viewport: DESKTOP },
+  { name: "phone", viewport: PHONE },
 ] as const;
 
 const failureDir = fileURLToPath(new URL("../../../../test-results/failures", import.meta.url));
@@ -35,6 +39,38 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
     target.scrollIntoView({ block: "center", behavior: "instant" });
   const rect = target.getBoundingClientRect();
   return { found: matches.length, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+/** The text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
+export function shownText({ scope, text }: { scope: string; text: string }): boolean {
+  return Array.from(document.querySelectorAll(`${scope} *`)).some(
+    (el) =>
+      el.children.length === 0 &&
+      (el.textContent ?? "").includes(text) &&
+      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+      el.getBoundingClientRect().height > 0,
+  );
+}
+
+/** Whether the FAQ answers at `open` are shown and those at `closed` are not. Runs in the page. */
+export function faqAnswersAre({
+  answers,
+  open,
+  closed,
+}: {
+  answers: string[];
+  open: number[];
+  closed: number[];
+}) {
+  const shown = (index: number) =>
+    Array.from(document.querySelectorAll("#faq *")).some(
+      (el) =>
+        el.children.length === 0 &&
+        (el.textContent ?? "").includes(answers[index]!.slice(0, 40)) &&
+        el.checkVisibility({ visibilityProperty: true }) &&
+        el.getBoundingClientRect().height > 0,
+    );
+  return open.every(shown) && !closed.some(shown);
 }
 
 /** Whether going from `from` to `to` stays in the same document (they differ in the fragment only). */
@@ -72,9 +108,34 @@ export class Visitor {
     await this.session.goto(target.href);
   }
 
-  /** Resizes the viewport of the page already open, as a phone turned or a window dragged does. */
-  resize(viewport: Viewport): Promise<void> {
-    return this.session.setViewport(viewport);
+  /**
+   * Resizes the viewport of the page already open, as a phone turned or a window dragged does, and
+   * says whether that page is still open: WebKit restarts its browser between phone and desktop
+   * widths (webkit.ts), which leaves no page.
+   */
+  async resize(viewport: Viewport): Promise<boolean> {
+    await this.session.evaluate(() => {
+      (window as unknown as { beforeResize?: boolean }).beforeResize = true;
+    }, undefined);
+    await this.session.setViewport(viewport);
+    return this.session
+      .evaluate(() => (window as unknown as { beforeResize?: boolean }).beforeResize === true, undefined)
+      .catch(() => false);
+  }
+
+  /**
+   * Runs `visit` at each viewport in turn on one page: opened at the first, then resized (a sweep
+   * over widths costs one load), and opened again only where a resize could not keep it.
+   */
+  async throughSizes(
+    path: string,
+    viewports: readonly Viewport[],
+    visit: (viewport: Viewport) => Promise<void>,
+  ): Promise<void> {
+    for (const [index, viewport] of viewports.entries()) {
+      if (index === 0 || !(await this.resize(viewport))) await this.open(path, viewport);
+      await visit(viewport);
+    }
   }
 
   evaluate<R>(fn: PageFunction<undefined, R>): Promise<R>;
