@@ -28,14 +28,14 @@ export const BUDGETS = [
     name: "lead store code (app/lib/leads/)",
     folders: ["app/lib/leads"],
     unit: "code lines",
-    max: 1_818,
+    max: 1_699,
     target: 1_700,
   },
   {
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 11_944,
+    max: 11_834,
     target: 10_500,
   },
   {
@@ -46,13 +46,13 @@ export const BUDGETS = [
     max: 400,
     target: 400,
   },
-  // The decision records alone hold 23,500 words: a replaced record keeps the text it was first
+  // The decision records alone hold 24,700 words: a replaced record keeps the text it was first
   // committed with, under one line naming its replacement, so 25,000 waits on how records are kept.
   {
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 34_660,
+    max: 34_659,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
@@ -60,10 +60,10 @@ export const BUDGETS = [
     name: "tooling (bench/, scripts/)",
     folders: ["bench", "scripts"],
     unit: "lines",
-    max: 4_624,
+    max: 3_457,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 29_523, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 29_229, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */
