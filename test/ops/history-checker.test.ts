@@ -775,6 +775,20 @@ describe("the history checker", () => {
     expect(rules(lost)).toEqual(["held only when unsure", "delivered or held"]);
     const goingDown = { ...lost, events: [{ at: T + 10, what: 'function {"kind":"down"}' }], leaseMs: 6_500 };
     expect(rules(goingDown)).toEqual(["delivered or held"]);
+    // Held so, then a person's resend failed for sure (a 500): it stays held, rightly (SQLite soak
+    // seed 3175140527).
+    const resentAfterDown = {
+      ...goingDown,
+      calls: [
+        failed,
+        { ...failed, status: 500, by: "visitor" as const, arrivedAt: T + 5_000, endedAt: T + 5_010 },
+      ],
+      reports: [
+        ...goingDown.reports,
+        report({ by: "visitor", state: "possibly_delivered", reason: "http", at: T + 5_020 }),
+      ],
+    };
+    expect(rules(resentAfterDown)).toEqual(["delivered or held"]);
     // Recorded more than half a lease after its call (the database paused), or its caller frozen
     // meanwhile: another instance's expiry of its lease may have held it first, rightly.
     const late = {

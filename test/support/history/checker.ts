@@ -637,6 +637,8 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   const callsOfKey = (key: string, until: Time) =>
     history.calls.filter((call) => call.key === key && call.arrivedAt < until);
   const madeDead = new Set<string>();
+  // Leads held rightly at some report: a person's later resend that fails for sure leaves them held.
+  const heldRightly = new Set<string>();
   for (const report of history.reports) {
     if (report.state !== "possibly_delivered" && report.state !== "dead") continue;
     const before = callsOfKey(report.key, report.at);
@@ -658,7 +660,8 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
             event.at <= report.at &&
             event.at >= report.at - (history.leaseMs ?? 0),
         );
-      if (!unsure && report.reason !== "timeout" && !cutGoingDown)
+      if (unsure || report.reason === "timeout" || cutGoingDown) heldRightly.add(report.key);
+      else if (!heldRightly.has(report.key))
         violation(
           "held only when unsure",
           lead,
