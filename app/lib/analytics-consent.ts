@@ -1,5 +1,5 @@
 /**
- * Consent before analytics (decisions.md "Analytics consent", decision 047). With GA_MEASUREMENT_ID
+ * Consent before analytics (docs/requirements.md, section 4; decision 047). With GA_MEASUREMENT_ID
  * set, every document carries the same bar (hidden) and this one inline script; the visitor's
  * choice lives only in their browser (localStorage), so the home page stays one file served to
  * everyone (decision 041) and the policy one list of hashes (decision 011).

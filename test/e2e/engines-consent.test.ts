@@ -1,5 +1,5 @@
 /**
- * Consent before analytics (decisions.md "Analytics consent", decision 047) as a visitor meets it in
+ * Consent before analytics (docs/requirements.md, section 4; decision 047) as a visitor meets it in
  * Chromium, Firefox and WebKit, with GA_MEASUREMENT_ID set. Every request that would leave the
  * machine goes to a recording proxy that sends nothing on (test/e2e/support/recording-proxy.ts):
  * the "nothing from Google" checks read what each browser tried, and Accept is their positive

@@ -253,7 +253,7 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     for (const target of ["#services", "#about", "#community", "#testimonials", "#contact"]) {
       expect(hrefs).toContain(target);
     }
-    // decisions.md: the privacy page is the site's own; the other two wait for the agency's texts.
+    // docs/requirements.md, section 6: the privacy page is the site's own; the other two wait for the agency's texts.
     for (const [label, href] of [
       ["Privacy Policy", "/privacy"],
       ["Terms of Service", "#"],

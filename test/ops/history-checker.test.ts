@@ -279,7 +279,7 @@ describe("the history checker", () => {
       expect(rules(untilTheCallerLeft)).not.toContain("one call in flight");
     });
 
-    it('catches a machine calling it meanwhile, even once a person\'s attempt since failed for sure: the lead stays held (decisions.md, "Held leads"; 27ef1ed had let it)', () => {
+    it('catches a machine calling it meanwhile, even once a person\'s attempt since failed for sure: the lead stays held (docs/lead-store.md; 27ef1ed had let it)', () => {
       const input = history({
         calls: [
           stuckAfterCallerLeft(),
@@ -414,7 +414,7 @@ describe("the history checker", () => {
       expect(check(afterFailure)).toEqual([]);
     });
 
-    it('catches a dispatcher calling a held lead after a person\'s resend of it failed for sure: it stays held (decisions.md, "Held leads")', () => {
+    it('catches a dispatcher calling a held lead after a person\'s resend of it failed for sure: it stays held (docs/lead-store.md)', () => {
       const timedOut = call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 });
       const reports = [
         report({ state: "possibly_delivered", at: T + 1_510 }),
@@ -743,7 +743,7 @@ describe("the history checker", () => {
       "dead after the limit",
     ]);
     // Held after its first call, then a person's resends failed for sure: still held, never dead
-    // (decisions.md, "Held leads"); the dead report is caught even when a later resend delivers it.
+    // (docs/lead-store.md); the dead report is caught even when a later resend delivers it.
     const heldFirst = [
       { ...failures[0]!, plan: "hang" as const, status: 0, answered: false },
       ...failures.slice(1),

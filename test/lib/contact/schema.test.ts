@@ -228,7 +228,7 @@ describe("validateContact: the other fields", () => {
   });
 });
 
-describe("validateContact: one-line fields (decisions.md: control characters)", () => {
+describe("validateContact: one-line fields (docs/requirements.md, section 4: control characters)", () => {
   const singleLineFields = [
     "name",
     "email",

@@ -499,7 +499,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     // gave up on an unknown outcome, the lead is held, and a person may ask for it again (a
     // visitor's resend, `retry --include-possibly-delivered`) while the function is still at the
     // first call. A machine never calls it then, even after a person's attempt failed for sure: the
-    // lead stays held (decisions.md, "Held leads"). A case: two attempts of the lead at once, a call
+    // lead stays held (docs/lead-store.md). A case: two attempts of the lead at once, a call
     // arriving while another was in flight, or a visitor's post sent while a call of the lead was in
     // flight or, before the lead was delivered, while another post of it was open.
     const posts = visitorsOf(lead);
@@ -576,7 +576,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
       confirmed = call;
     }
 
-    // Held when unsure (decisions.md, "Outcome of a call", "Held leads"): once a call may have
+    // Held when unsure (docs/lead-store.md, "States"): once a call may have
     // reached the function without its caller learning the outcome (or was confirmed), no machine (a
     // dispatcher, `retry` without the flag) calls that lead again, even after a person's resend
     // failed for sure: the earlier unknown call still stands. A case: a lead held so.
@@ -632,7 +632,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   // have reached the function, or its caller's own call timed out (its request may arrive after it
   // gave up, or never leave while it is frozen: SQLite seed 254867430); a lead it reported dead had
   // the limit of attempts, every call of it a sure failure (a held lead whose person's resend failed
-  // for sure stays held: decisions.md). Not judged when its caller's word may not be the store's
+  // for sure stays held: docs/lead-store.md). Not judged when its caller's word may not be the store's
   // (recordedLate).
   const callsOfKey = (key: string, until: Time) =>
     history.calls.filter((call) => call.key === key && call.arrivedAt < until);
