@@ -279,7 +279,7 @@ describe("the history checker", () => {
       expect(rules(untilTheCallerLeft)).not.toContain("one call in flight");
     });
 
-    it('catches a machine calling it meanwhile, even once a person\'s attempt since failed for sure: the lead stays held (docs/lead-store.md; 27ef1ed had let it)', () => {
+    it("catches a machine calling it meanwhile, even once a person's attempt since failed for sure: the lead stays held (docs/lead-store.md; 27ef1ed had let it)", () => {
       const input = history({
         calls: [
           stuckAfterCallerLeft(),
@@ -414,7 +414,7 @@ describe("the history checker", () => {
       expect(check(afterFailure)).toEqual([]);
     });
 
-    it('catches a dispatcher calling a held lead after a person\'s resend of it failed for sure: it stays held (docs/lead-store.md)', () => {
+    it("catches a dispatcher calling a held lead after a person's resend of it failed for sure: it stays held (docs/lead-store.md)", () => {
       const timedOut = call({ plan: "hang", status: 0, answered: false, endedAt: T + 1_500 });
       const reports = [
         report({ state: "possibly_delivered", at: T + 1_510 }),
@@ -800,6 +800,16 @@ describe("the history checker", () => {
     expect(rules({ ...late, leaseMs: 9_000 })).toEqual(["held only when unsure", "delivered or held"]);
     const frozen = { ...held, events: [{ at: T + 10, what: "SIGSTOP pg-a.1 for 8000 ms" }] };
     expect(rules(frozen)).toEqual(["delivered or held"]);
+    // Held so, then a person's resend failed for sure: it stays held (SQLite soak seed 1965077891).
+    const resentAfterFrozen = {
+      ...frozen,
+      calls: [failed, { ...failed, by: "visitor" as const, arrivedAt: T + 9_000, endedAt: T + 9_010 }],
+      reports: [
+        ...frozen.reports,
+        report({ by: "visitor", state: "possibly_delivered", reason: "http", at: T + 9_020 }),
+      ],
+    };
+    expect(rules(resentAfterFrozen)).toEqual(["delivered or held"]);
     // A person's resend of a held lead that failed for sure leaves it held, as it should.
     const resent = history({
       calls: [
