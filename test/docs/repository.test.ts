@@ -54,7 +54,8 @@ function problemsOf(file: string): string[] {
     }
   }
   // The specification's files stay outside; the project says its requirements in its own words.
-  if (/\b(site-spec|decisions)\.md\b/.test(text)) problems.push(`${name}: names a file outside the repository`);
+  if (/\b(site-spec|decisions)\.md\b/.test(text))
+    problems.push(`${name}: names a file outside the repository`);
   return problems;
 }
 
