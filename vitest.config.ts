@@ -13,7 +13,6 @@ export default defineConfig({
   resolve: { alias: { "~": app } },
   test: {
     globals: true,
-    include: ["test/**/*.test.{ts,tsx}"],
     environment: "node",
     // A guard against a test that hangs, never a measure of speed: files run side by side on two
     // cores, where a test that starts `npm start` took 37 s once (a 30 s limit failed it).
@@ -31,5 +30,14 @@ export default defineConfig({
     // The CPU time each file cost, for the times printed at the end.
     setupFiles: ["test/support/cpu-setup.ts"],
     reporters: ["default", new TimesReporter({ root, unitFiles: unitTestFiles() })],
+    // The unit tier shares its workers from file to file (a worker's start cost a second of CPU a
+    // file); every other file gets its own, for the servers, browsers and cgroup it starts.
+    projects: [
+      { extends: true, test: { name: "unit", include: unitTestFiles(), isolate: false } },
+      {
+        extends: true,
+        test: { name: "rest", include: ["test/**/*.test.{ts,tsx}"], exclude: unitTestFiles() },
+      },
+    ],
   },
 });

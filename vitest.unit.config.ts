@@ -10,5 +10,12 @@ export { UNIT_TESTS, unitTestFiles } from "./test/unit-files";
 export default defineConfig({
   resolve: base.resolve,
   // Nothing here starts a server or a browser: files may share the two cores.
-  test: { ...base.test, include: unitTestFiles(), passWithNoTests: false, fileParallelism: true },
+  test: {
+    ...base.test,
+    projects: undefined,
+    include: unitTestFiles(),
+    isolate: false,
+    passWithNoTests: false,
+    fileParallelism: true,
+  },
 });

@@ -44,8 +44,8 @@ let contactSerial = 0;
 /**
  * VALID_CONTACT as a request of its own: the server answers an identical request it delivered in
  * the last 10 minutes without sending it again (decision 026), so a test that expects a call sends
- * one no other test sent.
+ * one no other test sent. Its message is short: the cross-engine tests type it key by key.
  */
 export function uniqueContact(): ContactValues {
-  return { ...VALID_CONTACT, message: `${VALID_CONTACT.message} (case ${++contactSerial})` };
+  return { ...VALID_CONTACT, message: `Case ${++contactSerial}: automate our orders.` };
 }
