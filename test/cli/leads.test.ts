@@ -254,8 +254,7 @@ describe("npm run leads -- list and export, over one store of every state", { ti
       ...spamSeeds,
     ]);
   });
-  // Each seeded row's status as the CLI writes it.
-  const statuses = () => rows.map((row) => row.state.replace("_", "-"));
+  const statusesAsWritten = () => rows.map((row) => row.state.replace("_", "-"));
   const HEADER =
     "id,status,receivedAt,attempts,lastReason,functionStatus,deliveredAt,name,email,phone,company,website,companySize,industry,message\r\n";
 
@@ -312,7 +311,7 @@ describe("npm run leads -- list and export, over one store of every state", { ti
       .split("\n")
       .map((line) => /^(pending|dead|possibly-delivered|sending|delivered|inbox|spam) /.exec(line)?.[1])
       .filter(Boolean);
-    expect(listed).toEqual(statuses());
+    expect(listed).toEqual(statusesAsWritten());
     expect(run.stdout).toMatch(/\ndelivered\s+2026-02-03 04:09\s+1\s+Already Delivered/);
   });
 
@@ -360,7 +359,7 @@ describe("npm run leads -- list and export, over one store of every state", { ti
     expect(all.code).toBe(0);
     const records = all.stdout.split("\r\n").filter((record) => /^[0-9a-f-]{36},/.test(record));
     expect(records.map((record) => record.split(",")[0])).toEqual(rows.map((row) => row.id));
-    expect(records.map((record) => record.split(",")[1])).toEqual(statuses());
+    expect(records.map((record) => record.split(",")[1])).toEqual(statusesAsWritten());
     // A delivered lead says when; a spam one why it is held.
     expect(records[4]).toContain(
       ",delivered,2026-02-03T04:09:06.000Z,1,,,2026-02-03T04:09:07.000Z,Already Delivered,",

@@ -26,10 +26,7 @@ import { describeEngines, type EngineContext, screenshotDir } from "./support/en
 import { DESKTOP, PHONE, SIZES } from "./support/engines/visitor";
 import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
-/**
- * Widest first, as every engine's session starts (WebKit restarts its browser once, between
- * desktop and phone widths: webkit.ts).
- */
+// Widest first, as each session starts (WebKit restarts its browser between desktop and phone: webkit.ts).
 const WIDTHS = [1440, 1280, 1024, 768, 640, 430, 390, 375, 360, 320];
 const PIPELINE_WIDTHS = [390, 375, 360, 320];
 const windowAt = (width: number) => ({ width, height: width < 640 ? 844 : 900 });
@@ -204,8 +201,7 @@ describeEngines(
 
     loneWordTests({ visitor });
 
-    // The page as its JavaScript renders it, at desktop size, then with the window made narrow: the
-    // same text and styles as without it, so one font set tells whether a script made a lone word.
+    // With JavaScript, the same text and styles: one font set tells whether a script made a lone word.
     it(`no lone word, desktop and phone, JavaScript on`, async () => {
       const page = await visitor(true);
       await page.throughSizes("/", [DESKTOP, PHONE], async ({ width }) => {
