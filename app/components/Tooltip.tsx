@@ -10,6 +10,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
+import { flushSync } from "react-dom";
 
 import { whenReleased } from "~/lib/when-released";
 
@@ -122,7 +123,7 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
 
   useEffect(() => {
     if (!loaded || mod) return;
-    return whenReleased(container.current, () => setMod(loaded));
+    return whenReleased(container.current, () => flushSync(() => setMod(loaded)));
   }, [loaded, mod]);
 
   useEffect(() => {

@@ -17,12 +17,13 @@ export function isPressed(element: Element | null): boolean {
 }
 
 /**
- * Runs `run` now, or, while the visitor holds a pointer down on `element` (or inside it), once they
- * have let go and the click their release makes has been dispatched (the next task). An enhancement
- * that replaces controls (the FAQ's accordion, the tooltips) waits with this: a control replaced
- * between the press and the release is clicked by no one, neither the old one nor its replacement
- *. The press may have begun before the page's JavaScript arrived, so it is read from
- * the page (`:active`), not from events seen. Returns a cancel.
+ * Runs `run` in a task of its own once the visitor holds no pointer down on `element` (or inside
+ * it): at once if they hold none, else once they have let go and the click their release makes has
+ * been dispatched. An enhancement that replaces controls (the FAQ's accordion, the tooltips) waits
+ * with this: a control replaced between the press and the release is clicked by no one, so `run`
+ * commits its swap in that same task (flushSync), before a press can land between check and swap
+ * (WebKit's menu toggle lost clicks so on a loaded machine). The press may have begun before the
+ * page's JavaScript arrived, so it is read from the page (`:active`). Returns a cancel.
  */
 export function whenReleased(element: Element | null, run: () => void): () => void {
   let cancelled = false;
@@ -51,13 +52,9 @@ export function whenReleased(element: Element | null, run: () => void): () => vo
     clearTimeout(timer);
     timer = setTimeout(check, 0);
   }
-  if (!isPressed(element)) {
-    run();
-    return () => {};
-  }
   for (const type of RELEASES) window.addEventListener(type, onRelease, true);
   window.addEventListener("click", onClick, true);
-  check();
+  timer = setTimeout(check, 0);
   return () => {
     cancelled = true;
     stopListening();
