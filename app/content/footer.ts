@@ -24,8 +24,8 @@ export const footerSocialLinks: (ExternalLink & { icon: "camera" | "video" })[] 
 export const footerContactHeading = "Contact";
 
 /**
- * The privacy page is the site's own (docs/requirements.md, section 6: the form collects personal data); the other
- * two stay placeholders until the agency has their texts (spec: they point nowhere).
+ * The privacy page is the site's own (docs/requirements.md, section 6: the form collects personal
+ * data); the other two stay placeholders until the agency has their texts (they point nowhere).
  */
 export const legalLinks: NavLink[] = [
   { label: "Privacy Policy", href: "/privacy" },
