@@ -46,13 +46,11 @@ export const BUDGETS = [
     max: 400,
     target: 400,
   },
-  // The decision records alone hold 24,700 words: a replaced record keeps the text it was first
-  // committed with, under one line naming its replacement, so 25,000 waits on how records are kept.
   {
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 34_654,
+    max: 22_585,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
