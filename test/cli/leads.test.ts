@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
 import type { ContactRequest } from "~/lib/contact/schema";
 import { type NewLead, type OpenDatabase, openDatabase } from "~/lib/leads/database.server";
 import { fingerprintOf } from "~/lib/leads/fingerprint.server";
@@ -49,11 +50,12 @@ function targetEnv(target: Target): Record<string, string | undefined> {
       { DATABASE_URL: target.databaseUrl, LEADS_DATABASE_FILE: join(tempDir(), "unused.sqlite") };
 }
 
-/** `npm run --silent leads -- …args` (clean stdout, as for CSV), with the store of `target`. */
+/** The leads CLI with `args` on the store of `target` (through npm with `via: "npm"`: support/npm.ts). */
 function leads(
   args: string[],
   target: Target,
   env: Record<string, string | undefined> = {},
+  via?: "npm",
 ): Promise<LeadsRun> {
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
@@ -65,7 +67,7 @@ function leads(
     ...targetEnv(target),
     ...env,
   };
-  return runLeadsCli(args, childEnv);
+  return runLeadsCli(args, childEnv, via);
 }
 
 const request = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
@@ -80,6 +82,30 @@ const request = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
     message: "Please automate our wind tunnel reports,\nthe weekly ones first.",
     ...overrides,
   });
+
+/** The CSV cells of the form's fields, in the field table's order: those not given are empty. */
+const csvCells = (cells: Partial<Record<ContactFieldName, string>>) =>
+  CONTACT_FIELDS.map(({ name }) => cells[name] ?? "").join(",");
+
+/** `request()`'s values as their CSV cells (the phone quoted for a spreadsheet, quotes doubled). */
+const MARY_CELLS = {
+  name: "Mary Jackson",
+  email: "mary@example.com",
+  phone: "'+1 757 555 0101",
+  company: '"Hampton ""Wind Tunnels"", Inc"',
+  website: "https://example.org",
+  companySize: "11-50",
+  industry: "Aerospace",
+};
+
+/** The list's header over the form's fields: a field's label unless the CLI names it more briefly. */
+const LIST_HEADERS: Partial<Record<ContactFieldName, string>> = {
+  name: "Name",
+  email: "E-mail",
+  message: "Message",
+};
+const fieldHeaders = CONTACT_FIELDS.map(({ name, label }) => LIST_HEADERS[name] ?? label);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 interface Seed {
   state: LeadState;
@@ -242,7 +268,7 @@ beforeAll(() => {
 
 /**
  * The commands that only read, each run once over one store of every state: they change nothing,
- * so they share it (a Node and an npm started per run are what this file costs).
+ * so they share it (a Node started per run is what this file costs).
  */
 describe("npm run leads -- list and export, over one store of every state", { timeout: 120_000 }, () => {
   const target = sqliteTarget();
@@ -255,8 +281,7 @@ describe("npm run leads -- list and export, over one store of every state", { ti
     ]);
   });
   const statusesAsWritten = () => rows.map((row) => row.state.replace("_", "-"));
-  const HEADER =
-    "id,status,receivedAt,attempts,lastReason,functionStatus,deliveredAt,name,email,phone,company,website,companySize,industry,message\r\n";
+  const HEADER = `id,status,receivedAt,attempts,lastReason,functionStatus,deliveredAt,${CONTACT_FIELDS.map(({ name }) => name).join(",")}\r\n`;
 
   it("list prints how many leads wait, in words, and each with its status, tries, last error and every field of the form", async () => {
     // Wide enough for every column at its widest.
@@ -264,7 +289,9 @@ describe("npm run leads -- list and export, over one store of every state", { ti
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^4 leads to deliver in ${target.file}:\n\nStatus `));
     expect(run.stdout).toMatch(
-      /\nStatus\s+Received \(UTC\)\s+Tries\s+Last error\s+Name\s+E-mail\s+Phone\s+Company\s+Website\s+Company size\s+Industry\s+(?:\S.*\s)?Message\n/,
+      new RegExp(
+        `\nStatus\\s+Received \\(UTC\\)\\s+Tries\\s+Last error\\s+${fieldHeaders.map(escapeRegExp).join("\\s+")}\n`,
+      ),
     );
     // Long values are cut ("…"), the message after a whole word.
     expect(run.stdout).toMatch(
@@ -334,26 +361,57 @@ describe("npm run leads -- list and export, over one store of every state", { ti
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       HEADER +
-        `${rows[0]!.id},pending,2026-02-03T04:05:06.000Z,1,http,500,,Mary Jackson,mary@example.com,'+1 757 555 0101,` +
-        '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,' +
-        '"Please automate our wind tunnel reports,\nthe weekly ones first."\r\n' +
-        `${rows[1]!.id},dead,2026-02-03T04:06:06.000Z,20,http,503,,Christine Darden,christine@example.com,'+1 757 555 0102,` +
-        'NASA Langley Research Center,https://example.org,11-50,Aerospace,"Sonic boom minimisation for our supersonic research, please."\r\n' +
-        `${rows[2]!.id},possibly-delivered,2026-02-03T04:07:06.000Z,1,timeout,,,Katherine Johnson,katherine@example.com,,,` +
-        "https://example.org,11-50,Aerospace,Trajectories.\r\n" +
-        `${rows[3]!.id},sending,2026-02-03T04:08:06.000Z,1,,,,Dorothy Vaughan,dorothy@example.com,,IBM,` +
-        "https://example.org,11-50,Aerospace,Fortran.\r\n",
+        `${rows[0]!.id},pending,2026-02-03T04:05:06.000Z,1,http,500,,` +
+        csvCells({
+          ...MARY_CELLS,
+          message: '"Please automate our wind tunnel reports,\nthe weekly ones first."',
+        }) +
+        `\r\n${rows[1]!.id},dead,2026-02-03T04:06:06.000Z,20,http,503,,` +
+        csvCells({
+          ...MARY_CELLS,
+          name: "Christine Darden",
+          email: "christine@example.com",
+          phone: "'+1 757 555 0102",
+          company: "NASA Langley Research Center",
+          message: '"Sonic boom minimisation for our supersonic research, please."',
+        }) +
+        `\r\n${rows[2]!.id},possibly-delivered,2026-02-03T04:07:06.000Z,1,timeout,,,` +
+        csvCells({
+          ...MARY_CELLS,
+          name: "Katherine Johnson",
+          email: "katherine@example.com",
+          phone: "",
+          company: "",
+          message: "Trajectories.",
+        }) +
+        `\r\n${rows[3]!.id},sending,2026-02-03T04:08:06.000Z,1,,,,` +
+        csvCells({
+          ...MARY_CELLS,
+          name: "Dorothy Vaughan",
+          email: "dorothy@example.com",
+          phone: "",
+          company: "IBM",
+          message: "Fortran.",
+        }) +
+        "\r\n",
     );
   });
 
   it("export --csv --inbox exports the inbox leads; --all every lead, spam with its signals", async () => {
     const inbox = await leads(["export", "--csv", "--inbox"], target);
     expect(inbox.code).toBe(0);
-    const rest = '"Hampton ""Wind Tunnels"", Inc",https://example.org,11-50,Aerospace,';
     expect(inbox.stdout).toBe(
       HEADER +
-        `${rows[5]!.id},inbox,2026-02-03T04:10:06.000Z,0,,,,Inbox Lead,inbox@example.com,'+1 757 555 0101,${rest}Kept for you.\r\n` +
-        `${rows[6]!.id},inbox,2026-02-03T04:11:06.000Z,0,,,,Second Inbox,two@example.com,'+1 757 555 0101,${rest}Two.\r\n`,
+        `${rows[5]!.id},inbox,2026-02-03T04:10:06.000Z,0,,,,` +
+        csvCells({
+          ...MARY_CELLS,
+          name: "Inbox Lead",
+          email: "inbox@example.com",
+          message: "Kept for you.",
+        }) +
+        `\r\n${rows[6]!.id},inbox,2026-02-03T04:11:06.000Z,0,,,,` +
+        csvCells({ ...MARY_CELLS, name: "Second Inbox", email: "two@example.com", message: "Two." }) +
+        "\r\n",
     );
     const all = await leads(["export", "--csv", "--all"], target);
     expect(all.code).toBe(0);
@@ -501,20 +559,34 @@ describe("npm run --silent leads -- export --csv into a spreadsheet", { timeout:
       message: "\t=1+1",
     };
     const [row] = await seed(target, [{ state: "pending", request: hostile }]);
-    const run = await leads(["export", "--csv"], target);
+    // As a shell user types it into a file: npm's --silent keeps its own lines out of the CSV.
+    const run = await leads(["export", "--csv"], target, {}, "npm");
     expect(run.code).toBe(0);
     expect(run.stdout.split("\r\n")[1]).toBe(
       `${row!.id},pending,2026-02-03T04:05:06.000Z,1,,,,` +
-        '"\'=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,\'+1 757 555 0101,' +
-        "'+cmd|' /C calc'!A0,'@SUM(1+1)*cmd|' /C calc'!A0,11-50,'-2+3,'\t=1+1",
+        csvCells({
+          ...MARY_CELLS,
+          name: '"\'=HYPERLINK(""http://evil.example"",""click"")"',
+          company: "'+cmd|' /C calc'!A0",
+          website: "'@SUM(1+1)*cmd|' /C calc'!A0",
+          industry: "'-2+3",
+          message: "'\t=1+1",
+        }),
     );
 
     const raw = await leads(["export", "--csv", "--raw"], target);
     expect(raw.code).toBe(0);
     expect(raw.stdout.split("\r\n")[1]).toBe(
       `${row!.id},pending,2026-02-03T04:05:06.000Z,1,,,,` +
-        '"=HYPERLINK(""http://evil.example"",""click"")",mary@example.com,+1 757 555 0101,' +
-        "+cmd|' /C calc'!A0,@SUM(1+1)*cmd|' /C calc'!A0,11-50,-2+3,\t=1+1",
+        csvCells({
+          ...MARY_CELLS,
+          name: '"=HYPERLINK(""http://evil.example"",""click"")"',
+          phone: "+1 757 555 0101",
+          company: "+cmd|' /C calc'!A0",
+          website: "@SUM(1+1)*cmd|' /C calc'!A0",
+          industry: "-2+3",
+          message: "\t=1+1",
+        }),
     );
     expect(raw.stdout).not.toContain("'=");
 

@@ -145,17 +145,4 @@ describeBrowser("every lead exactly once, in the browser", () => {
     expect(await submitButton(page).isDisabled()).toBe(false);
     expect(stack.fake.requests).toHaveLength(0);
   });
-
-  it("JS on: the same message sent again from a second tab is answered as sent, with one call", async () => {
-    const values = uniqueContact();
-    const first = await open(true);
-    await fillContact(first, values);
-    await submitButton(first).click();
-    await expect.poll(() => toast(first, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
-    const second = await open(true);
-    await fillContact(second, values);
-    await submitButton(second).click();
-    await expect.poll(() => toast(second, SUCCESS.title).isVisible(), { timeout: 8000 }).toBe(true);
-    expect(stack.fake.requests).toHaveLength(1);
-  });
 });

@@ -33,10 +33,6 @@ describeBrowser("FAQ accordion", () => {
   const answer = (page: Page, index: number) =>
     page.locator("#faq").getByText(faqs[index]!.answer, { exact: false }).first();
 
-  it("has eight questions in the content (the test's premise)", () => {
-    expect(faqs).toHaveLength(8);
-  });
-
   /** Where the focused element is, against the fixed header and the viewport. */
   const focusedPlace = (page: Page) =>
     page.evaluate(() => {

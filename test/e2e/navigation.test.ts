@@ -239,26 +239,4 @@ describeBrowser("navigation", () => {
     await expect.poll(() => menu.isVisible()).toBe(false);
     await expectLandedOn(page, "#about");
   });
-
-  it("external links open in a new tab with noopener, and the new tab has no opener", async () => {
-    const page = await open(DESKTOP);
-    const links = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLAnchorElement>("a[href]"))
-        .filter((a) => /^https?:/.test(a.getAttribute("href") ?? "") && a.origin !== location.origin)
-        .map((a) => ({ href: a.href, target: a.target, rel: a.rel })),
-    );
-    // Free, Insiders, Insiders+, Discord, two social tiles, two footer social links at least.
-    expect(links.length).toBeGreaterThanOrEqual(8);
-    for (const link of links) {
-      expect(link.target, link.href).toBe("_blank");
-      expect(link.rel.split(/\s+/), link.href).toContain("noopener");
-    }
-
-    const first = page.locator("#community a[target=_blank]").first();
-    const [popup] = await Promise.all([page.context().waitForEvent("page"), first.click()]);
-    await popup.waitForLoadState();
-    expect(await popup.evaluate(() => window.opener)).toBeNull();
-    expect(page.url()).toMatch(/\/(#.*)?$/); // the site stays open in its own tab
-    await popup.close();
-  });
 });

@@ -1,6 +1,8 @@
 import { Agent, fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
+
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
 import { scriptsRefusedByPolicy } from "../security/html";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
@@ -33,17 +35,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const CONCURRENCY = 8;
 /** One case in this many goes to the no-JS document endpoint (full SSR); the rest to single fetch. */
 const DOCUMENT_EVERY = 8;
-const FIELDS = [
-  "name",
-  "email",
-  "phone",
-  "company",
-  "website",
-  "companySize",
-  "industry",
-  "message",
-] as const;
-type Field = (typeof FIELDS)[number];
+/** Every field of the form, from its table: a field added there is fuzzed with no change here. */
+const FIELDS: readonly ContactFieldName[] = CONTACT_FIELDS.map(({ name }) => name);
+type Field = ContactFieldName;
 const SIZES = ["1-10", "11-50", "51-200", "201-1000", "1000+"];
 const HONEYPOT = "hp_ref_code";
 

@@ -190,36 +190,27 @@ describe("every lead exactly once (Supabase function)", () => {
     expect(app.fake.requests).toHaveLength(1);
   });
 
-  const oneLineFields = ["name", "email", "phone", "company", "website", "companySize", "industry"] as const;
-  const valid: Record<(typeof oneLineFields)[number], string> = {
-    name: "Ali Baba",
-    email: "ali@example.com",
-    phone: "+1 513 555 0100",
-    company: "Acme",
-    website: "https://example.com",
-    companySize: "11-50",
-    industry: "Retail",
-  };
-  for (const field of oneLineFields) {
-    for (const [label, char] of [
-      ["CR LF", "\r\n"],
-      ["a bidi override", "\u202E"],
-      ["NUL", "\u0000"],
-    ] as const) {
-      it(`${field} with ${label} inside: 400, the Validation Error notice, nothing sent`, async () => {
-        const value = valid[field];
-        const smuggled = `${value.slice(0, 3)}${char}Bcc: x@evil.example${value.slice(3)}`;
-        const res = await post(app.server, { ...fresh(), ...valid, [field]: smuggled });
-        expect(res.status).toBe(400);
-        const [role, title, description] = noticeOf(await res.text()) ?? [];
-        expect(role).toBe("alert");
-        expect(title).toBe(contactNotices.validationTitle);
-        expect(description).toBe(said(field).notOneLine);
-        expect(app.fake.requests).toHaveLength(0);
-        // Not kept either.
-        expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
-      });
-    }
+  // Each kind of character a one-line field refuses, in one field each: which field refuses which
+  // character is the schema's rule (test/lib/contact/schema.test.ts, every field of the table).
+  const valid = { name: "Ali Baba", company: "Acme", website: "https://example.com" };
+  for (const [field, label, char] of [
+    ["name", "CR LF", "\r\n"],
+    ["company", "a bidi override", "\u202E"],
+    ["website", "NUL", "\u0000"],
+  ] as const) {
+    it(`${field} with ${label} inside: 400, the Validation Error notice, nothing sent`, async () => {
+      const value = valid[field];
+      const smuggled = `${value.slice(0, 3)}${char}Bcc: x@evil.example${value.slice(3)}`;
+      const res = await post(app.server, { ...fresh(), ...valid, [field]: smuggled });
+      expect(res.status).toBe(400);
+      const [role, title, description] = noticeOf(await res.text()) ?? [];
+      expect(role).toBe("alert");
+      expect(title).toBe(contactNotices.validationTitle);
+      expect(description).toBe(said(field).notOneLine);
+      expect(app.fake.requests).toHaveLength(0);
+      // Not kept either.
+      expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
+    });
   }
 
   for (const [label, char] of [

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { type AppServer, leadStoreEnv, startAppServer, useAppWithFunction } from "../support/app-server";
+import { afterDispatcherPasses, METRICS_TOKEN } from "../support/dispatcher";
 import { type FakeFunction, type FakeFunctionMode, startFakeFunction } from "../support/fake-function";
+import { contactRequest } from "../support/contact-request";
 import { type LeadRow, readLeads } from "../support/leads";
 import { startNoAcceptHost } from "../support/no-accept-host";
 import { runLeadsCli } from "../support/npm";
@@ -19,7 +21,8 @@ import { freePort } from "../support/ports";
  * machine; a lead that keeps failing is dead after CONTACT_RETRY_MAX_ATTEMPTS. The visitor's
  * answer does not change.
  */
-const VALUES = {
+/** Every field of the form (those not named here empty), as the form posts it. */
+const VALUES = contactRequest({
   name: "Katherine Johnson",
   email: "Katherine@Example.com",
   phone: "+1 513 555 0100",
@@ -28,15 +31,22 @@ const VALUES = {
   companySize: "51-200",
   industry: "Aerospace",
   message: "We need our trajectory reports automated,\nsoon, please.",
-};
+});
 const ERROR_TITLE = "Error Sending Message";
-const TOKEN = "lead-delivery-test-metrics-token";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const storeDir = () => mkdtempSync(join(tmpdir(), "lead-delivery-"));
 
-async function submit(server: AppServer, fields: Record<string, string> = VALUES) {
-  const res = await fetch(`${server.url}/?index`, { method: "POST", body: new URLSearchParams(fields) });
+async function submit(
+  server: AppServer,
+  fields: Record<string, string> = VALUES,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${server.url}/?index`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(fields),
+  });
   return { status: res.status, html: await res.text(), requestId: res.headers.get("x-request-id") };
 }
 
@@ -58,24 +68,12 @@ const keysFor = (fake: FakeFunction, message: string) =>
     .map((request) => request.headers["idempotency-key"]);
 
 async function gauge(server: AppServer, name: string): Promise<number> {
-  const res = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
   expect(res.status).toBe(200);
   return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await res.text())?.[1]);
 }
 
 const messageOf = (json: unknown) => (json as { message?: string } | undefined)?.message ?? "";
-
-/** The eight fields of a row, as the form named them. */
-const requestOf = (lead: LeadRow) => ({
-  name: lead.name,
-  email: lead.email,
-  phone: lead.phone,
-  company: lead.company,
-  website: lead.website,
-  companySize: lead.company_size,
-  industry: lead.industry,
-  message: lead.message,
-});
 
 describe("a request the function does not confirm is kept in the store before the visitor is answered", () => {
   const store = leadStoreEnv(storeDir());
@@ -86,20 +84,30 @@ describe("a request the function does not confirm is kept in the store before th
     RATE_LIMIT_PER_CLIENT: "100",
     // The visitor's own attempts only here: the dispatcher's retries are tested below.
     CONTACT_RETRY_INITIAL_SECONDS: "3600",
-    METRICS_TOKEN: TOKEN,
+    METRICS_TOKEN,
     ...store,
   });
   beforeEach(() => app.fake.reset());
 
-  it("a success is one delivered lead; nothing pending", async () => {
+  it("a success is one delivered lead, sent as JSON, under the proxy's request id; nothing pending", async () => {
     const message = `${VALUES.message} (sent)`;
-    const { status, html } = await submit(app.server, { ...VALUES, message });
+    const { status, html } = await submit(
+      app.server,
+      { ...VALUES, message },
+      { "x-request-id": "proxy-req-1" },
+    );
     expect(status).toBe(200);
     expect(html).toContain("Message Sent Successfully!");
     const lead = leadOf(file, message);
-    expect(lead).toMatchObject({ state: "delivered", attempts: 1, last_reason: null });
+    expect(lead).toMatchObject({
+      state: "delivered",
+      attempts: 1,
+      last_reason: null,
+      request_id: "proxy-req-1",
+    });
     expect(lead.delivered_at).not.toBeNull();
     expect(keysFor(app.fake, message)).toEqual([lead.id]);
+    expect(app.fake.requests[0]?.headers["content-type"]).toBe("application/json");
     expect(await gauge(app.server, "leads_pending")).toBe(0);
   });
 
@@ -126,6 +134,22 @@ describe("a request the function does not confirm is kept in the store before th
       reason: "relay",
       functionStatus: 502,
       state: "pending",
+    },
+    {
+      name: "a gateway's 504 (the function may have run)",
+      mode: { kind: "status", status: 504 },
+      status: 502,
+      reason: "http",
+      functionStatus: 504,
+      state: "possibly_delivered",
+    },
+    {
+      name: "the connection closed after the whole request was read",
+      mode: { kind: "drop" },
+      status: 502,
+      reason: "network",
+      functionStatus: null,
+      state: "possibly_delivered",
     },
     {
       name: "a timeout",
@@ -177,7 +201,7 @@ describe("a request the function does not confirm is kept in the store before th
         lease_until: null,
         delivered_at: null,
       });
-      expect(requestOf(lead)).toEqual(fields);
+      expect(JSON.parse(lead.request!)).toEqual(fields);
       expect(lead.received_at).toBeGreaterThanOrEqual(from);
       expect(lead.received_at).toBeLessThanOrEqual(to);
       if (failure.state === "pending") expect(lead.next_attempt_at).toBeGreaterThan(to);
@@ -272,7 +296,7 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
     CONTACT_RETRY_MAX_ATTEMPTS: "3",
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
     RATE_LIMIT_PER_CLIENT: "100",
-    METRICS_TOKEN: TOKEN,
+    METRICS_TOKEN,
     ...store,
   });
   beforeEach(() => app.fake.reset());
@@ -300,7 +324,7 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
         ),
       );
     const metrics = await (
-      await fetch(`${app.server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      await fetch(`${app.server.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text();
     expect(metrics).toMatch(/^lead_delivery_attempts_total\{by="dispatcher",outcome="delivered"\} 1$/m);
     expect(metrics).toMatch(/^lead_delivery_attempts_total\{by="visitor",outcome="pending"\} 1$/m);
@@ -322,23 +346,22 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
       },
     });
     expect((await submit(app.server, { ...VALUES, message: held })).status).toBe(504);
-    expect(leadOf(file, held)).toMatchObject({
-      state: "possibly_delivered",
-      attempts: 1,
-      last_reason: "timeout",
-    });
+    const first = leadOf(file, held);
+    expect(first).toMatchObject({ state: "possibly_delivered", attempts: 1, last_reason: "timeout" });
     expect((await submit(app.server, { ...VALUES, message: other })).status).toBe(502);
     otherFails = false;
     // The dispatcher has run (it delivered the other lead) and the held one was not touched.
     await expect.poll(() => leadOf(file, other).state, { timeout: 20_000, interval: 100 }).toBe("delivered");
     // Six more passes (every 500 ms here), counted by the dispatcher itself.
-    const passes = await gauge(app.server, "lead_dispatcher_passes_total");
-    await expect
-      .poll(() => gauge(app.server, "lead_dispatcher_passes_total"), { timeout: 20_000, interval: 100 })
-      .toBeGreaterThanOrEqual(passes + 6);
+    await afterDispatcherPasses([app.server], 6);
     expect(leadOf(file, held)).toMatchObject({ state: "possibly_delivered", attempts: 1 });
     expect(keysFor(app.fake, held)).toHaveLength(1);
     expect(await gauge(app.server, "leads_possibly_delivered")).toBe(1);
+    // The visitor's own resend of it is its next attempt, under the same key (the function tells them apart).
+    app.fake.setMode({ kind: "success" });
+    expect((await submit(app.server, { ...VALUES, message: held })).status).toBe(200);
+    expect(leadOf(file, held)).toMatchObject({ state: "delivered", attempts: 2 });
+    expect(keysFor(app.fake, held)).toEqual([first.id, first.id]);
   });
 
   it("a held lead whose person's resend fails for sure stays held: no machine calls it again; `leads resolve` marks it delivered, with no call", async () => {
@@ -351,10 +374,7 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
     expect(held).toMatchObject({ state: "possibly_delivered", attempts: 2, last_status: 503 });
     app.fake.setMode({ kind: "success" });
     // A sure failure is due again within CONTACT_RETRY_MAX_SECONDS (1 s): six passes (every 500 ms) cover it.
-    const passes = await gauge(app.server, "lead_dispatcher_passes_total");
-    await expect
-      .poll(() => gauge(app.server, "lead_dispatcher_passes_total"), { timeout: 20_000, interval: 100 })
-      .toBeGreaterThanOrEqual(passes + 6);
+    await afterDispatcherPasses([app.server], 6);
     expect(keysFor(app.fake, message)).toEqual([held.id, held.id]);
     expect(leadOf(file, message).state).toBe("possibly_delivered");
 
@@ -414,7 +434,10 @@ describe("the function cannot be reached", () => {
       expect(status).toBe(502);
       expect(html).toContain(ERROR_TITLE);
       expect(html).toContain("Katherine Johnson");
-      expect(leadOf(file, VALUES.message)).toMatchObject({ state: "pending", last_reason: "network" });
+      // Read from the attempt's log line: a second later the dispatcher may already be resending it.
+      expect(server.output()).toMatch(
+        /"event":"lead_attempt"[^\n]*"by":"visitor","attempt":1,"state":"pending","reason":"network"/,
+      );
       expect(server.output()).toContain("UND_ERR_CONNECT_TIMEOUT");
       await host.stop();
       fake = await startFakeFunction(host.port);
@@ -486,7 +509,11 @@ describe("the store cannot be written", () => {
         .split("\n")
         .find((line) => line.includes('"event":"contact_lead_not_saved"'));
       expect(lastResort).toBeDefined();
-      expect(JSON.parse(lastResort!)).toMatchObject({ requestId, lead: VALUES });
+      expect(JSON.parse(lastResort!)).toMatchObject({
+        requestId,
+        lead: VALUES,
+        storeError: expect.any(String),
+      });
       const submission = server
         .output()
         .split("\n")
@@ -544,7 +571,7 @@ describe("SIGTERM while a call to the function is failing", () => {
       request_id: requestId,
       lease_until: null,
     });
-    expect(requestOf(lead)).toEqual(VALUES);
+    expect(JSON.parse(lead.request!)).toEqual(VALUES);
     expect(fake.requests[0]?.headers["idempotency-key"]).toBe(lead.id);
   });
 });

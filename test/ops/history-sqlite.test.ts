@@ -4,7 +4,8 @@ import { afterAll, describe, it } from "vitest";
 import { leadStoreEnv } from "../support/app-server";
 import type { Rule } from "../support/history/checker";
 import { type Engine, storedLead } from "../support/history/scenario";
-import { filesHolding, historySuite } from "../support/history/suite";
+import { filesHolding } from "../support/leads";
+import { historySuite } from "../support/history/suite";
 import { readLeads } from "../support/leads";
 
 /**

@@ -23,14 +23,10 @@ export const isBuildScript = (path: string): boolean => {
 export interface HoldingProxy {
   /** The proxy's origin, to open pages at. */
   readonly url: string;
-  /** Holds build scripts requested from now on (the proxy starts holding). */
-  hold(): void;
   /** Sends every held request on, and no longer holds. */
   release(): void;
   /** How many script requests are waiting. */
   held(): number;
-  /** Paths answered so far, in order (a held one once it has been answered after `release`). */
-  served(): string[];
   /** Resolves once a script request is held (at once if one is); rejects after `timeoutMs`. */
   whenHeld(timeoutMs?: number): Promise<void>;
   /** Resolves once a path matching `pattern` has been answered; rejects after `timeoutMs`. */
@@ -108,15 +104,11 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
 
   return {
     url: `http://127.0.0.1:${port}`,
-    hold() {
-      holding = true;
-    },
     release() {
       holding = false;
       for (const send of waiting.splice(0)) send();
     },
     held: () => waiting.length,
-    served: () => [...served],
     whenHeld: (timeoutMs = 15_000) => until(() => waiting.length > 0, "script request held", timeoutMs),
     whenServed: (pattern, timeoutMs = 15_000) =>
       until(() => served.some((path) => pattern.test(path)), `${String(pattern)} answered`, timeoutMs),

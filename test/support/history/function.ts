@@ -30,7 +30,6 @@ export type FunctionMode =
 export interface RecordingFunction {
   url: string;
   calls: Call[];
-  mode(): FunctionMode;
   setMode(mode: FunctionMode): Promise<void>;
   /** Calls not ended yet, by caller. */
   inFlight(): Call[];
@@ -213,7 +212,6 @@ export async function startRecordingFunction(
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    mode: () => mode,
     async setMode(next) {
       const wasDown = mode.kind === "down";
       mode = next;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -109,13 +109,4 @@ export function historySuite(file: string, chaosSeconds: number) {
     /** The faults may go on up to four times chaosMs, until every kind has happened (runHistory). */
     testTimeout: 4 * chaosMs + QUIET_MS + 90_000,
   };
-}
-
-/** Every file under `dir` whose bytes hold `needle` (any case). */
-export function filesHolding(dir: string, needle: string): string[] {
-  const lower = needle.toLowerCase();
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .filter((path) => readFileSync(path).toString("latin1").toLowerCase().includes(lower));
 }
