@@ -1,6 +1,6 @@
 import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
 import type { LeadRequest } from "~/lib/leads/sink.server";
-import type { Lead, LeadState } from "~/lib/leads/store.server";
+import { type Lead, type LeadState, leadStates, OPEN_STATES } from "~/lib/leads/store.server";
 
 import type { CsvColumn } from "./csv";
 import type { Column } from "./table";
@@ -21,26 +21,14 @@ export const statusText: Record<LeadState, string> = {
   spam: "spam",
 };
 
-/** What `list` and `export` show by default: every lead still to be delivered. */
-export const OPEN: LeadState[] = ["pending", "possibly_delivered", "dead", "sending"];
-export const ALL: LeadState[] = [
-  "pending",
-  "possibly_delivered",
-  "dead",
-  "sending",
-  "delivered",
-  "inbox",
-  "spam",
-];
-
 /** Which leads `list` and `export` show: the inbox, the spam held, every lead, or (none) those to deliver. */
 export interface Selection {
   inbox?: boolean;
   spam?: boolean;
   all?: boolean;
 }
-export const statesOf = (options: Selection): LeadState[] =>
-  options.inbox ? ["inbox"] : options.spam ? ["spam"] : options.all ? ALL : OPEN;
+export const statesOf = (options: Selection): readonly LeadState[] =>
+  options.inbox ? ["inbox"] : options.spam ? ["spam"] : options.all ? leadStates : OPEN_STATES;
 
 /** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
 export const time = (ms: number | null) =>

@@ -5,14 +5,13 @@ import { env } from "~/lib/env.server";
 import { openDatabase, storeError } from "~/lib/leads/database.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
 import { configuredSink, databaseConfig } from "~/lib/leads/services.server";
+import { leadStates, OPEN_STATES } from "~/lib/leads/lead-states";
 import { createLeadStore, type LeadState, type LeadStore } from "~/lib/leads/store.server";
 
 import {
-  ALL,
   inboxColumns,
   leadColumns,
   leadCsvColumns,
-  OPEN,
   type Selection,
   spamColumns,
   statesOf,
@@ -133,7 +132,7 @@ async function exportPerson(email: string): Promise<number> {
       `"${email}" is not an e-mail address: \`npm run leads -- export --email person@example.com\``,
     );
   return withStore(async (store) => {
-    const leads = await store.list(ALL, email);
+    const leads = await store.list(leadStates, email);
     const person = leads.map((lead) => ({
       id: lead.id,
       receivedAt: new Date(lead.receivedAt).toISOString(),
@@ -171,7 +170,7 @@ async function retry(options: { includePossiblyDelivered?: boolean }): Promise<n
   const sink = configuredSink(env);
   return withStore(async (store) => {
     if (!sink) {
-      const open = await store.list(OPEN);
+      const open = await store.list(OPEN_STATES);
       if (open.length === 0) {
         out("Nothing to retry: no lead to deliver.\n");
         return 0;

@@ -344,9 +344,10 @@ describe("contact form without JavaScript (Supabase function)", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("refuses other encodings with 415", async () => {
+  it("refuses other encodings with 415, naming those it reads (Accept)", async () => {
     const res = await post(server, JSON.stringify(form), { contentType: "application/json" });
     expect(res.status).toBe(415);
+    expect(res.headers.get("accept")).toContain("application/x-www-form-urlencoded");
     expect((await post(server, encode(form), { contentType: "text/plain" })).status).toBe(415);
     expect(fake.requests).toHaveLength(0);
   });

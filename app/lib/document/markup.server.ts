@@ -62,7 +62,8 @@ export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldS
     throw new Error(
       "The document does not contain the markup Remix's <Scripts> writes (preloads, context script, module bootstrap): see app/lib/document/markup.server.ts.",
     );
-  const [whole, links, contextScript, moduleSource] = match as unknown as [string, string, string, string];
+  const [whole, links, contextScript, remixSource] = match as unknown as [string, string, string, string];
+  const moduleSource = compactManifest(remixSource);
   const preloads = [...links.matchAll(PRELOAD_HREF)].map((href) => href[1]);
   // `<` escaped, so neither `</script>` nor `<!--` can end or change the data block.
   const data = JSON.stringify({ preloads, module: moduleSource }).replace(/</g, "\\u003c");
@@ -75,6 +76,18 @@ export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldS
     scriptsStart: before.length,
   };
 }
+
+const MANIFEST = /(window\.__remixManifest = )(\{[\s\S]*?\n\});/;
+
+/** The route manifest Remix pretty-prints, as compact JSON: 350 bytes less in every first visit. */
+const compactManifest = (source: string) =>
+  source.replace(MANIFEST, (whole, start: string, json: string) => {
+    try {
+      return `${start}${JSON.stringify(JSON.parse(json))};`;
+    } catch {
+      return whole; // Not JSON after some Remix upgrade: kept as written (remix-markup.test.tsx fails).
+    }
+  });
 
 const SCRIPT_ELEMENT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 const JAVASCRIPT_TYPE = /^(?:module|(?:text|application)\/(?:x-)?(?:java|ecma)script)$/i;

@@ -26,8 +26,7 @@ import { contactRequest } from "../../support/contact-request";
  * client the server cannot identify, more invalid posts than the ceiling. Over a real lead store
  * (an SQLite file in a temporary folder, migrated as the server does) and the real supabase-js
  * client, whose calls MSW answers in place of the function `send-contact-email`. What a visitor
- * meets is proved over HTTP (test/http), the store's rules by test/lib/leads/store-contract.ts;
- * the one exception, the last test, waits to move there.
+ * meets is proved over HTTP (test/http), the store's rules by test/lib/leads/store-contract.ts.
  */
 
 // MSW answers before anything leaves the process; the address is loopback anyway.
@@ -244,23 +243,5 @@ describe("contact action: the limits, whatever the store and the client", () => 
       expect((await h.run(post({ ...form, email: "nope" }), "203.0.113.7")).status).toBe(400);
     expect((await h.run(post(form), "203.0.113.7")).status).toBe(200);
     expect(received).toHaveLength(1);
-  });
-});
-
-// Belongs in test/http/contact-nojs.test.ts ("refuses other encodings with 415"), which does not check it yet.
-describe("contact action: a body it cannot read", () => {
-  it("answers a non-form encoding 415 naming the encodings it reads (Accept), storing nothing", async () => {
-    const h = await harness();
-    const json = await h.run(
-      new Request("http://127.0.0.1/?index", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(form),
-      }),
-    );
-    expect(json.status).toBe(415);
-    expect(json.headers.get("accept")).toContain("application/x-www-form-urlencoded");
-    expect(received).toHaveLength(0);
-    expect(h.rows()).toEqual([]);
   });
 });

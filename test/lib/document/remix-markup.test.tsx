@@ -102,6 +102,10 @@ describe("the markup Remix's <Scripts> writes", () => {
     const held = holdScriptsUntilPaint(html, "loader()");
 
     expect(held.moduleSource).toContain('"/build/entry.client.js"');
+    // The route manifest Remix pretty-prints, held as the same object in compact JSON.
+    const written = /window\.__remixManifest = (\{[\s\S]*?\n\});/.exec(html)?.[1];
+    expect(written, "Remix's manifest as it writes it").toBeDefined();
+    expect(held.moduleSource).toContain(`window.__remixManifest = ${JSON.stringify(JSON.parse(written!))};`);
     expect(held.html).not.toContain('rel="modulepreload"');
     expect(held.html).not.toContain('type="module"');
     const block = new RegExp(
