@@ -36,7 +36,11 @@ function chosenEngines(): EngineName[] {
   return wanted as EngineName[];
 }
 
-export const screenshotDir = `${root}test-results/screenshots`;
+/**
+ * SCREENSHOTS=1 saves a picture of every section per engine and size here, for people to compare
+ * the engines by eye (72 pictures, a minute of CPU: not in every run).
+ */
+export const screenshotDir = process.env.SCREENSHOTS === "1" ? `${root}test-results/screenshots` : null;
 
 export interface EngineStack {
   readonly app: AppServer;
