@@ -71,25 +71,40 @@ const PHONE_WIDTHS = Array.from({ length: 430 - 320 + 1 }, (_, index) => 320 + i
 const WINDOW_WIDTHS = [320, 375, 430];
 const HEIGHT = 844;
 
-/** No lone word, with the session's fonts: desktop and every phone width, JavaScript off. */
-function loneWordTests({ visitor }: Pick<EngineContext, "visitor">): void {
-  it(`desktop, and every phone width from 320 to 430 px, JavaScript off`, async () => {
+/**
+ * No lone word, with the session's fonts: desktop and every phone width, JavaScript off. With
+ * `layout`, the same load is swept through WIDTHS for horizontal overflow and the hero's pipeline.
+ */
+function loneWordTests({ visitor }: Pick<EngineContext, "visitor">, layout = false): void {
+  const layoutTitle =
+    `${WIDTHS.join(", ")} px: no element overflows its box or the viewport horizontally; ` +
+    `at ${PIPELINE_WIDTHS.join(", ")} px the hero's pipeline line ends at its last step's icon; `;
+  it(`${layout ? layoutTitle : ""}no lone word at desktop and every phone width from 320 to 430 px, JavaScript off`, async () => {
     // Without JavaScript every part is rendered at once (content-visibility is for scripted
     // pages), so every block is measured: in the window at desktop size and at a few phone
     // widths, then in the page's copy in a frame laid out at every phone width
     // (mountSweepFrame), which is held line for line to the window where both were measured.
     const page = await visitor(false);
     const inWindow = new Map<number, number[]>();
-    await page.throughSizes(
-      "/",
-      [DESKTOP, ...WINDOW_WIDTHS.map((width) => ({ width, height: HEIGHT }))],
-      async ({ width }) => {
-        const facts = await page.evaluate(designFacts, true);
-        if (width === DESKTOP.width)
-          expect(facts.loneWords, JSON.stringify(facts.loneWords, null, 1)).toEqual([]);
-        else inWindow.set(width, facts.blockLines);
-      },
-    );
+    const sizes = layout
+      ? WIDTHS.map((width) => (width === DESKTOP.width ? DESKTOP : windowAt(width)))
+      : [DESKTOP, ...WINDOW_WIDTHS.map((width) => ({ width, height: HEIGHT }))];
+    await page.throughSizes("/", sizes, async ({ width }) => {
+      if (layout) {
+        const problems = await page.evaluate(findHorizontalOverflow);
+        expect(problems, `${width} px:\n${problems.join("\n")}`).toEqual([]);
+      }
+      if (layout && PIPELINE_WIDTHS.includes(width)) {
+        const line = await page.evaluate(pipelineOverhang);
+        expect(line.lines, `${width} px: a line is drawn`).toBeGreaterThan(0);
+        expect(line.overhang, `${width} px: ${JSON.stringify(line)}`).toBeLessThanOrEqual(0.5);
+      }
+      if (width !== DESKTOP.width && !WINDOW_WIDTHS.includes(width)) return;
+      const facts = await page.evaluate(designFacts, true);
+      if (width === DESKTOP.width)
+        expect(facts.loneWords, JSON.stringify(facts.loneWords, null, 1)).toEqual([]);
+      else inWindow.set(width, facts.blockLines);
+    });
     await page.evaluate(mountSweepFrame, { id: SWEEP_FRAME, height: HEIGHT });
     await page.waitFor(
       sweepFrameReady,
@@ -119,37 +134,21 @@ function loneWordTests({ visitor }: Pick<EngineContext, "visitor">): void {
     expect(planted.length, "widths where the planted paragraph's lone word was found").toBeGreaterThan(0);
     const onThePage = found.filter(({ text }) => !text.startsWith(LONE_WORD_CONTROL));
     expect(onThePage, JSON.stringify(onThePage, null, 1)).toEqual([]);
+    if (!layout) return;
+    // The positive control: the same sweep on the same page finds the spills planted in it.
+    await page.evaluate(plantOverflowControl);
+    const spills = await page.evaluate(findHorizontalOverflow);
+    for (const finding of OVERFLOW_CONTROL_FINDINGS)
+      expect(
+        spills.some((problem) => finding.test(problem)),
+        `${finding} in:\n${spills.join("\n")}`,
+      ).toBe(true);
   }, 300_000);
 }
 
 describeEngines(
   `the page in every engine: layout, fonts: ${LIBERATION.name}`,
   ({ engine, visitor }) => {
-    it(`${WIDTHS.join(", ")} px, JavaScript off: no element overflows its box or the viewport horizontally`, async () => {
-      const page = await visitor(false);
-      await page.throughSizes("/", WIDTHS.map(windowAt), async ({ width }) => {
-        const problems = await page.evaluate(findHorizontalOverflow);
-        expect(problems, `${width} px:\n${problems.join("\n")}`).toEqual([]);
-      });
-      // The positive control: the same sweep on the same page finds the spills planted in it.
-      await page.evaluate(plantOverflowControl);
-      const planted = await page.evaluate(findHorizontalOverflow);
-      for (const finding of OVERFLOW_CONTROL_FINDINGS)
-        expect(
-          planted.some((problem) => finding.test(problem)),
-          `${finding} in:\n${planted.join("\n")}`,
-        ).toBe(true);
-    });
-
-    it(`${PIPELINE_WIDTHS.join(", ")} px: the hero's pipeline line ends at its last step's icon`, async () => {
-      const page = await visitor(false);
-      await page.throughSizes("/", PIPELINE_WIDTHS.map(windowAt), async ({ width }) => {
-        const line = await page.evaluate(pipelineOverhang);
-        expect(line.lines, `${width} px: a line is drawn`).toBeGreaterThan(0);
-        expect(line.overhang, `${width} px: ${JSON.stringify(line)}`).toBeLessThanOrEqual(0.5);
-      });
-    });
-
     for (const { name, viewport } of SIZES) {
       it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px), and every section is there${screenshotDir ? ", pictured under test-results/screenshots/" : ""} (${engine})`, async () => {
         const page = await visitor(true);
@@ -199,7 +198,7 @@ describeEngines(
       });
     }
 
-    loneWordTests({ visitor });
+    loneWordTests({ visitor }, true);
 
     // With JavaScript, the same text and styles: one font set tells whether a script made a lone word.
     it(`no lone word, desktop and phone, JavaScript on`, async () => {
@@ -220,4 +219,6 @@ for (const fonts of FONT_SETS)
     expect(missingFamilies(fonts), `apt-get install ${fonts.packages.join(" ")}`).toEqual([]);
   });
 
-describeEngines(`no lone word, fonts: ${DEJAVU.name}`, loneWordTests, { fonts: DEJAVU });
+describeEngines(`no lone word, fonts: ${DEJAVU.name}`, (context) => loneWordTests(context), {
+  fonts: DEJAVU,
+});
