@@ -4,10 +4,8 @@ import { isRouteErrorResponse } from "@remix-run/react";
 import { documentResponse } from "~/lib/document/document.server";
 
 /**
- * Every HTML document (the page, a form POST's answer, the 404, error pages) is answered here;
- * how it is rendered, finished, secured and compressed is in `~/lib/document/document.server`.
- * Every other response (data, resource routes, redirects) gets its security and caching headers
- * from the server (server/app.ts, `~/lib/security/headers.server`).
+ * Every HTML document is answered here (`~/lib/document/document.server`); other responses get
+ * their headers from the server (server/app.ts).
  */
 export default function handleRequest(
   request: Request,
@@ -22,11 +20,7 @@ export default function handleRequest(
   return documentResponse(request, responseStatusCode, responseHeaders, remixContext, loadContext);
 }
 
-/**
- * What Remix reports from loaders, actions and rendering. A client error (a data request for a
- * route without a loader, a method a route does not take: status < 500) is the client's mistake,
- * already logged by the server's request line with its status and path: no stack trace for it.
- */
+/** A client error (status < 500) is already logged by the server's request line: no stack trace. */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;

@@ -46,10 +46,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* Before the page: the first Tab reaches the choice (decision 047). */}
         {data?.gaMeasurementId ? <ConsentBar /> : null}
         {children}
-        {/* No <ScrollRestoration>: the page is one document, reached and reloaded by document
-            navigations, whose scroll the browser restores natively. Remix's version would run a
-            parser-blocking script before the first paint that touches history and sessionStorage
-            (a synchronous round trip to the browser process): 9-17 ms of waiting on this machine. */}
+        {/* No <ScrollRestoration>: the browser restores document navigations' scroll natively, and
+            Remix's would block the parser before the first paint. */}
         {/* The server holds what this writes until the first paint (decision 022, markup.server.ts). */}
         <Scripts />
         {/* After <Scripts>: the policy hashes only the scripts from Remix's on (document.server.tsx).

@@ -4,11 +4,6 @@ import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/**
- * The inside of the section (its <section> frame is `sectionFrames.about`): static HTML, never
- * hydrated. The team's record reads as a spec sheet: one ruled block of four figures, two a row at
- * every width, not four more cards.
- */
 export function AboutContent() {
   return (
     <div className="shell grid gap-10 lg:grid-cols-[1.05fr_0.95fr] lg:items-center lg:gap-16">
@@ -30,8 +25,7 @@ export function AboutContent() {
           ))}
         </ul>
       </div>
-      {/* Two a row from 360 px, where "implementations" needs all but 10 px of its cell beside
-          Firefox's 12 px scrollbar: hence the narrower side padding on phones. */}
+      {/* Narrow padding on phones: "implementations" must fit beside Firefox's scrollbar at 360 px. */}
       <ul className="grid gap-px overflow-hidden rounded-md border border-ink-200 bg-ink-200 min-[360px]:grid-cols-2">
         {aboutMetrics.map((metric) => (
           <li key={metric.label} className="bg-white px-2.5 py-3.5 sm:p-7">

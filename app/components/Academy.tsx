@@ -4,10 +4,6 @@ import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typogra
 import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
 
-/**
- * The community academy and a final call to action (a section the spec leaves open): one block in
- * the accent, its two figures set on it as a ruled pair rather than as tiles.
- */
 export function AcademyContent() {
   return (
     <div className="shell">

@@ -2,11 +2,8 @@ import { consentText } from "~/content/consent";
 import { CONSENT_DOM, CONSENT_KEY, consentScript, gtagSource } from "~/lib/analytics-consent";
 
 /**
- * Google Analytics behind the visitor's consent (decision 047), rendered only when
- * GA_MEASUREMENT_ID is configured: one inline script (after Remix's, so the document's policy
- * hashes it: document.server.tsx) that shows the bar, keeps the choice and, only after Accept,
- * inserts gtag.js itself (under `'strict-dynamic'` a script inserted by an allowed script is
- * allowed). The same text for every visitor: the choice is read in the browser.
+ * Google Analytics behind consent (decision 047): one inline script, the same for every visitor, that
+ * inserts gtag.js only after Accept (`'strict-dynamic'` allows what an allowed script inserts).
  */
 export function Analytics({ measurementId }: { measurementId: string }) {
   const script = consentScript({

@@ -1,4 +1,4 @@
-/** The logo mark: a node graph in the accent colour. Decorative; the brand name sits next to it. */
+/** Decorative: the brand name sits next to it. */
 export function BrandMark({ className = "size-9" }: { className?: string }) {
   return (
     <svg viewBox="0 0 36 36" className={className} aria-hidden="true" focusable="false">

@@ -13,11 +13,6 @@ import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/**
- * The inside of the section (its <section> frame is `sectionFrames.community`): static HTML, never
- * hydrated. The tiers are the one card row here; the stats run as a ruled band and the places to
- * find the community as one list, so the section does not read as three grids of boxes.
- */
 export function CommunityContent() {
   return (
     <div className="shell">
@@ -40,9 +35,7 @@ export function CommunityContent() {
             } ${index === 2 ? "lg:border-l" : ""}`}
           >
             <p>
-              {/* Sized to the cell, half the screen on a phone and a quarter of the row from lg:
-                    "$500K+" must fit at 320 px and at 1024 px, also beside Firefox's 12 px scrollbar
-                    (hence the cell's narrow padding on phones). */}
+              {/* "$500K+" must fit at 320 and 1024 px beside Firefox's scrollbar: narrow padding. */}
               <span className="block text-3xl font-bold tracking-tight text-white tabular-nums sm:text-5xl lg:text-4xl xl:text-5xl">
                 {stat.number}
               </span>{" "}

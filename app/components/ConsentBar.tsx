@@ -5,12 +5,8 @@ import { CONSENT_DOM } from "~/lib/analytics-consent";
 const CHOICE = "btn btn-line min-h-11 min-w-28 px-5 text-sm";
 
 /**
- * The consent bar (decision 047): first in the document, so the first Tab reaches it; fixed to the
- * bottom of the viewport, so showing it moves nothing on the page. Hidden in the markup (without
- * JavaScript nothing from Google can load, so there is nothing to ask); the inline script of
- * `Analytics` shows it while the visitor has not chosen, and again from "Cookie settings".
- * `suppressHydrationWarning`: the script may have shown it before React hydrates; React keeps the
- * attribute as the script left it.
+ * Decision 047. Fixed, so showing it moves nothing. Hidden in the markup (without JavaScript there is
+ * nothing to ask); `Analytics`' script shows it, maybe before React hydrates, which keeps `hidden`.
  */
 export function ConsentBar() {
   return (

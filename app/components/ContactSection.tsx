@@ -5,11 +5,7 @@ import { ContactForm } from "./contact-form/ContactForm";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/**
- * The form comes right after the heading, before the contact details: on a phone the visitor who
- * came for the free assessment finds the form first. From lg the details move under the heading,
- * beside the form (grid placement; the reading and Tab order stay heading, form, details).
- */
+/** The form before the contact details, so a phone shows it first; from lg they sit beside it. */
 export function ContactSection() {
   return (
     <section
@@ -21,7 +17,6 @@ export function ContactSection() {
     >
       <div className="shell grid gap-8 lg:grid-cols-[0.8fr_1.2fr] lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-10">
         <SectionHeading intro={contactIntro} id="contact-heading" />
-        {/* On a phone the form is the section itself, edge to edge; from sm it sits on a card. */}
         <div className="sm:rounded-md sm:border sm:border-ink-200 sm:bg-white sm:p-8 sm:shadow-card lg:row-span-2 lg:p-10 lg:shadow-lift">
           <ContactForm />
         </div>

@@ -4,7 +4,6 @@ interface ErrorScreenProps {
   message: string;
 }
 
-/** The default view for an unhandled error: the spec's heading, then the error's text. */
 export function ErrorScreen({ message }: ErrorScreenProps) {
   return (
     <main

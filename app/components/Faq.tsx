@@ -12,17 +12,12 @@ import { SectionHeading } from "./SectionHeading";
 
 type AccordionModule = typeof import("./faq-accordion");
 
-/** Which FAQ control had focus when the accordion replaced the native markup. */
 type FocusedControl = { kind: "item"; index: string } | { kind: "toggle" } | null;
 
-/**
- * View More Questions / View Less, the same in both versions of the list. No text colour of its
- * own: it inherits the page's ink, and a utility colour here would outrank `btn-line`'s hover
- * colours (ink text on the ink hover background, 1:1).
- */
+/** No text colour of its own: a utility colour would outrank `btn-line`'s hover colours. */
 const TOGGLE_CLASS = "btn btn-line mt-6 w-fit cursor-pointer";
 
-/** Server HTML's native items share one `name`: the browser keeps one open at most (exclusive accordion). */
+/** One `name` for the native items: the browser keeps one open at most. */
 const NATIVE_GROUP = "faq";
 
 function focusedControl(section: HTMLElement | null): FocusedControl {
@@ -35,13 +30,8 @@ function focusedControl(section: HTMLElement | null): FocusedControl {
 }
 
 /**
- * Space activates a button or a <summary> when it is released, on the element that has focus
- * then. Held on a question while the accordion replaced it, its release comes to the replacement,
- * which never saw it go down: Firefox then activates nothing, and the visitor's press is lost
- * (a held pointer is waited for instead, `whenReleased`, but a held key leaves no trace
- * in the page to wait for). So the first key event the replacement gets decides: a Space released
- * that it never saw pressed is that press, and clicks it once; any other key, pressed anew, is the
- * visitor's own next step. Returns a cancel.
+ * A Space held while the accordion replaced its question is released on the replacement, where
+ * Firefox activates nothing: a Space released before any keydown clicks it once. Returns a cancel.
  */
 function finishHeldSpace(replacement: HTMLElement): () => void {
   const stop = () => {
@@ -74,10 +64,8 @@ function NativeItem({ faq, index }: { faq: FaqEntry; index: number }) {
 }
 
 /**
- * The FAQ. Server HTML is native `<details>`: every answer is reachable without JavaScript.
- * When the section approaches the viewport (or is pointed at or focused), Radix Accordion is
- * loaded and replaces it with the same classes and sizes, keeping whatever was open and the
- * control that had focus.
+ * Native `<details>` until the section nears the viewport (or is pointed at or focused), then Radix
+ * Accordion, keeping what was open and what had focus.
  */
 export function Faq() {
   const section = useRef<HTMLElement>(null);
@@ -88,25 +76,20 @@ export function Faq() {
   const loading = useRef(false);
   const refocus = useRef<FocusedControl>(null);
   const toggleTop = useRef<number | null>(null);
-  // Set by View More Questions until the button loses focus: the next Tab goes to the first
-  // question it showed, which sits above the button.
+  // Set by View More Questions until the button loses focus: Tab then goes to the first question shown.
   const tabToShown = useRef(false);
 
   const load = () => {
     if (loading.current) return;
     loading.current = true;
     void import("./faq-accordion").then((mod) =>
-      // Not while the visitor holds a pointer down on the list: the <summary> they pressed would be
-      // gone before their release, which would then click neither it nor its replacement (issue
-      // 35). Once they let go, their click has opened or closed its <details>, and the swap reads it.
+      // Not while a pointer is held on the list: the release would click neither summary nor replacement.
       whenReleased(section.current, () =>
-        // Read the native list and swap the accordion in, in this same task (flushSync): a tap
-        // handled between the two would open a <details> the accordion no longer knows about.
+        // In one task: a tap between reading and swapping would be lost.
         flushSync(() => {
           const node = section.current;
           const more = node?.querySelector<HTMLDetailsElement>("details[data-faq-more]");
           const open = node?.querySelector<HTMLDetailsElement>("details[data-faq-item][open]");
-          // The swap removes the focused <summary>: remember it so focus moves to its counterpart.
           refocus.current = focusedControl(node);
           setShowAll(more?.open ?? false);
           setOpenValue(open ? `faq-${open.dataset.faqItem}` : undefined);
@@ -116,7 +99,6 @@ export function Faq() {
     );
   };
 
-  // Before the browser paints the accordion, put focus back where the visitor had it.
   useBrowserLayoutEffect(() => {
     const target = refocus.current;
     refocus.current = null;
@@ -129,8 +111,7 @@ export function Faq() {
     if (element) return finishHeldSpace(element);
   }, [accordion]);
 
-  // View More / View Less add or remove questions above the button: keep the button where the
-  // visitor's finger or eyes are, and in any case in view below the fixed header.
+  // Questions come and go above the button: keep it where it was, and in view.
   useBrowserLayoutEffect(() => {
     const button = toggle.current;
     const before = toggleTop.current;
@@ -146,9 +127,7 @@ export function Faq() {
     setShowAll((value) => !value);
   };
 
-  // The questions View More Questions adds come before the button, in the reading order as on
-  // screen; the button keeps focus (it did what was asked, and View Less is right there), but the
-  // visitor's next step is the new questions, not "Email us" below.
+  // The button keeps focus, but the next Tab goes to the questions it added above it.
   const onToggleKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== "Tab" || event.shiftKey || !tabToShown.current) return;
     const firstShown = section.current?.querySelector<HTMLElement>(`[data-faq-trigger="${faqInitialCount}"]`);
@@ -186,7 +165,6 @@ export function Faq() {
       // The loader may render this part (an inline style) before React hydrates it: decision 036.
       suppressHydrationWarning
     >
-      {/* From lg the heading and the e-mail invitation sit beside the questions. */}
       <div className="shell grid gap-8 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-6">
         <SectionHeading intro={faqIntro} id="faq-heading" />
         <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
@@ -212,10 +190,7 @@ export function Faq() {
                   <NativeItem key={faq.question} faq={faq} index={index} />
                 ))}
               </div>
-              {/* The summary must come first in <details>, so Tab after View More Questions
-                  reaches the questions it showed; drawn last (a flex column), View Less follows
-                  the last question as it does with JavaScript. Browsers that cannot lay out
-                  <details> as flex keep it above them. */}
+              {/* The summary must come first in <details>; drawn last (flex), as with JavaScript. */}
               <details data-faq-more className="group/more flex flex-col">
                 <summary className={`${TOGGLE_CLASS} order-last`}>
                   <span className="group-open/more:hidden">{faqText.viewMore}</span>

@@ -25,11 +25,7 @@ import { Tooltip, TooltipGroup } from "./Tooltip";
 
 const linkClass = "text-ink-300 transition-colors hover:text-white";
 
-/**
- * `sectionsOn` is where the sections its links lead to are, as for the header: this page (""), or
- * "/" on a page that is not the home page (/privacy). `current` is the path of the page showing
- * it: its own link says so (`aria-current`).
- */
+/** `sectionsOn` as for the header; `current`: the showing page's path, for `aria-current`. */
 export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; current?: string }) {
   const analytics = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.gaMeasurementId);
   return (
@@ -38,8 +34,6 @@ export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; 
       // The loader may render this part (an inline style) before React hydrates it: decision 036.
       suppressHydrationWarning
     >
-      {/* Two columns from the smallest phone: the links beside the contact details, not under them;
-          the links take the width they need and the e-mail address the rest. */}
       <div className="shell grid grid-cols-[auto_1fr] gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1fr] lg:py-16">
         <div className="col-span-2 lg:col-span-1">
           <p className="flex items-center gap-3">
@@ -114,8 +108,7 @@ export function Footer({ sectionsOn = "", current }: { sectionsOn?: SectionsOn; 
               </li>
             ))}
             {analytics ? (
-              // Hidden without JavaScript (there is no bar to open); the consent script reveals it
-              // and opens the bar on a press (decision 047). React keeps what the script set.
+              // Hidden without JavaScript (no bar to open); the consent script reveals it (decision 047).
               <li hidden {...{ [CONSENT_DOM.reveal]: "" }} suppressHydrationWarning>
                 <button type="button" {...{ [CONSENT_DOM.action]: "open" }} className={linkClass}>
                   {consentText.settings}

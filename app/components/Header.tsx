@@ -5,11 +5,8 @@ import { BrandMark } from "./BrandMark";
 import { MobileMenu, type SectionsOn } from "./MobileMenu";
 
 /**
- * The fixed header: brand, section links (desktop), Get Started and the mobile menu. Get Started
- * stays in the bar at every width, so the form is one tap away wherever the visitor has scrolled;
- * below 460 px the brand name gives way to it (at 430 px the two squeezed Get Started onto two lines) (still read out as the home link's name).
- * `sectionsOn` is where the sections are: the page itself (""), or "/" on the 404 and 400 pages,
- * whose header leads to the home page's sections.
+ * Get Started stays at every width, one tap from the form; below 460 px the brand name gives way to
+ * it (still read out as the home link's name).
  */
 export function Header({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
   return (

@@ -3,7 +3,7 @@ import { HEADING_PAIR, PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~
 
 import { Icon } from "./Icon";
 
-/** The opening section. Its heading is the page's LCP element: it is never hidden or animated in. */
+/** Its heading is the page's LCP element: never hidden or animated in. */
 export function HeroContent() {
   return (
     <div className="shell grid items-center gap-12 pt-10 pb-14 sm:pt-16 sm:pb-20 lg:grid-cols-[1.25fr_0.75fr] lg:gap-14 lg:pt-14 lg:pb-20">
@@ -23,9 +23,7 @@ export function HeroContent() {
         <p className="mt-6 max-w-2xl text-lg leading-relaxed text-ink-300 sm:text-xl">
           {withoutLoneLastWord(hero.lead, PARAGRAPH_PAIR)}
         </p>
-        {/* The main button reads on one line from 360 px (decision 029): on a phone it spans the
-              screen without the decorative arrow; from sm the buttons sit side by side and the second
-              one moves to a row of its own rather than squeezing the first. */}
+        {/* The main button reads on one line from 360 px (decision 029): no arrow on a phone. */}
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
           <a href={hero.primaryCta.href} className="group btn btn-xl btn-accent px-4 text-balance sm:px-7">
             {hero.primaryCta.label}
@@ -53,10 +51,6 @@ export function HeroContent() {
   );
 }
 
-/**
- * The automation the headline promises, drawn as a product would show it: one line through the
- * steps, an icon for each, the steps done and the one running now.
- */
 function HeroPipeline() {
   const { panel } = hero;
   return (

@@ -5,10 +5,7 @@ import { PageLayout } from "./PageLayout";
 import { StaticSection } from "./StaticIsland";
 import { Testimonials } from "./Testimonials";
 
-/**
- * Composes the home page's sections in the order the spec fixes (the unshown ones in between).
- * Sections without client behaviour are static islands: server HTML, never hydrated, no JavaScript.
- */
+/** The sections in the order the spec fixes (the unshown ones in between). */
 export function HomePage() {
   return (
     <PageLayout>

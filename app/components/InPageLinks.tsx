@@ -5,11 +5,8 @@ function isPlainLeftClick(event: MouseEvent) {
 }
 
 /**
- * Enhances the page's `href="#section"` anchors once JavaScript runs: each jump gets a history
- * entry with its own router key and index (a native fragment jump leaves the router's state
- * behind), and the target is scrolled into view (smoothly, per the CSS, unless reduced motion is
- * asked for) and receives focus, as a native jump does.
- * Without JavaScript the anchors simply work natively.
+ * Gives each `#section` jump a history entry with its own router key and index (a native jump leaves
+ * the router's state behind), then scrolls and focuses as a native jump does.
  */
 export function InPageLinks() {
   useEffect(() => {
@@ -29,7 +26,6 @@ export function InPageLinks() {
       if (window.location.hash !== href) window.history.pushState({ ...previous, key, idx }, "", href);
 
       target.scrollIntoView({ block: "start" });
-      // Move the sequential focus starting point to the section, as a native fragment jump does.
       if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
       target.focus({ preventScroll: true });
     };

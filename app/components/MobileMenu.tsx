@@ -6,12 +6,11 @@ import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { Icon } from "./Icon";
 import { Tooltip, TooltipGroup } from "./Tooltip";
 
-// Fragments of the menu without JavaScript: opening targets the panel, closing targets the open
-// toggle (both inside the fixed header, so neither moves the page).
+// Without JavaScript the toggles target these (inside the fixed header: the page does not move).
 const PANEL_ID = "mobile-menu";
 const OPEN_TOGGLE_ID = "menu-toggle";
 
-/** Where the header's section links point: this page, or the home page (from the 404 and 400). */
+/** Where section links point: this page, or the home page (from the 404 and 400). */
 export type SectionsOn = "" | "/";
 
 function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn: SectionsOn }) {
@@ -39,34 +38,23 @@ function MenuLinks({ onChoose, sectionsOn }: { onChoose?: () => void; sectionsOn
 }
 
 /**
- * The menu below the `lg` breakpoint: two toggles in one place, Menu (shown while the menu is
- * closed) and Close menu (shown while it is open), and the panel. Without JavaScript, and until it
- * takes over, the toggles are links and the panel is open while it is the URL's target
- * (`#mobile-menu`): Menu targets the panel, Close menu targets Menu, and choosing a section moves
- * the target to that section, which closes the menu as the page lands there (decision 029).
- *
- * Hydration keeps these very elements (a toggle replaced between a tap's press and its
- * release is clicked by no one) and only enhances them: from then on the component's state decides
- * (`data-menu` on the root, which the stylesheet reads instead of `:target`), the toggles act as
- * buttons (`role="button"`, Enter and Space, no navigation: no history entry, and a reload never
- * reopens the menu), and the menu closes on Escape (focus back on Menu), on choosing a link, on a
- * click outside and when focus leaves it for the page. Each toggle's `aria-expanded` is the state
- * in which it is shown, so it is true with and without JavaScript.
+ * The menu below `lg`. Without JavaScript the toggles are links and the panel is open while it is
+ * the URL's target (decision 029). Hydration keeps these elements (a toggle replaced mid-tap is
+ * clicked by no one) and enhances them: state (`data-menu`) decides, the toggles act as buttons,
+ * and Escape, a link, a click outside or focus leaving close the menu. Each toggle's
+ * `aria-expanded` is the state in which it is shown.
  */
 export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
-  // null until JavaScript has taken over: until then the URL's target decides (`:target`).
+  // null until JavaScript has taken over.
   const [open, setOpen] = useState<boolean | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const openToggle = useRef<HTMLAnchorElement>(null);
   const closeToggle = useRef<HTMLAnchorElement>(null);
-  // The toggle to focus once the new state is on screen: the focused one has just been hidden.
   const focusNext = useRef<"open" | "close" | null>(null);
 
-  // Taking over: the state is what the visitor sees (the panel is open while it is the URL's
-  // target), so nothing on screen changes, and a press in progress ends on the element it began on.
-  // From now on the state holds it: the menu's own fragments leave the address, so that a reload
-  // does not reopen the menu.
+  // Taking over changes nothing on screen; the menu's fragments leave the address (a reload
+  // would reopen it).
   useEffect(() => {
     setOpen(panel.current?.matches(":target") ?? false);
     const { hash, pathname, search } = window.location;
@@ -100,17 +88,13 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
     };
   }, [open]);
 
-  // The panel covers the page below the header: focus that Tabs on past its last link (or back
-  // before the toggle) would sit behind it, unseen. Leaving the menu closes it, so
-  // whatever now has focus is on screen. A focus that goes nowhere (another window, a click on the
-  // panel's padding) leaves it open.
+  // Focus Tabbing out would sit unseen behind the panel: leaving closes it (going nowhere does not).
   const onBlur = (event: FocusEvent<HTMLDivElement>) => {
     const next = event.relatedTarget;
     if (open && next instanceof Node && !event.currentTarget.contains(next)) setOpen(false);
   };
 
-  // Each toggle does what its name says, in place (no navigation). Focus, if the toggle had it,
-  // goes to the other one, which takes its place on screen.
+  // In place, no navigation; focus moves to the other toggle, which takes this one's place.
   const onToggle = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     const opens = event.currentTarget.id === OPEN_TOGGLE_ID;

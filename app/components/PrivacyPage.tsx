@@ -4,11 +4,7 @@ import { PageLayout } from "./PageLayout";
 import { PrivacyDetails } from "./privacy/PrivacyDetails";
 import { PrivacySummary } from "./privacy/PrivacySummary";
 
-/**
- * /privacy (decision 043): the site's layout around two layers, a short summary and the detail. The
- * header's and footer's section links lead to the home page's sections. Server HTML, complete
- * without JavaScript: nothing on it needs a script.
- */
+/** /privacy (decision 043): a short summary, then the detail; complete without JavaScript. */
 export function PrivacyPage({ facts }: { facts: PrivacyFacts }) {
   return (
     <PageLayout sectionsOn="/" current="/privacy">

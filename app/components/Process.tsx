@@ -7,11 +7,6 @@ import { SectionHeading } from "./SectionHeading";
 /** A step's text runs 16 px wide in a column of 220 px or more at 320 px: a pair of 20 characters fits. */
 const STEP_PAIR = 20;
 
-/**
- * How an engagement runs, step by step (a section the spec leaves open), as a timeline: one line
- * through the three steps, down the page on a phone and across it from lg, ending on when most
- * clients start.
- */
 export function ProcessContent() {
   return (
     <div className="shell">

@@ -4,14 +4,12 @@ import { withoutLoneLastWord } from "~/lib/typography";
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/** Where a bar starts and how wide it is, in percent of its track. */
 function span(bar: MetricBar): { x: number; width: number } {
   if (bar.kind === "share") return { x: 0, width: bar.percent };
   const month = 100 / 12;
   return { x: bar.from * month, width: (bar.to - bar.from) * month };
 }
 
-/** A figure drawn to scale: a share of the whole, or a stretch of the first year with its quarters marked. */
 function Bar({ bar }: { bar: MetricBar }) {
   const { x, width } = span(bar);
   return (
@@ -27,10 +25,6 @@ function Bar({ bar }: { bar: MetricBar }) {
   );
 }
 
-/**
- * Outcomes clients can expect (a section the spec leaves open; it carries the headline claims),
- * each drawn as a bar: the savings as shares, the time to start and to pay back on one year.
- */
 export function ResultsContent() {
   return (
     <div className="shell">

@@ -3,12 +3,9 @@ import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typogra
 
 interface SectionHeadingProps {
   intro: SectionIntro;
-  /** id of the heading, referenced by the section's aria-labelledby. */
+  /** For the section's aria-labelledby. */
   id: string;
-  /**
-   * left: stacked; center: stacked and centred; split: from lg the lead sits beside the heading
-   * (a section that needs its height for what follows).
-   */
+  /** split: from lg the lead sits beside the heading, saving height. */
   align?: "left" | "center" | "split";
   className?: string;
 }
@@ -19,10 +16,7 @@ const layouts = {
   split: "grid gap-5 lg:grid-cols-[1.1fr_0.9fr] lg:items-end lg:gap-16",
 } as const;
 
-/**
- * Eyebrow, heading and lead shared by every section, in the site's type scale. Colours come from
- * the section: `.on-ink` turns them for a dark one.
- */
+/** Colours come from the section: `.on-ink` turns them for a dark one. */
 export function SectionHeading({ intro, id, align = "left", className = "" }: SectionHeadingProps) {
   return (
     <div className={`${layouts[align]} ${className}`}>

@@ -5,11 +5,6 @@ import { PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~/lib/typograph
 import { Icon } from "./Icon";
 import { SectionHeading } from "./SectionHeading";
 
-/**
- * The inside of the section (its <section> frame is `sectionFrames.services`): static HTML, never
- * hydrated. A bento, not a uniform grid: the first service is a wide dark card with its flow drawn
- * out, the last a full-width band; the four between share a row.
- */
 export function ServicesContent() {
   const [first, ...rest] = services;
   const last = rest.pop();
@@ -38,7 +33,7 @@ export function ServicesContent() {
 function ServiceText({ service, wide = false }: { service: Service; wide?: boolean }) {
   const intro = (
     <div>
-      {/* The icon above the title, so a title has the card's whole width ("Intelligent Process Automation" on one line). */}
+      {/* The icon above the title, which needs the card's whole width. */}
       <span className="icon-tile in-[.on-ink]:bg-accent-400 in-[.on-ink]:text-ink-950">
         <Icon name={service.icon} className="size-5" />
       </span>
@@ -59,8 +54,7 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
       }`}
     >
       {service.features.map((feature) => (
-        // Balanced: a short item that wraps splits evenly ("Invoice and / document processing")
-        // rather than leaving its last word alone on a narrow phone.
+        // Balanced: a wrapping item splits evenly, not leaving its last word alone.
         <li key={feature} className="flex items-start gap-2.5 text-balance">
           <Icon
             name="check"
@@ -86,7 +80,6 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
 
 const FLOW_ROWS = [28, 75, 122];
 
-/** Three pills in a column at `x`, one per label (fill, stroke and text styles come from the group). */
 function Pills({ x, labels, className }: { x: number; labels: readonly string[]; className: string }) {
   return (
     <g className={className} textAnchor="middle">
@@ -102,7 +95,7 @@ function Pills({ x, labels, className }: { x: number; labels: readonly string[];
   );
 }
 
-/** Conversations in, the assistant in the middle, outcomes out: decorative, the card's text says it. */
+/** Decorative: the card's text says it. */
 function FlowDiagram() {
   const curves = (from: number, to: number, mirrored: boolean) =>
     FLOW_ROWS.map((y) =>

@@ -4,11 +4,8 @@ import { BrandMark } from "./BrandMark";
 import { PageLayout } from "./PageLayout";
 
 /**
- * The 404 and 400 pages: the site's layout (its header with the brand, the way to every section and
- * Get Started, so a visitor who followed a broken link still knows whose site this is; its
- * footer with the contact details and the privacy page), around the status, what happened and the
- * way home. The same header and footer on every route also keeps them in one shared script for the
- * home page, rather than one per pair of routes that happen to share them.
+ * The 404 and 400 pages, in the site's layout: a visitor from a broken link still knows whose site
+ * this is, and every route shares one script for the header and footer.
  */
 export function StatusScreen({ text }: { text: StatusPageText }) {
   return (

@@ -5,14 +5,9 @@ import type { loader as rootLoader } from "~/root";
 import { islandHtml } from "./StaticIsland";
 import * as serverOnly from "./structured-data.server";
 
-/** Undefined in the browser build, where `*.server` modules are empty. */
 const jsonLd = serverOnly as Partial<typeof serverOnly>;
 
-/**
- * The home page's JSON-LD. A data block is not executed, so the policy needs no
- * hash for it; it is rendered from the page's own content modules, on the server only:
- * like a static section (021-static-islands) its HTML is kept, never hydrated.
- */
+/** A data block is not executed (the policy needs no hash); kept like a static island (decision 021). */
 export function StructuredData() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root) return null;

@@ -14,7 +14,7 @@ import { PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
 import { SectionHeading } from "./SectionHeading";
 
-/** How long the skeletons show after the section first enters the viewport (spec: 1000 ms). */
+/** Skeletons show this long after the section first enters the viewport (spec). */
 export const SKELETON_MS = 1000;
 
 /** Avatar colours, in turn: six initials in one colour read as a placeholder. */
@@ -28,32 +28,19 @@ const AVATAR_TONES = [
 ];
 
 /**
- * One featured quote, then the other five: in one row of five on wide screens, and on narrower
- * ones a row that scrolls sideways (swipe, or Tab to it and use the arrow keys), its cards aligned
- * row by row with subgrid so stars, quotes and authors line up.
- *
- * Server HTML carries the real testimonials (crawlers, no-JS visitors: the cards at once). With
- * JavaScript, the cards the visitor has not seen yet wait under skeletons from hydration on, and
- * show 1 s after the section first enters the viewport (decision 029):
- * - which cards are on screen is the intersection observer's first report, made with the frame
- *   after hydration, not read from the layout while React hydrates: a forced layout there made
- *   hydration's task 16-30 ms longer on a slow phone (decision 036);
- * - a card off screen in that frame is covered before the next one (`flushSync` in the report's
- *   task), so no card can flash before its skeleton when the section scrolls into view;
- * - a card on screen in that frame was seen: it is never covered;
- * - the skeleton is laid over the card, which keeps its size and its text for assistive technology,
- *   so nothing shifts and nothing is hidden from a screen reader.
+ * Server HTML carries the real cards. With JavaScript, cards not yet seen wait under skeletons and
+ * show 1 s after the section enters the viewport (decision 029). What is on screen is the
+ * observer's first report, not a layout read during hydration (decision 036). Skeletons lie over
+ * the cards, which keep their size and text for screen readers.
  */
 export function Testimonials() {
   const section = useRef<HTMLElement>(null);
-  // Per card: covered by its skeleton. The server and the first render cover nothing.
   const [covered, setCovered] = useState<boolean[]>(() => testimonials.map(() => false));
 
   useEffect(() => {
     const node = section.current;
     if (!node || typeof IntersectionObserver === "undefined") return;
     const cards = Array.from(node.querySelectorAll("[data-testimonial]"));
-    // Each card's first report: whether it is on screen in the frame after hydration.
     const onScreen = new Map<Element, boolean>();
     // The section's latest report: it may come before every card has reported.
     let sectionInView = false;
@@ -67,7 +54,7 @@ export function Testimonials() {
           if (onScreen.size === cards.length) {
             const waiting = cards.map((card) => !onScreen.get(card));
             if (!waiting.some(Boolean)) return observer.disconnect();
-            // Before the next frame: a card off screen now must not show without its skeleton.
+            // Before the next frame, so no card flashes before its skeleton.
             flushSync(() => setCovered(waiting));
           }
         }
@@ -104,7 +91,6 @@ export function Testimonials() {
             </li>
           </ul>
         ) : null}
-        {/* Scrolls sideways below xl: focusable, so a keyboard reaches every card with the arrow keys. */}
         <div
           role="region"
           aria-label={testimonialsRowLabel}
@@ -119,11 +105,8 @@ export function Testimonials() {
               </li>
             ))}
             {/*
-             * Each skeleton is laid over its card's column of the track, not put inside the card:
-             * WebKit lays a subgrid out wrongly (star rows two or three times their height, cards
-             * out of line) once a positioned box is added to it, and the cards are subgrids (issue
-             * 25). Client-only, so the column can be a style (the CSP allows no style attribute in
-             * the server's HTML).
+             * Over the card's column, not inside the card: WebKit misplaces a subgrid holding a
+             * positioned box. Client-only, so the column can be a style (the CSP forbids one in HTML).
              */}
             {others.map((testimonial, index) =>
               covered[index + 1] ? (
@@ -144,12 +127,11 @@ export function Testimonials() {
   );
 }
 
-/** A star's outline from its top point (relative moves), so that one path can draw a row of them. */
+/** A star from its top point in relative moves, so one path draws a row. */
 const STAR = "l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.8-5.2 2.8 1-5.8-4.3-4.1 5.9-.9z";
 const stars = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, index) => `M${12 + (from + index) * 24} 3.5${STAR}`).join("");
 
-/** The rating as one row of stars (one SVG, not one per star), with its text for screen readers. */
 function Stars({ rating, className }: { rating: number; className: string }) {
   const label = ratingLabel.replace("{rating}", String(rating)).replace("{max}", String(ratingMax));
   return (
@@ -206,7 +188,6 @@ function Card({ testimonial, tone }: { testimonial: Testimonial; tone: string })
   );
 }
 
-/** Placeholder shapes laid over a card of the same size, opaque so the card cannot show through; decorative only. */
 function Skeleton({ featured = false }: { featured?: boolean }) {
   const bar = `animate-skeleton rounded-full ${featured ? "bg-white/10" : "bg-ink-100"}`;
   return (

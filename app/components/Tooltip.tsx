@@ -43,11 +43,8 @@ function useTooltipModule(): TooltipModule | null {
 }
 
 /**
- * When Radix is loaded. Tooltips are a hover affordance: on a device with a fine, hovering
- * pointer it is fetched as soon as the browser is idle after hydration, so controls are enhanced
- * before anyone reaches them (swapping in Radix re-creates the controls' DOM). On touch devices
- * it waits for a keyboard Tab or a mouse movement, so phones never pay for it on first load.
- * Returns a cleanup.
+ * With a hovering pointer, Radix loads when idle after hydration, before anyone reaches a control
+ * (the swap re-creates its DOM); on touch, at a Tab or a mouse move, so phones never pay for it.
  */
 function preloadOnFirstInteraction(): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
@@ -85,21 +82,15 @@ const useBrowserLayoutEffect = typeof document === "undefined" ? () => {} : useL
 
 interface TooltipGroupProps {
   as?: ElementType;
-  /**
-   * Also load Radix when the group comes within this distance of the viewport (CSS margin), so
-   * the controls are already enhanced when the visitor reaches them.
-   */
+  /** Also load Radix when the group comes this close to the viewport (a CSS margin). */
   preloadMargin?: string;
   className?: string;
   children: ReactNode;
 }
 
 /**
- * A group of icon-only controls sharing tooltip timing (skip delay). Until the visitor points at
- * or focuses one of them the controls are plain HTML; then Radix is loaded and takes over. If the
- * swap happens while a control has keyboard focus, focus is put back on it (so its tooltip opens).
- * Swapping in Radix re-creates the controls' elements: it waits while the visitor holds a pointer
- * down in the group, so that the press and its release land on the same control.
+ * Icon-only controls sharing tooltip timing: plain HTML until pointed at or focused, then Radix. The
+ * swap re-creates their elements, so it waits for a held pointer's release, and restores focus.
  */
 export function TooltipGroup({ as: Tag = "div", className, preloadMargin, children }: TooltipGroupProps) {
   const loaded = useTooltipModule();
@@ -149,8 +140,7 @@ export function TooltipGroup({ as: Tag = "div", className, preloadMargin, childr
     const trigger = triggers[index];
     const active = document.activeElement;
     if (trigger && active instanceof HTMLElement && trigger.contains(active)) {
-      // The control kept its node and its focus through the swap, so Radix never saw that focus:
-      // replay it, or a keyboard user would get no tooltip when the module loads late.
+      // The node kept its focus through the swap, unseen by Radix: replay it, or no tooltip opens.
       active.blur();
       active.focus({ preventScroll: true });
       return;
@@ -182,7 +172,7 @@ interface TooltipProps {
   children: ReactElement;
 }
 
-/** A tooltip showing an icon-only control's label. Must sit inside a `TooltipGroup`. */
+/** Must sit inside a `TooltipGroup`. */
 export function Tooltip({ label, children }: TooltipProps) {
   const mod = useContext(GroupModule);
   return mod ? <mod.TooltipRoot label={label}>{children}</mod.TooltipRoot> : children;

@@ -6,7 +6,6 @@ import { Icon } from "./Icon";
 
 interface FaqAccordionProps {
   items: Faq[];
-  /** The item already open in the native markup when this replaced it. */
   defaultValue?: string;
 }
 

@@ -1,7 +1,6 @@
 /**
- * The outer `<section>` of each section that needs no JavaScript (a static island). The section
- * element itself is rendered by React in the browser too (ids, landmarks and order stay in the
- * tree); only its inside is server-rendered HTML. See docs/decisions/021-static-islands.md.
+ * The `<section>` of each static island, rendered by React in the browser too (ids, landmarks, order);
+ * only its inside is server HTML, never hydrated (docs/decisions/021-static-islands.md).
  */
 export interface SectionFrame {
   id?: string;

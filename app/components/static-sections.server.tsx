@@ -10,10 +10,7 @@ import { ResultsContent } from "./Results";
 import type { StaticSectionName } from "./section-frames";
 import { ServicesContent } from "./Services";
 
-/**
- * Server only: the browser build replaces this module with an empty one, so none of these
- * sections' copy or components ship as JavaScript. See docs/decisions/021-static-islands.md.
- */
+/** Server only (decision 021): the browser build empties this module, so none of it ships. */
 const contents: Record<StaticSectionName, ComponentType> = {
   hero: HeroContent,
   services: ServicesContent,

@@ -4,10 +4,7 @@ import { services } from "~/content/services";
 import { site } from "~/content/site";
 import { serializeJsonLd, structuredData } from "~/lib/structured-data";
 
-/**
- * Server only (an empty module in the browser build): the JSON-LD's data, among it the services'
- * copy, never ships as JavaScript. See docs/decisions/021-static-islands.md.
- */
+/** Server only (decision 021): the JSON-LD's data never ships as JavaScript. */
 export function structuredDataScripts(siteUrl: string): string {
   const blocks = structuredData({
     siteUrl,

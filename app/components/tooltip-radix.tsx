@@ -1,14 +1,10 @@
 import * as RadixTooltip from "@radix-ui/react-tooltip";
 import { type ReactElement, type ReactNode, useRef, useState } from "react";
 
-/**
- * The Radix half of the tooltip, loaded on demand by `Tooltip.tsx` so that it never weighs on
- * the first page load. Timings are the spec's: open after 700 ms, 300 ms skip delay.
- */
+/** Loaded on demand by `Tooltip.tsx`. Timings are the spec's. */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
-    // The content only repeats the control's accessible name, so it closes as soon as the
-    // pointer leaves the control instead of waiting for it to travel onto the bubble.
+    // The content only repeats the control's name: close as the pointer leaves the control.
     <RadixTooltip.Provider delayDuration={700} skipDelayDuration={300} disableHoverableContent>
       {children}
     </RadixTooltip.Provider>
@@ -22,9 +18,8 @@ export function TooltipRoot({ label, children }: { label: string; children: Reac
 
   const onOpenChange = (next: boolean) => {
     if (next) escaped.current = false;
-    // Radix closes on any scroll, and Tab onto an off-screen control scrolls the page one frame
-    // after the focus opened the tooltip: a keyboard visitor keeps the label while the control
-    // keeps keyboard focus, until Escape or blur.
+    // Radix closes on any scroll, and Tab scrolls a frame after opening it: keep it open while the
+    // control has keyboard focus, until Escape or blur.
     else if (!escaped.current && trigger.current?.matches(":focus-visible")) return;
     setOpen(next);
   };

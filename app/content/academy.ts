@@ -1,7 +1,6 @@
 import { site } from "./site";
 import type { SectionIntro } from "./types";
 
-/** Third unshown section: the community's academy and a final call to action. Id `academy`. */
 export const academyIntro: SectionIntro = {
   eyebrow: "Insiders academy",
   heading: "Rather build automations on your own?",

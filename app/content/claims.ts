@@ -1,7 +1,4 @@
-/**
- * The marketing claims (docs/requirements.md, section 7), each written once. Sections quote these values,
- * and a test checks that every one of them appears on the page.
- */
+/** The marketing claims (docs/requirements.md, section 7), each written once; sections quote them. */
 export const claims = {
   lessManualWork: "Up to 80% less manual work",
   roi: "ROI in 3-6 months",

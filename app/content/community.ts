@@ -95,5 +95,4 @@ export const communityTiles: CommunityTile[] = [
   },
 ];
 
-/** Appended to an external link's accessible name: it opens a new tab. */
 export { newTabHint } from "./external-link";

@@ -1,7 +1,4 @@
-/**
- * The consent bar's copy (decision 047): shown only with GA_MEASUREMENT_ID set, the same bytes for
- * every visitor; the browser decides whether to show it (app/lib/analytics-consent.ts).
- */
+/** The consent bar's copy (decision 047). */
 export const consentText = {
   /** The bar's name for assistive technology, and its first line. */
   heading: "Analytics cookies",
@@ -9,7 +6,6 @@ export const consentText = {
   more: "Privacy Policy",
   accept: "Accept",
   decline: "Decline",
-  /** The footer's control that opens the bar again. */
   settings: "Cookie settings",
   /** What a screen reader hears when the bar appears, and after a choice. */
   announce: {

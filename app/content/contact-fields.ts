@@ -1,24 +1,18 @@
 /**
- * The contact form's fields: one row each, in the order the form shows them and the function
- * receives them. The validator (app/lib/contact/schema.ts), the form, the privacy page's list, the
- * stored lead and the leads CLI are made from this table: adding a field is adding a row here (and,
- * outside this repository, teaching the function to read it).
+ * The contact form's fields in form order. The validator, the form, the privacy page, the stored
+ * lead and the leads CLI are made from this table: adding a field is adding a row here.
  */
 
 /** How a field is shown, and the rules its kind brings (a one-line field refuses line breaks). */
 export type FieldKind = "text" | "email" | "tel" | "url" | "select" | "textarea";
 
 export interface ContactFieldRow {
-  /** The `name` the form posts and the key the function receives. */
   readonly name: string;
   readonly label: string;
   readonly kind: FieldKind;
   /** Refused when left empty (after trimming); the browser marks it `required` too. */
   readonly required: boolean;
-  /**
-   * Checked before the fields without it: the spec names a rule for these (name, email, website,
-   * message), and the first failing field is the one a visitor is told about.
-   */
+  /** Checked first: the spec names a rule for these, and a visitor is told of the first failure. */
   readonly specRule: boolean;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -27,7 +21,6 @@ export interface ContactFieldRow {
   readonly optionSuffix?: string;
   readonly placeholder: string;
   readonly autoComplete: string;
-  /** Spans both columns of the form from the small breakpoint up. */
   readonly wide?: boolean;
   /** Why the site asks for it: the privacy page's list. */
   readonly purpose: string;
@@ -35,7 +28,6 @@ export interface ContactFieldRow {
     /** Empty, or shorter than `minLength`. */
     readonly missing?: string;
     readonly tooLong?: string;
-    /** Not of its kind: an e-mail address, a web address, one of the options. */
     readonly invalid?: string;
     /** A one-line field holding a line break, another control character or a bidi override. */
     readonly notOneLine?: string;
@@ -171,7 +163,6 @@ export type ContactFieldName = (typeof CONTACT_FIELDS)[number]["name"];
 
 type ContactFieldOf<N extends ContactFieldName> = Extract<(typeof CONTACT_FIELDS)[number], { name: N }>;
 
-/** A field's row by its name. */
 export function contactField<N extends ContactFieldName>(name: N): ContactFieldOf<N> {
   return CONTACT_FIELDS.find((field) => field.name === name) as ContactFieldOf<N>;
 }

@@ -1,7 +1,4 @@
-/**
- * Every text the contact form shows around its fields: heading, notes, the button and the notices.
- * The fields themselves, with their labels and messages, are the field table (contact-fields.ts).
- */
+/** The texts around the form's fields (the fields' own are in contact-fields.ts). */
 export const contactFormText = {
   heading: "Request your free AI assessment",
   intro: "Tell us where the manual work piles up. We reply with concrete next steps, not a sales script.",
@@ -10,27 +7,17 @@ export const contactFormText = {
   counterLabel: "characters used",
   submit: "Send Message",
   submitting: "Sending Message...",
-  /**
-   * One line under the button: where a visitor reads what happens to what they type. The page's
-   * name alone: the home page's bytes are budgeted, and the footer's link of the same words costs
-   * nothing more.
-   */
+  /** The page's name alone: the home page's bytes are budgeted. */
   privacyNotice: { label: "Privacy Policy", href: "/privacy" },
 } as const;
 
 /** The honeypot: a field people never see. Its name is one no password manager or autofill fills. */
 export const honeypotField = { name: "hp_ref_code", label: "Leave this field empty" } as const;
 
-/**
- * With JavaScript, the milliseconds from the first keystroke in the form to its submit (a spam
- * signal when very short: decision 042). Without JavaScript it is never sent, and never needed.
- */
+/** Milliseconds from first keystroke to submit, sent with JavaScript (a spam signal: decision 042). */
 export const typingTimeField = { name: "typing_ms" } as const;
 
-/**
- * The one validation message that belongs to no field: a hand-made request sending a field twice or
- * as a file. Each field's own messages are in its row of the field table (contact-fields.ts).
- */
+/** The one message of no field: a hand-made request sending a field twice or as a file. */
 export const contactValidationMessages = {
   notText: "Please fill in each field once, as plain text.",
 } as const;
@@ -40,7 +27,7 @@ export interface ContactNoticeText {
   description: string;
 }
 
-/** The notices (docs/requirements.md, section 5), shown as a toast with JavaScript and next to the form without. */
+/** The notices (docs/requirements.md, section 5): a toast with JavaScript, beside the form without. */
 export const contactNotices = {
   validationTitle: "Validation Error",
   success: {

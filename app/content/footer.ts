@@ -23,10 +23,7 @@ export const footerSocialLinks: (ExternalLink & { icon: "camera" | "video" })[] 
 
 export const footerContactHeading = "Contact";
 
-/**
- * The privacy page is the site's own (docs/requirements.md, section 6: the form collects personal
- * data); the other two stay placeholders until the agency has their texts (they point nowhere).
- */
+/** Only the privacy page is real (docs/requirements.md, section 6); the others await their texts. */
 export const legalLinks: NavLink[] = [
   { label: "Privacy Policy", href: "/privacy" },
   { label: "Terms of Service", href: "#" },

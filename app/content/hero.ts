@@ -1,7 +1,6 @@
 import { claims } from "./claims";
 import type { IconName, NavLink } from "./types";
 
-/** Where a step of the hero's pipeline stands: finished, or running now. */
 export type PipelineState = "done" | "active";
 
 export const hero = {
@@ -12,7 +11,6 @@ export const hero = {
   primaryCta: { label: "Transform Your Business with AI", href: "#contact" } satisfies NavLink,
   secondaryCta: { label: "Join the Community", href: "#community" } satisfies NavLink,
   highlights: [claims.lessManualWork, claims.roi, claims.startIn],
-  /** An automation at work, drawn as the pipeline a client would see in their own dashboard. */
   panel: {
     title: "A new lead, handled while you sleep",
     status: "Running 24/7",

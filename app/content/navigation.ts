@@ -1,6 +1,5 @@
 import type { NavLink } from "./types";
 
-/** The header's section links, in the order they appear. */
 export const headerLinks: NavLink[] = [
   { label: "Solutions", href: "#services" },
   { label: "Insiders", href: "#community" },
@@ -13,9 +12,7 @@ export const headerCta: NavLink = { label: "Get Started", href: "#contact" };
 
 export const navigationText = {
   skipLink: "Skip to main content",
-  /** Accessible name of the mobile menu toggle (also its tooltip). */
   menuToggle: "Menu",
-  /** Accessible name of the control that closes the menu before JavaScript has loaded. */
   menuClose: "Close menu",
   primaryNavLabel: "Primary",
   mobileNavLabel: "Mobile",

@@ -1,9 +1,6 @@
 /**
- * The privacy page's copy (/privacy, decision 043). Plain language, layered: a short summary, then
- * the detail, whose parts follow GDPR article 13(1) and (2) in order (decision 047). Every value in
- * it (fields, days, processors and their places, cookies, the controller) comes from the page's
- * facts (`privacyFacts` in app/lib/privacy.server.ts), computed from the code and the configuration
- * that decide it; this file only says them in words. Changing what it says: change
+ * The privacy page's copy (/privacy, decisions 043 and 047). Every value comes from `privacyFacts`
+ * (app/lib/privacy.server.ts); this file only says them in words. Changing what it says: change
  * `copyLastChanged` (./privacy-changed.ts) in the same commit.
  */
 import type { SpamSignal } from "~/lib/contact/spam";
@@ -48,10 +45,7 @@ export function longDate(day: string): string {
   return `${date} ${MONTHS[month - 1]} ${year}`;
 }
 
-/**
- * What the spam check looks at, in words. Keyed by the signals themselves (app/lib/contact/spam.ts):
- * a signal added there without a sentence here is a type error.
- */
+/** Keyed by the signals (app/lib/contact/spam.ts): one added without a sentence is a type error. */
 export const spamSignalWords: Record<SpamSignal, string> = {
   honeypot: "the hidden field filled in",
   links: "more than two links in the message",
@@ -62,7 +56,6 @@ export const spamSignalWords: Record<SpamSignal, string> = {
   "fast-submit": "a message sent within seconds of the first keystroke",
 };
 
-/** How each kind of processor is named on the page, and what it does with the data. */
 export const processorRoles: Record<
   Processor["role"],
   { label: string; does: (facts: PrivacyFacts) => string }
@@ -96,7 +89,6 @@ export const processorRoles: Record<
 
 export const privacyText = {
   meta: {
-    /** The tab and bookmark name: the page, then whose site it is. */
     title: `Privacy Policy | ${site.brandName}`,
     description:
       "What this site does with what you type into its contact form: who receives it, where, how long it is kept, which cookies are set with your consent, and your rights.",
@@ -106,7 +98,6 @@ export const privacyText = {
   lead: "What this site does with what you give it, in plain words: the short version first, the details below.",
   lastChanged: "Last changed",
 
-  /** The list of the detail's parts. */
   onThisPage: "On this page",
 
   /** Shown wherever configuration leaves a value out: never a placeholder that reads as real. */

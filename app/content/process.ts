@@ -1,6 +1,5 @@
 import type { ProcessStep, SectionIntro } from "./types";
 
-/** Second unshown section (after contact): how an engagement runs. Id `process`. */
 export const processIntro: SectionIntro = {
   eyebrow: "How we work",
   heading: "From first message to full automation in 30 days",

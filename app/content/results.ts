@@ -1,16 +1,12 @@
 import type { Metric, SectionIntro } from "./types";
 
-/** The first section the spec does not show: the outcomes clients can expect. Id `results`. */
 export const resultsIntro: SectionIntro = {
   eyebrow: "Results",
   heading: "The numbers that make automation worth it",
   lead: "We scope every project around outcomes you can measure on your own books, not vanity metrics.",
 };
 
-/**
- * How a figure is drawn as a bar: a share of the whole (`share`, in percent), or a stretch of the
- * first year (`from`–`to`, in months). Decorative: the figure's words carry the claim.
- */
+/** `share` in percent; `year` from–to in months. Decorative: the figure's words carry the claim. */
 export type MetricBar = { kind: "share"; percent: 80 | 60 } | { kind: "year"; from: number; to: number };
 
 export const resultsMetrics: (Metric & { bar: MetricBar })[] = [
@@ -44,7 +40,6 @@ export const resultsMetrics: (Metric & { bar: MetricBar })[] = [
   },
 ];
 
-/** The ends of the scale under each kind of bar. */
 export const resultsScales = {
   share: { start: "0%", end: "100%" },
   year: { start: "Month 0", end: "Month 12" },

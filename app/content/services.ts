@@ -59,10 +59,7 @@ export const services: Service[] = [
   },
 ];
 
-/**
- * The first service, drawn as the flow it runs (the same shape as the hero's pipeline): where
- * conversations come from, the assistant, and what it hands on. Labels only; the card's text says it.
- */
+/** The first service's flow diagram: labels only, the card's text says it. */
 export const chatbotFlow = {
   inputs: ["Website", "SMS", "Social"],
   hub: "AI",

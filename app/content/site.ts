@@ -1,7 +1,4 @@
-/**
- * Brand, contact details and outbound links. Content, not code: change them here.
- * The defaults are honest placeholders (docs/requirements.md, section 2).
- */
+/** The defaults are honest placeholders (docs/requirements.md, section 2). */
 export const site = {
   brandName: "AI Automation Agency",
   title: "AI Automation Agency | AI Business Automation Services",

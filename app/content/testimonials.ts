@@ -6,14 +6,11 @@ export const testimonialsIntro: SectionIntro = {
   lead: "Business owners and community members on what changed after we automated the work they used to do by hand.",
 };
 
-/** The accessible name of the row of reviews that scrolls sideways on narrow screens. */
 export const testimonialsRowLabel = "More reviews";
 
-/** Text alternative for a star rating; `{rating}` and `{max}` are filled in. */
 export const ratingLabel = "Rated {rating} out of {max}";
 export const ratingMax = 5;
 
-/** The first is featured: a large quote above the others. */
 export const testimonials: Testimonial[] = [
   {
     name: "Sarah Mitchell",

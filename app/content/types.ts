@@ -2,10 +2,8 @@
 
 import type icons from "~/styles/icons.json";
 
-/** The icons drawn for this site: the keys of app/styles/icons.json (drawn by icons.css). */
 export type IconName = keyof typeof icons;
 
-/** An in-page anchor (`#id`) or a path on this site. */
 export interface NavLink {
   label: string;
   href: `#${string}` | `/${string}`;
@@ -50,7 +48,7 @@ export interface Testimonial {
   rating: number;
 }
 
-/** A figure shown large; `prefix value label` reads as one sentence (e.g. "Up to" "80%" "less manual work"). */
+/** `prefix value label` reads as one sentence ("Up to" "80%" "less manual work"). */
 export interface Metric {
   prefix?: string;
   value: string;
@@ -76,11 +74,9 @@ export interface SectionIntro {
   lead: string;
 }
 
-/** A page that answers an error status (404, 400): its copy, the title included. */
 export interface StatusPageText {
   code: string;
   heading: string;
-  /** The document title; ends with the brand name. */
   title: string;
   message: string;
   homeLink: string;

@@ -17,11 +17,7 @@ export const meta: MetaFunction = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/**
- * Every path no other route answers: the 404. A path that was not valid percent-encoding (the
- * server escaped it and says so in the load context, server/app.ts) gets the 400 page instead;
- * the server's request line logs it, with no stack trace.
- */
+/** The 404; a path that was not valid percent-encoding gets the 400 (flagged by server/app.ts). */
 export function loader({ request, context }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
   if (context.malformedPath) return data<SplatData>({ pathname, status: 400 }, { status: 400 });

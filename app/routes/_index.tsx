@@ -21,24 +21,17 @@ export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ match
   return [...(root?.meta ?? []), ...homeMeta(root?.data?.siteUrl ?? "")];
 };
 
-/**
- * Chromium holds the first paint until the hero has been parsed (`#services` is the next section).
- * Without it, a slow parse painted a half-parsed hero, and the hero's centred card and its
- * bottom-anchored glow then moved as the rest arrived: a layout shift of up to 0.38 on load.
- * Other browsers ignore the hint; no request is involved.
- */
+/** Chromium holds the first paint until the hero is parsed: a half-parsed hero shifts its layout. */
 export const links: LinksFunction = () => [{ rel: "expect", href: "#services", blocking: "render" }];
 
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
-  // An action's answer is personal to one visitor and must never be cached.
-  // Its other headers (Retry-After, Allow, X-Request-Id) travel with it.
+  // An action's answer is personal: never cached; its other headers travel with it.
   if (actionHeaders.get("Cache-Control")) return new Headers(actionHeaders);
   return {
     "Cache-Control": loaderHeaders.get("Cache-Control") ?? CACHE_CONTROL.page,
   };
 };
 
-/** The contact form posts here (with or without JavaScript). */
 export function action({ request, context }: ActionFunctionArgs) {
   if (!context.contactAction)
     throw new Error("The server did not hand the contact action to the app (server/app.ts).");
@@ -50,7 +43,7 @@ export function clientAction({ serverAction }: ClientActionFunctionArgs) {
   return runContactServerAction(serverAction);
 }
 
-/** `/?contact=sent` is where a successful no-JavaScript submission lands: the same page, with the notice. */
+/** A successful no-JavaScript submission lands on `/?contact=sent`: the page, with the notice. */
 export function loader({ request }: LoaderFunctionArgs) {
   return { contactSent: isContactSentUrl(new URL(request.url)) };
 }

@@ -7,7 +7,6 @@ import { messageLength } from "~/lib/contact/form-data";
 import { Icon } from "../Icon";
 import { CONTACT_NOTICE_ID } from "./ContactNotice";
 
-/** The input type and on-screen keyboard each one-line kind asks for. */
 const INPUT: Record<
   Exclude<FieldKind, "select" | "textarea">,
   { type: string; inputMode?: "email" | "tel" | "url" }
@@ -22,11 +21,10 @@ interface ContactFieldProps {
   field: ContactFieldRow;
   defaultValue: string | undefined;
   invalid: boolean;
-  /** The server's notice is on the page (no JavaScript): the failing field points at it. */
+  /** The server's notice is on the page (no JavaScript): an invalid field points at it. */
   noticeShown: boolean;
 }
 
-/** One field of the contact form, drawn from its row of the field table: label, control, and for a text area its counter. */
 export function ContactField({ field, defaultValue, invalid, noticeShown }: ContactFieldProps) {
   const id = `contact-${field.name}`;
   const describedBy = [
@@ -55,8 +53,6 @@ export function ContactField({ field, defaultValue, invalid, noticeShown }: Cont
         )}
       </label>
       {field.kind === "select" ? (
-        // Drawn like the inputs (height, padding, border), with a chevron of its own and the
-        // placeholder's colour until an option is chosen (`.select-field` in the stylesheet).
         <div className="relative">
           <select
             {...control}
@@ -97,12 +93,11 @@ interface TextAreaProps {
   control: { id: string; name: string; defaultValue: string | undefined };
 }
 
-/** A text area and its "used/allowed" counter, which follows every input (the form's reset sends one too). */
+/** The counter follows every input event (clearing the form sends one too). */
 function TextArea({ field, control }: TextAreaProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const [count, setCount] = useState(() => messageLength(control.defaultValue ?? ""));
-  // JavaScript arrives when the visitor first interacts (decision 036), often while they type: the
-  // counter starts from what the field holds, not from the server's value.
+  // JavaScript often arrives while the visitor types (decision 036): count what the field holds.
   useEffect(() => {
     if (ref.current) setCount(messageLength(ref.current.value));
   }, []);

@@ -16,22 +16,16 @@ import type { ToastNotice } from "./ContactToast";
 import { Honeypot } from "./Honeypot";
 import { SubmitButton } from "./SubmitButton";
 
-// Radix Toast is only needed once the visitor uses the form: keep it out of the initial JavaScript.
+// Toast and validator load once the form is used: the first JavaScript is over budget with them.
 const loadToast = () => import("./ContactToast");
 const ContactToast = lazy(loadToast);
-// The validator (zod/mini, about 6 KB gzipped) likewise: the page's first JavaScript is over budget
-// with it. It is fetched when the form is first focused, long before the visitor submits.
 const loadValidator = () => import("~/lib/contact/schema");
 
 const ACTION = "/?index";
-// Multipart sends text as raw UTF-8: 2000 characters of Chinese or Japanese stay near 6 KB, where
-// URL encoding (9 bytes a character) would pass the server's 16 KB limit and lose the lead.
+// Multipart sends raw UTF-8: URL-encoded, 2000 CJK characters would pass the server's 16 KB limit.
 const ENC_TYPE = "multipart/form-data";
 
-/**
- * Empties every field, the select and the honeypot included (a reset would restore server
- * defaults), and says so with an input event, as typing would: a text area's counter follows it.
- */
+/** Empties every field (a reset would restore server defaults), with input events for the counters. */
 function clearForm(form: HTMLFormElement) {
   for (const element of Array.from(form.elements)) {
     if (element instanceof HTMLSelectElement) element.selectedIndex = 0;
@@ -42,11 +36,7 @@ function clearForm(form: HTMLFormElement) {
   }
 }
 
-/**
- * Focuses the failing field and brings it, with its label, to the middle of the screen: clear of the
- * fixed header and of the toast in every engine. (WebKit's own `focus()` scrolls only the field's
- * text line into view, which leaves its label under the header and the field under the toast.)
- */
+/** Centres field and label: WebKit's `focus()` leaves them under the header and the toast. */
 function focusField(form: HTMLFormElement, field: ContactFieldName) {
   const element = form.elements.namedItem(field);
   if (!(element instanceof HTMLElement)) return;
@@ -54,15 +44,10 @@ function focusField(form: HTMLFormElement, field: ContactFieldName) {
   (element.closest("div:has(> label)") ?? element).scrollIntoView({ block: "center" });
 }
 
-/**
- * The contact form. Without JavaScript it is a plain POST to the index route's action, which
- * answers with the whole page, the notice and (on error) the values. With JavaScript it validates
- * in the browser with the same schema, sends through a fetcher (no navigation) and shows a toast.
- */
+/** A plain POST without JavaScript; with it, validated in the browser, sent by a fetcher, toasted. */
 export function ContactForm() {
   const fetcher = useFetcher<ContactActionData>({ key: "contact-form" });
-  // A no-JavaScript post renders its answer on the page (an error), or redirects to `/?contact=sent`
-  // (success: the loader says so); an enhanced one comes back as fetcher data.
+  // Without JavaScript: an error renders on the page; success redirects to `/?contact=sent`.
   const actionResult = useActionData() as ContactActionData | undefined;
   const page = useLoaderData() as { contactSent?: boolean } | null;
   const documentResult: ContactActionData | undefined =
@@ -74,8 +59,7 @@ export function ContactForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const inFlight = useRef(false);
   const toastId = useRef(0);
-  // When the visitor first typed in the form (a spam signal when the submit follows within about
-  // 3 s: decision 042). Only typing counts: Tab, Enter and a paste with the mouse are not typing.
+  // First typing in the form: a spam signal when the submit follows within about 3 s (decision 042).
   const firstKeystroke = useRef<number | null>(null);
   const [toast, setToast] = useState<ToastNotice | null>(null);
   const [toastWanted, setToastWanted] = useState(false);
@@ -90,8 +74,7 @@ export function ContactForm() {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
 
-  // The first typing in the form starts the clock the submit reports (typing_ms). A listener on the
-  // form rather than a prop: the form itself is not something a visitor presses.
+  // Starts the typing_ms clock. A listener, not a prop: the form is not something a visitor presses.
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
@@ -103,7 +86,7 @@ export function ContactForm() {
     return () => form.removeEventListener("keydown", onKeyDown);
   }, []);
 
-  // Each answer from the action is handled once, when the fetcher is done (after revalidation).
+  // Each answer is handled once, after revalidation.
   const handledResult = useRef<ContactActionData | undefined>(undefined);
   useEffect(() => {
     if (!fetcherResult || fetcher.state !== "idle" || handledResult.current === fetcherResult) return;
@@ -133,9 +116,8 @@ export function ContactForm() {
     setEnhanced(true);
     // The button is only aria-disabled while sending (it keeps focus): a second press lands here.
     if (inFlight.current || submitting) return;
-    // Held while the validator loads, so that a double click still sends once.
+    // Held while the validator loads: a double click sends once.
     inFlight.current = true;
-    // A new attempt: the last attempt's outcome no longer describes the form.
     setToast(null);
     const formData = new FormData(form);
     void loadValidator()
@@ -159,7 +141,7 @@ export function ContactForm() {
         }
         setClientInvalid(null);
         trackContactSubmit();
-        // The outcome as data, for the toast: no redirect, the visitor stays where they are.
+        // The outcome as data, not a redirect.
         formData.set(answerAsDataField.name, answerAsDataField.value);
         if (firstKeystroke.current !== null)
           formData.set(typingTimeField.name, String(Math.round(performance.now() - firstKeystroke.current)));
@@ -173,13 +155,10 @@ export function ContactForm() {
         ref={formRef}
         id={CONTACT_FORM_ID}
         method="post"
-        // Without JavaScript the answer is a new page: land on the form, where the notice is its
-        // first child. (#contact would put the notice below the fold on a phone.)
+        // Without JavaScript, land on the notice (#contact would leave it below a phone's fold).
         action={`${ACTION}#${CONTACT_FORM_ID}`}
         encType={ENC_TYPE}
-        // The spec's notices, not the browser's bubbles, answer every rule, with JavaScript (the
-        // shared validator) as without (the server's notice). `required` and the input types stay
-        // for what they still give: announced as required, the right keyboard, autofill.
+        // The spec's notices, not the browser's bubbles; `required` and types stay for a11y, keyboards.
         noValidate
         onSubmit={onSubmit}
         onFocus={wantToast}
@@ -197,9 +176,7 @@ export function ContactForm() {
           />
         ))}
         <Honeypot />
-        {/* The notes' type set once for both (the button sets its own). Here and above, adjacent
-            texts are one string: React marks each boundary between two text nodes with a comment,
-            and the home page's bytes are budgeted. */}
+        {/* Adjacent texts are one string: React marks each text boundary, and bytes are budgeted. */}
         <div className="grid gap-3 text-sm text-ink-600 sm:col-span-2">
           <p>{text.requiredNote}</p>
           <SubmitButton submitting={submitting} />

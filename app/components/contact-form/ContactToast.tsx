@@ -13,11 +13,7 @@ interface ContactToastProps {
   onClose: () => void;
 }
 
-/**
- * The form's toast (Radix): announced to screen readers (errors assertively), dismissible
- * by button, Escape or swipe. Loaded only when the visitor first uses the form. It sits at
- * the top of the screen so it never covers the submit button on a phone.
- */
+/** At the top of the screen, so it never covers the submit button on a phone. */
 export default function ContactToast({ notice, onClose }: ContactToastProps) {
   const error = notice?.kind === "error";
   return (

@@ -1,10 +1,6 @@
 import { honeypotField } from "~/content/contact-form";
 
-/**
- * A trap for bots: off screen, hidden from assistive technology, out of the tab order and
- * never autofilled. People leave it empty; a submission that fills it is held as spam, never sent
- * (decision 042): a person whose password manager filled it anyway is released, not lost.
- */
+/** A trap for bots, unseen by people; a submission that fills it is held as spam (decision 042). */
 export function Honeypot() {
   return (
     <div aria-hidden="true" className="pointer-events-none absolute -left-[9999px] h-px w-px overflow-hidden">

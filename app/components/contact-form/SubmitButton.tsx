@@ -1,12 +1,6 @@
 import { contactFormText as text } from "~/content/contact-form";
 
-/**
- * The submit button, the page's most important action: the accent, full width, at least as large as
- * any other link to the form. While sending it shows a spinner with "Sending Message..." and says it is
- * unavailable with `aria-disabled`, not `disabled`: a disabled button drops the focus of whoever
- * pressed it (the next Tab started from nowhere). The form ignores a submit while one is
- * in flight, so a double click still sends once.
- */
+/** `aria-disabled`, not `disabled`, while sending: a disabled button drops the presser's focus. */
 export function SubmitButton({ submitting }: { submitting: boolean }) {
   return (
     <button

@@ -1,7 +1,4 @@
-/**
- * A value the configuration leaves out (the controller's name, a processor): marked as missing,
- * in a dashed box that reads as a gap, never as a placeholder that could pass for the real value.
- */
+/** A value the configuration leaves out: a dashed gap, never a placeholder that passes for real. */
 export function NotPublished({ label }: { label: string }) {
   return (
     <span

@@ -29,7 +29,6 @@ function MailLink({ email }: { email: string }) {
   );
 }
 
-/** A configured value, or the mark that it is missing. */
 function Stated({ value, children }: { value: string | null; children?: (value: string) => ReactNode }) {
   if (value === null) return <NotPublished label={privacyText.notPublished} />;
   return <>{children ? children(value) : value}</>;
@@ -88,7 +87,6 @@ function Dpo({ dpo }: PrivacyFacts) {
   );
 }
 
-/** The form's fields, from the field table: the same for every deployment. */
 function Fields() {
   const text = privacyText.fields;
   return (
@@ -239,10 +237,7 @@ const Automated = ({ spamSignals }: PrivacyFacts) => (
   <>{privacyText.automated.paragraphs(spamSignals.map((signal) => spamSignalWords[signal])).map(paragraph)}</>
 );
 
-/**
- * The detail, in the order of GDPR article 13(1)(a)-(f) and 13(2)(a)-(f) (decision 047): each
- * part's fragment id, heading and body.
- */
+/** In the order of GDPR article 13(1)(a)-(f) and 13(2)(a)-(f) (decision 047). */
 const PARTS: { id: string; heading: string; Body: (facts: PrivacyFacts) => ReactNode }[] = [
   { id: "controller", heading: privacyText.controller.heading, Body: Controller },
   { id: "dpo", heading: privacyText.dpo.heading, Body: Dpo },
@@ -258,10 +253,7 @@ const PARTS: { id: string; heading: string; Body: (facts: PrivacyFacts) => React
   { id: "automated", heading: privacyText.automated.heading, Body: Automated },
 ];
 
-/**
- * The page's second layer: each thing the summary says, in full, with where it applies. A list of
- * the parts comes first (beside them, and staying in view, from lg), plain fragment links.
- */
+/** The page's second layer: each point of the summary in full, after a list of the parts. */
 export function PrivacyDetails({ facts }: { facts: PrivacyFacts }) {
   return (
     <div className="bg-paper py-14 sm:py-20">

@@ -2,7 +2,6 @@ import type { ReactNode } from "react";
 
 import { HEADING_PAIR, withoutLoneLastWord } from "~/lib/typography";
 
-/** One part of the privacy page's detail: a heading the page's outline lists, and its text. */
 export function PrivacySection({
   id,
   heading,

@@ -4,10 +4,7 @@ import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typogra
 
 import { Icon } from "../Icon";
 
-/**
- * The page's first layer: its heading, and what a visitor most needs to know in a few lines.
- * The detail below says the same at length; both read the same facts.
- */
+/** The page's first layer; the detail below says the same at length, from the same facts. */
 export function PrivacySummary({ facts }: { facts: PrivacyFacts }) {
   const { summary } = privacyText;
   return (
