@@ -1,4 +1,4 @@
-// The leads CLI's entry point, bundled by scripts/bundle.mjs (from scripts/build.mjs) and started by `npm run leads`.
+// The leads CLI's entry point, bundled by scripts/bundle.mjs and started by `npm run leads`.
 import { main } from "./leads/main";
 
 process.exitCode = await main(process.argv);

@@ -1,7 +1,5 @@
-// The Express application behind `npm start` (server/production.ts) and `npm run dev`
-// (server/dev.ts): the headers of every response, the guard against URLs the app cannot answer as
-// a visitor would, compression, the build's assets and public/, /metrics, then Remix.
-// docs/architecture.md draws the paths; decision 027 says why this replaced remix-serve.
+// The Express application behind `npm start` and `npm run dev`: docs/architecture.md draws the
+// paths; decision 027 says why this replaced remix-serve.
 import path from "node:path";
 
 import { createRequestHandler } from "@remix-run/express";
@@ -26,16 +24,15 @@ export interface AppOptions {
   /** The current server build (development swaps it after each rebuild). */
   getBuild: () => ServerBuild;
   mode: "production" | "development";
-  /** This process's lead store, function, limits and alerts: the contact action and /metrics use them. */
+  /** This process's lead store, function, limits and alerts. */
   leads: LeadServices;
   /** Routes mounted before everything else (development's live-reload stream). */
   before?: (app: express.Express) => void;
 }
 
 /**
- * One JSON line per request the app answers, with its status and the path as the client sent it
- * (never the query string, which may carry what a visitor typed). Client errors are logged like
- * this and nothing more: never a stack trace for a request that was the client's mistake.
+ * One JSON line per request, never with the query string (it may carry what a visitor typed), and
+ * never a stack trace for a client's mistake.
  */
 function logWhenAnswered(req: Request, res: Response): void {
   const started = performance.now();
@@ -77,10 +74,7 @@ function forwardedRequest(req: Request): globalThis.Request {
   return new globalThis.Request("http://localhost/", { headers });
 }
 
-/**
- * Every response, whoever answers it, gets the site's security and caching headers when its
- * headers are written, unless it set one itself (a document's own policy, a file's caching).
- */
+/** Every response's security and caching headers, unless it set one itself (a document's policy). */
 const everyResponseHeaders: RequestHandler = (req, res, next) => {
   const https = arrivedOverHttps(forwardedRequest(req));
   onHeaders(res, function complete() {
@@ -91,12 +85,10 @@ const everyResponseHeaders: RequestHandler = (req, res, next) => {
 
 /**
  * URLs the app must not see as they are:
- * - `?_data=`: the data protocol of Remix without single fetch. This app's browser code never
- *   sends it, and Remix still answers it (running loaders and actions) with a 500 for a route
- *   without a loader. Refused with 400 before anything runs.
- * - A path that is not valid percent-encoding (`/%`): Express and Remix would each fail to decode
- *   it. Its `%` signs are escaped so the app can route it, and the app is told, through the load
- *   context, to answer with its own 400 page (app/routes/$.tsx).
+ * - `?_data=`: Remix's pre-single-fetch protocol, which our code never sends but Remix still runs
+ *   (a 500 for a route without a loader): a 400 before anything runs.
+ * - A path that is not valid percent-encoding (`/%`), which Express and Remix fail to decode: its
+ *   `%` escaped so it routes, and the app answers with its own 400 page (app/routes/$.tsx).
  */
 const guardUrls: RequestHandler = (req, res, next) => {
   const [path = "/", ...rest] = req.originalUrl.split("?");
@@ -129,7 +121,7 @@ const lastResort: ErrorRequestHandler = (error, req, res, next) => {
     .send(status >= 500 ? "Internal Server Error" : "Bad Request");
 };
 
-/** Static files, with the caching of their kind; no access log line (nor had remix-serve one). */
+/** Static files, with the caching of their kind; no access log line. */
 function staticFiles(dir: string, cacheControl: string): RequestHandler {
   return express.static(dir, {
     cacheControl: false,
@@ -137,10 +129,7 @@ function staticFiles(dir: string, cacheControl: string): RequestHandler {
   });
 }
 
-/**
- * GET /metrics with `Authorization: Bearer <METRICS_TOKEN>`: the Prometheus text. Anything else
- * goes on to the app, which answers it as it answers any path it does not know (the 404).
- */
+/** GET /metrics with `Authorization: Bearer <METRICS_TOKEN>`; anything else gets the app's 404. */
 function metricsEndpoint(leads: LeadServices): RequestHandler {
   const metrics = createMetrics({ leadCounts: () => leads.store.counts() });
   return (req, res, next) => {
@@ -152,9 +141,8 @@ function metricsEndpoint(leads: LeadServices): RequestHandler {
 }
 
 /**
- * The client for the per-client limit: with trusted proxies, the address the outermost one saw;
- * without (or when a trusted proxy sent no usable X-Forwarded-For), the socket's own address,
- * never a header a visitor can write. An IPv6 client counts by its /64 (clientLimitKey).
+ * The client for the per-client limit: the address a trusted proxy saw, else the socket's, never a
+ * header a visitor can write. An IPv6 client counts by its /64 (clientLimitKey).
  */
 function contactClient(request: globalThis.Request, socketAddress: string | undefined): string | undefined {
   const forwarded = env.TRUST_PROXY > 0 ? clientAddress(request, env.TRUST_PROXY) : undefined;

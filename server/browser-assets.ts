@@ -6,11 +6,9 @@ import type { ServerBuild } from "@remix-run/node";
 type BuildFiles = Pick<ServerBuild, "assets" | "assetsBuildDirectory" | "publicPath">;
 
 /**
- * The browser files the build's pages will ask for (the entry, each route's module and shared
- * chunks, the manifest) that are not on disk, as paths. A server build shipped without its
- * browser build (or next to another build's) serves pages that cannot hydrate: the file
- * handler would fall through to public/ and answer an older build's chunks, or 404s. The page
- * still works without JavaScript, so nothing else would notice.
+ * The browser files the build's pages will ask for that are not on disk. A server build shipped
+ * without its browser build serves pages that cannot hydrate, and as the page works without
+ * JavaScript, nothing else would notice.
  */
 export function missingBrowserAssets(build: BuildFiles, root: string): string[] {
   const { entry, routes, url } = build.assets;

@@ -1,7 +1,5 @@
-// Compression for bytes made once (decision 041): the home page at build, the build's scripts and
-// stylesheet at build, public/ files at start. Once, so the smallest bytes are worth the time:
-// brotli at its best quality (text mode) and gzip at 9. What changes per request (a form's answer,
-// the 404) is compressed by the compression middleware instead (server/app.ts).
+// Compression for bytes made once (decision 041), so the smallest bytes are worth the time: brotli
+// at its best quality and gzip at 9.
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 

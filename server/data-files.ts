@@ -4,10 +4,7 @@ import { dirname, resolve } from "node:path";
 import type { Env } from "~/lib/env.server";
 import { ensureDirectorySync, errorCode } from "~/lib/files.server";
 
-/**
- * Checked when the server starts, so that an unusable path stops it with the variable and the
- * path named, instead of failing (or hanging) on the first visitor's submission.
- */
+/** Checked at start, so an unusable path stops the server rather than a visitor's submission. */
 export function dataFileProblem(variable: string, file: string): string | null {
   const path = resolve(file);
   const dir = dirname(path);
@@ -43,13 +40,13 @@ export function dataFileProblems(env: Env): string[] {
     : [];
 }
 
-/** The last release with `npm run leads -- import`, by its commit: releases before 2.0.0 had no version (decision 050). */
+/** The last release with `npm run leads -- import`, by commit (decision 050). */
 export const IMPORTING_RELEASE = "6bce7b3";
 
-/** Where the release before the lead store kept its leads, by default, in the same data folder. */
+/** Where the release before the lead store kept its leads, in the same data folder. */
 const PREVIOUS_RELEASE_FILES = ["contact-requests.jsonl", "undelivered-contact-requests.jsonl"];
 
-/** A file of that release: still waiting for its import, or the copy the import renamed `<file>.imported-<time>`. */
+/** A file of that release, imported (renamed `<file>.imported-<time>`) or not. */
 const isPreviousReleaseFile = (name: string) =>
   PREVIOUS_RELEASE_FILES.some((file) => name === file || name.startsWith(`${file}.imported-`));
 
@@ -63,9 +60,7 @@ function namesIn(dir: string): string[] {
 
 /**
  * Why this release must not start on the data folder of LEADS_DATABASE_FILE, or null (decision
- * 050): it holds leads of the release before the lead store, which this release neither imports
- * nor erases (`forget`, retention). Not imported yet: the release that imports them is named.
- * Imported and renamed: a copy of personal data nothing here reaches, to be deleted.
+ * 050): it holds older leads this release neither imports nor erases.
  */
 export function previousReleaseRefusal(databaseFile: string, names = namesIn): string | null {
   const dir = dirname(resolve(databaseFile));

@@ -1,10 +1,6 @@
-// `npm run dev`'s server (scripts/dev.mjs builds the app into .builds/dev, bundles this file and
-// starts it): the production server's Express app on the development build, re-imported after every
-// rebuild, with live reload (app/lib/live-reload.ts). Listens on 127.0.0.1 unless HOST says
-// otherwise (PORT defaults to 3001, beside `npm start`'s 3000). With MOCKS=true, MSW answers the
-// function `send-contact-email` in this process (mocks/contact-function.js), so success and failure
-// can be seen without a Supabase project; app/lib/env.server.ts (developmentSource) has already
-// pointed SUPABASE_URL at the mock and the data files at .data/dev/, whatever the shell said.
+// `npm run dev`'s server (started by scripts/dev.mjs): the production server's Express app on the
+// development build, re-imported after every rebuild, with live reload. With MOCKS=true, MSW
+// answers `send-contact-email` in this process (mocks/contact-function.js).
 import { pathToFileURL } from "node:url";
 
 import { installGlobals, type ServerBuild } from "@remix-run/node";
@@ -54,8 +50,7 @@ export async function startDevServer({
   const problems = dataFileProblems(env);
   if (problems.length > 0)
     refuse(`Invalid server configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-  // Globals first: installGlobals replaces `fetch`, and MSW must patch the fetch that stays. The
-  // other way round, the mocks were silently gone and every call went to the network.
+  // Globals first: installGlobals replaces `fetch`, and MSW must patch the fetch that stays.
   installGlobals({ nativeFetch: true });
   if (env.MOCKS) await startMocks();
 

@@ -1,7 +1,7 @@
 import type { Env } from "~/lib/env.server";
 import { missingPrivacySettings, type PrivacyEnv } from "~/lib/privacy.server";
 
-/** Who the privacy page names as the controller (app/lib/privacy.server.ts), with a value that works. */
+/** The privacy page's controller, with a value that works. */
 const CONTROLLER_EXAMPLES = {
   PRIVACY_CONTROLLER_NAME: 'PRIVACY_CONTROLLER_NAME="Example Agency LLC"',
   PRIVACY_CONTROLLER_ADDRESS: 'PRIVACY_CONTROLLER_ADDRESS="100 Example Street, Cincinnati, OH 45202, USA"',
@@ -30,10 +30,8 @@ const list = (names: string[]) =>
   names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 
 /**
- * Configurations `npm start` accepts but that are almost certainly not what ops meant:
- * one line each, printed once at start (server/production.ts), never a refusal. A new warning is
- * one more `if` here; the test (test/lib/env-warnings.test.ts) and the spawned `npm start`
- * (test/server/start.test.ts) read this list.
+ * Configurations `npm start` accepts but that are almost certainly not what ops meant: one line
+ * each, printed once at start, never a refusal.
  */
 export function configWarnings(env: Env): string[] {
   if (env.NODE_ENV !== "production") return [];
@@ -51,14 +49,14 @@ export function configWarnings(env: Env): string[] {
   }
   const unset = CONTROLLER_VARIABLES.filter((name) => !env[name]);
   if (unset.length > 0) {
-    // GDPR art. 13: whoever collects personal data says who they are and how to reach them (decision 043).
+    // GDPR art. 13: whoever collects personal data says who they are (decision 043).
     warnings.push(
       `${list(unset)} ${unset.length === 1 ? "is" : "are"} unset: /privacy tells visitors that the operator has not published who is responsible for the data the contact form collects and how to reach them (GDPR art. 13 requires both). Set ${unset.length === 1 ? "it" : "them"}, for example ${list(unset.map((name) => CONTROLLER_EXAMPLES[name]))}.`,
     );
   }
   const pageNeeds = missingPrivacySettings(env);
   if (pageNeeds.length > 0) {
-    // GDPR art. 13: the processors, where they keep the data, the DPO; the page marks each gap (decision 047).
+    // GDPR art. 13: processors, their places, the DPO; the page marks each gap (decision 047).
     warnings.push(
       `${list(pageNeeds)} ${pageNeeds.length === 1 ? "is" : "are"} unset: /privacy marks ${pageNeeds.length === 1 ? "it" : "each"} as not published where it tells visitors who processes their data, where, on what safeguards, whether there is a data protection officer and when the page last changed (GDPR art. 13). Set ${pageNeeds.length === 1 ? "it" : "them"}, for example ${list(pageNeeds.map((name) => PAGE_EXAMPLES[name] ?? `${name}=...`))}.`,
     );

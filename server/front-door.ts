@@ -1,10 +1,7 @@
-// What `npm start` answers before Express and Remix see the request (decision 041): GET and HEAD
-// of `/` (whatever campaign or ad parameters the link carries) and of the page after a sent
-// message, from the bytes `npm run build` made (server/home-document.ts), and `/healthz`. For the
-// pages, per request, only the encoding is chosen, a conditional request answered and the proxy's
-// word on HTTPS read: every header is written once, at start, from the same sources the rest of the
-// server uses, the document's own (its policy, type and caching, as the app answered at build) and
-// the site's baseline (`defaultHeaders`, which server/app.ts applies to everything else).
+// What `npm start` answers before Express and Remix see the request (decision 041): the prerendered
+// pages (server/home-document.ts), the build's files and `/healthz`. Every header is written once,
+// at start, from the sources the rest of the server uses; per request only the encoding, a 304 and
+// HTTPS are decided.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 import { isContactSentUrl } from "~/lib/contact/answer";
@@ -18,7 +15,6 @@ import type { HomeDocuments, HomePage, PrerenderedPage } from "./home-document";
 import { chooseEncoding, type Encoding, matchesIfNoneMatch } from "./http-rules";
 import type { StaticFile } from "./static-files";
 
-/** One representation: its bytes and the full headers of its 200 and of its 304. */
 interface Representation {
   etag: string;
   body: Buffer;
@@ -29,14 +25,13 @@ interface Representation {
 /** Representations by HTTPS known (1) or not (0): Strict-Transport-Security only over HTTPS. */
 type ByEncoding = Record<Encoding, [Representation, Representation]>;
 
-/** The site's baseline headers (server/app.ts gives them to every other answer), named as node names them. */
+/** The site's baseline headers, with node's lower-case names. */
 function baseline(https: boolean): OutgoingHttpHeaders {
   return Object.fromEntries(
     Object.entries(defaultHeaders(https)).map(([name, value]) => [name.toLowerCase(), value]),
   );
 }
 
-/** What one file (a page, a script, an icon) is answered with in each encoding it has. */
 interface Servable {
   tag: string;
   bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
@@ -56,7 +51,7 @@ function representation(file: Servable, encoding: Encoding, https: boolean): Rep
   return { etag, body, ok, notModified: common };
 }
 
-/** Each encoding the file has (the others fall back to the plain bytes), for HTTP and for HTTPS. */
+/** Each encoding (missing ones fall back to the plain bytes), for HTTP and for HTTPS. */
 function representations(file: Servable): ByEncoding {
   const both = (encoding: Encoding): [Representation, Representation] => {
     const has = file.bodies[encoding] ? encoding : "identity";
@@ -65,8 +60,7 @@ function representations(file: Servable): ByEncoding {
   return { br: both("br"), gzip: both("gzip"), identity: both("identity") };
 }
 
-/** The page's headers as served: a proxy or CDN that rewrote the bytes (minified inline scripts,
- * injected a snippet) would break the script hashes the policy lists, and the page its JavaScript. */
+/** no-transform: a proxy that rewrote the bytes would break the script hashes the policy lists. */
 function pageServable(page: PrerenderedPage): Servable {
   return {
     ...page,
@@ -78,7 +72,6 @@ function pageServable(page: PrerenderedPage): Servable {
   };
 }
 
-/** Answers with the representation the request's encoding and protocol choose; 304 when it has it. */
 function answer(request: IncomingMessage, response: ServerResponse, byEncoding: ByEncoding, https: boolean) {
   const encoding = chooseEncoding(request.headers["accept-encoding"] ?? null);
   const chosen = byEncoding[encoding][https ? 1 : 0];
@@ -95,9 +88,8 @@ function withNoTransform(cacheControl: string | null): string {
 }
 
 /**
- * Which prerendered page a request target asks for, or null when it is not one of them: `/`
- * with any query (campaign and ad parameters do not change the page) but Remix's `_data`
- * (refused by the server's URL guard), and `/?contact=sent` for the page after a sent message.
+ * The prerendered page a request target asks for, or null: `/` with any query (campaign parameters
+ * do not change the page) but `_data` (refused by the server's URL guard).
  */
 export function prerenderedPageFor(target: string): HomePage | null {
   if (target === "/") return "home";
@@ -107,10 +99,9 @@ export function prerenderedPageFor(target: string): HomePage | null {
   return isContactSentUrl(url) ? "contact-sent" : "home";
 }
 
-/** Whether a request arrived over HTTPS, as the configuration says to read it. */
 export type IsHttps = (request: IncomingMessage) => boolean;
 
-/** FORCE_HTTPS, or X-Forwarded-Proto from the TRUST_PROXY-th proxy (as `arrivedOverHttps` reads it). */
+/** FORCE_HTTPS, or X-Forwarded-Proto as `arrivedOverHttps` reads it. */
 export function httpsAsConfigured({
   FORCE_HTTPS,
   TRUST_PROXY,
@@ -127,10 +118,7 @@ export const FRONT_DOOR_PATHS = ["/", "/?contact=sent", "/healthz"] as const;
 
 type Answerer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-/**
- * GET and HEAD of `/healthz` (any query): the health report as JSON, never cached (the
- * baseline's no-store: a load balancer asks about now). `npm run dev` mounts it too.
- */
+/** `/healthz`: never cached (the baseline's no-store: a load balancer asks about now). */
 export function healthEndpoint({
   isHttps,
   storeStatus,
@@ -157,11 +145,7 @@ export function healthEndpoint({
   };
 }
 
-/**
- * The request listener's first step: answers the request and returns true when it is one of the
- * front door's (the prerendered pages, /healthz, the build's and public/'s files); otherwise
- * returns false and leaves it to the app.
- */
+/** The request listener's first step: false leaves the request to the app. */
 export function frontDoor({
   pages,
   files,

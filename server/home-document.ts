@@ -1,12 +1,7 @@
-// The home document as a build artifact (decision 041): `npm run build` asks the app for `/` and
-// for `/?contact=sent` once, through Remix's own request handler, and writes each answer beside the
-// build, with its brotli and gzip bytes and what its headers must say. `npm start` reads them before
-// it listens and serves them as files (server/prerendered.ts); Remix never renders them again.
-//
-// The document depends on two settings besides the build: SITE_URL (canonical URL, Open Graph,
-// structured data) and GA_MEASUREMENT_ID (the analytics script and the policy that allows it). The
-// artifact records the values it was made with; a server started with others makes its own at
-// start, with the same function, before it listens, and says so.
+// The home document as a build artifact (decision 041): `npm run build` asks the app for each home
+// page once and writes it beside the build with its brotli and gzip bytes; `npm start` serves them
+// as files (server/front-door.ts). The bytes also depend on SITE_URL and GA_MEASUREMENT_ID: a
+// server started with other values makes its own at start, and says so.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +17,7 @@ import type { Encoding } from "./http-rules";
 export const HOME_PAGES = { home: "", "contact-sent": contactSentSearch } as const;
 export type HomePage = keyof typeof HOME_PAGES;
 
-/** The settings the document's bytes depend on (the root loader's data and the document's policy). */
+/** The settings the document's bytes depend on (the root loader's data, the policy). */
 export interface DocumentSettings {
   SITE_URL: string;
   GA_MEASUREMENT_ID: string | null;
@@ -33,7 +28,7 @@ export function documentSettings(env: { SITE_URL: string; GA_MEASUREMENT_ID?: st
 }
 
 export interface PrerenderedPage {
-  /** The headers the app answered with that belong to the document (its policy, type, caching). */
+  /** The app's headers that belong to the document (its policy, type, caching). */
   headers: Record<string, string>;
   /** Opaque part of the entity tags; each encoding is its own representation (`-br`, `-gzip`). */
   tag: string;
@@ -51,7 +46,6 @@ interface Manifest {
 
 const FOLDER = "home";
 const FILES: Record<Encoding, string> = { identity: ".html", br: ".html.br", gzip: ".html.gz" };
-/** The headers of the app's answer that describe the document (the server adds the rest). */
 const KEPT_HEADERS = ["content-security-policy", "content-type", "cache-control"];
 
 function digest(bytes: Buffer): string {
@@ -59,9 +53,8 @@ function digest(bytes: Buffer): string {
 }
 
 /**
- * Asks the app for each home page, as a visitor's GET would (through Remix's request handler,
- * so the document takes the one pipeline every document takes: app/lib/document/), and keeps
- * what it answered. Anything but a 200 is a build that cannot serve its page: it throws.
+ * Asks the app for each home page as a visitor's GET would, so it takes the one document pipeline
+ * (app/lib/document/). Anything but a 200 is a build that cannot serve its page: it throws.
  */
 export async function prerenderHome(build: ServerBuild, settings: DocumentSettings): Promise<HomeDocuments> {
   const handle = createRequestHandler(build, build.mode);
@@ -104,10 +97,7 @@ export function writeHome(
   writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-/**
- * The pages `npm run build` wrote for this build and these settings, or why they cannot be used
- * (none written, another build's, other settings).
- */
+/** The pages `npm run build` wrote for this build and these settings, or why they cannot be used. */
 export function readHome(
   buildDir: string,
   buildVersion: string,

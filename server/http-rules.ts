@@ -27,10 +27,7 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding {
   return "identity";
 }
 
-/**
- * Whether `If-None-Match` names the representation's entity tag. The comparison is weak
- * (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any current representation.
- */
+/** Weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any representation. */
 export function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === "*") return true;

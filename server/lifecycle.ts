@@ -34,10 +34,8 @@ export interface StopOptions {
 }
 
 /**
- * SIGTERM or SIGINT: stop accepting connections, let every request in flight finish (closing
- * keep-alive connections as soon as they are idle), then exit 0. Whatever is still open after
- * `graceMs` is cut and the process exits 1. Further signals change nothing: under `npm start` a
- * terminal's Ctrl-C reaches this process twice, from the terminal and forwarded by npm.
+ * SIGTERM or SIGINT: let requests in flight finish, then exit 0; past `graceMs`, cut and exit 1.
+ * Further signals change nothing: under `npm start` a Ctrl-C arrives twice (terminal and npm).
  */
 export function stopOnSignals(server: Server, { graceMs, beforeClose, afterClose }: StopOptions): void {
   let stopping = false;
@@ -55,7 +53,7 @@ export function stopOnSignals(server: Server, { graceMs, beforeClose, afterClose
       server.closeAllConnections();
       void exit(1);
     }, graceMs);
-    // A connection becomes idle when its last response is sent: close it then, not after its keep-alive timeout.
+    // Idle keep-alive connections close as soon as their last response is sent, not at their timeout.
     const idle = setInterval(() => server.closeIdleConnections(), 100);
     beforeClose?.();
     server.close(() => {
@@ -69,7 +67,6 @@ export function stopOnSignals(server: Server, { graceMs, beforeClose, afterClose
   process.on("SIGINT", stop);
 }
 
-/** Says why the server will not start, in the words given, and exits 1. */
 export function refuse(message: string): never {
   console.error(message);
   process.exit(1);

@@ -8,13 +8,10 @@ import { dispatcherPassed, functionCalled, leadAttempted } from "~/lib/leads/eve
 import type { LeadCounts } from "~/lib/leads/store.server";
 
 /**
- * What ops can scrape at GET /metrics (docs/production.md). The server owns the registry
- * (server/app.ts) and it only observes: it subscribes to what the app publishes
- * (`~/lib/events.server`), and is told how to count the leads in the store. Labels only ever carry
- * values from fixed sets (results, failure reasons, status codes): never anything a visitor typed.
+ * What ops can scrape at GET /metrics (docs/production.md): it only subscribes to what the app
+ * publishes (`~/lib/events.server`). Labels carry values from fixed sets, never a visitor's text.
  */
 export interface Metrics {
-  /** The Prometheus text exposition of every metric. */
   text(): Promise<string>;
   contentType: string;
 }
@@ -124,10 +121,7 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 
-/**
- * Whether an `Authorization` header value is `Bearer <token>`. Compared as SHA-256 digests in
- * constant time, so neither the token's content nor its length leaks through timing.
- */
+/** Compared as SHA-256 digests in constant time: neither the token nor its length leaks. */
 export function metricsAuthorized(authorization: string | undefined, token: string | undefined): boolean {
   if (!token) return false;
   const given = /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1] ?? "";

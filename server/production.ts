@@ -25,11 +25,7 @@ import { addressOf, listen, refuse, stopOnSignals } from "./lifecycle";
 import { startupSummary } from "./startup";
 import { loadStaticFiles, precompressAssets } from "./static-files";
 
-/**
- * The longest a request may legitimately take: waiting for the store (its statement timeout), the
- * function's timeout, then recording the outcome (docs/production.md asks the orchestrator for a
- * little more).
- */
+/** The longest a request may take: the store's wait, the function's timeout, the outcome's record. */
 export const SHUTDOWN_GRACE_MS = env.CONTACT_FUNCTION_TIMEOUT_MS + 12_000;
 
 export async function startProduction({
@@ -117,11 +113,7 @@ async function homePages(build: ServerBuild, buildDir: string): Promise<HomeDocu
   return pages;
 }
 
-/**
- * `npm run build`'s last steps (scripts/build.mjs): the browser build's text files compressed once,
- * beside them; the home page and its success variant, made with the settings of the shell that
- * builds, written beside the build.
- */
+/** `npm run build`'s last steps (scripts/build.mjs): compressed browser files, the home pages. */
 export async function finishBuild({ root, buildDir }: { root: string; buildDir: string }): Promise<void> {
   installGlobals({ nativeFetch: true });
   const build = (await import(pathToFileURL(`${buildDir}/index.js`).href)) as ServerBuild;

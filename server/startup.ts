@@ -1,11 +1,7 @@
 import { env } from "~/lib/env.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 
-/**
- * One structured line at start (server/production.ts, server/dev.ts) saying where leads are kept
- * and delivered and how the server reads its proxy headers, so ops never guess. Never a key or a
- * password.
- */
+/** One line at start: where leads are kept and go, so ops never guess. Never a key or a password. */
 export function startupSummary(store: StoreStatus): Record<string, unknown> {
   const mocked = env.MOCKS && env.NODE_ENV === "development";
   const sink = mocked

@@ -1,8 +1,6 @@
-// The build's scripts and stylesheet (`/build/…`) and public/'s files, held in memory by `npm start`
-// and answered by the front door before Express (decision 041): their bytes change only with a
-// deploy, so each is compressed once (the build's text files by `npm run build`, written beside
-// them as .br and .gz; public/'s at start) instead of by the compression middleware on every
-// request. A file whose kind is not listed here is left to Express (`express.static`), as before.
+// The build's and public/'s files, held in memory by `npm start` and answered by the front door
+// (decision 041): their bytes change only with a deploy, so each is compressed once, not per
+// request. A kind not listed here is left to Express (`express.static`).
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
@@ -22,7 +20,7 @@ const TYPES: Record<string, { type: string; text: boolean }> = {
   ".ico": { type: "image/vnd.microsoft.icon", text: false },
 };
 
-/** Below this, compression saves less than its headers cost (the compression middleware's threshold). */
+/** Below this, compression saves less than its headers cost (the middleware's threshold). */
 const COMPRESS_FROM_BYTES = 1024;
 
 export interface StaticFile {
@@ -83,11 +81,7 @@ async function load(path: string, cacheControl: string): Promise<StaticFile | nu
   };
 }
 
-/**
- * Every file `express.static` would serve, by URL path: public/'s (`CACHE_CONTROL.file`), then the
- * build's under its public path (`CACHE_CONTROL.asset`: content-hashed names), which win where
- * the two meet (the default build writes its browser files into public/build/).
- */
+/** Every file `express.static` would serve, by URL path; the build's win where the two meet. */
 export async function loadStaticFiles({
   publicDir,
   assetsDir,

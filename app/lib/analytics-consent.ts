@@ -1,12 +1,8 @@
 /**
- * Consent before analytics (docs/requirements.md, section 4; decision 047). With GA_MEASUREMENT_ID
- * set, every document carries the same bar (hidden) and this one inline script; the visitor's
- * choice lives only in their browser (localStorage), so the home page stays one file served to
- * everyone (decision 041) and the policy one list of hashes (decision 011).
- *
- * The script, not React, runs the bar: it acts from the moment the document is parsed, before the
- * paint-first loader has brought React (decision 036), and hydration keeps the nodes it listens
- * to (it listens on `document`, so no node of the bar is ever replaced under a press).
+ * Consent before analytics (decision 047). The choice lives only in the visitor's browser, so the
+ * home page stays one file for everyone (decision 041). This inline script, not React, runs the
+ * bar: it acts as soon as the document is parsed, long before React arrives (decision 036), and
+ * listens on `document`, so hydration never replaces a node under a press.
  */
 
 /** Where the choice is kept in the visitor's browser: "granted" or "denied"; absent, the bar asks. */
@@ -17,7 +13,7 @@ export const CONSENT_DOM = {
   bar: "consent-bar",
   label: "consent-label",
   text: "consent-text",
-  /** The live region the script adds: what a screen reader hears when the bar appears and after a choice. */
+  /** The live region the script adds, for screen readers. */
   status: "consent-status",
   /** `data-consent` on a control: what pressing it does. */
   action: "data-consent",
@@ -27,7 +23,6 @@ export const CONSENT_DOM = {
 
 export interface ConsentConfig {
   measurementId: string;
-  /** gtag.js's address, with the measurement id. */
   src: string;
   key: string;
   dom: typeof CONSENT_DOM;
@@ -37,10 +32,7 @@ export interface ConsentConfig {
 export const gtagSource = (measurementId: string) =>
   `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
 
-/**
- * Runs in the browser as the inline script (its source text is inlined: it may use nothing from
- * outside itself, and only syntax every supported browser parses).
- */
+/** Inlined as source text: it may use nothing from outside itself, and only syntax all parse. */
 function runConsent(config: ConsentConfig): void {
   const w = window as unknown as Window & { dataLayer: unknown[]; gtag?: (...args: unknown[]) => void };
   const d = document;
@@ -151,9 +143,8 @@ function runConsent(config: ConsentConfig): void {
   });
   for (const element of Array.from(d.querySelectorAll(`[${config.dom.reveal}]`)))
     (element as HTMLElement).hidden = false;
-  // After the first paint: the first read of localStorage is a synchronous round trip to the
-  // browser process (Chromium), which would hold the page's first paint; the bar is fixed, so
-  // showing it a frame later moves nothing (decision 022: paint first).
+  // After the first paint: Chromium's first localStorage read is a synchronous round trip that
+  // would hold it; the bar is fixed, so showing it a frame later moves nothing.
   requestAnimationFrame(() =>
     setTimeout(() => {
       const choice = read();

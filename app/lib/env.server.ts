@@ -3,10 +3,8 @@ import { basename, join } from "node:path";
 import { z } from "zod";
 
 /**
- * The server's whole configuration, read once from the environment when the
- * server starts (server/production.ts, server/dev.ts) and again when it imports the build. A
- * malformed value stops the server with a message naming the variable, instead of failing later
- * on a visitor's request (or, for PORT, listening somewhere else).
+ * The server's configuration, validated at start: a malformed value stops the server naming the
+ * variable, rather than failing on a visitor's request. What each means: .env.example.
  */
 
 const optionalString = z
@@ -58,11 +56,9 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     PORT: port,
-    /** Unset: every interface in production, 127.0.0.1 for `npm run dev`. */
     HOST: optionalString.pipe(z.string().regex(HOST_PATTERN).optional()),
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
-    /** Unset: the embedded SQLite file. Set: the PostgreSQL database every instance shares (decision 032). */
     DATABASE_URL: optionalString.pipe(
       z
         .string()
@@ -74,9 +70,7 @@ export const envSchema = z
     CONTACT_RETRY_MAX_SECONDS: positiveInt(3600),
     CONTACT_RETRY_MAX_ATTEMPTS: positiveInt(20),
     LEADS_RETENTION_DAYS: positiveInt(90),
-    /** Days after its receipt a lead never confirmed (pending, dead, held) is erased; ops are alerted a week before. */
     LEADS_UNDELIVERED_RETENTION_DAYS: positiveInt(180),
-    /** Days a submission held as spam is kept before it is erased (decision 042). */
     LEADS_SPAM_RETENTION_DAYS: positiveInt(30),
     LEADS_ALERT_WEBHOOK_URL: optionalUrl,
     LEADS_ALERT_PENDING_MINUTES: positiveInt(30),
@@ -88,7 +82,6 @@ export const envSchema = z
         .regex(/^G-[A-Z0-9]{4,20}$/)
         .optional(),
     ),
-    /** Who the privacy page names as the controller and how to reach them (decision 043): unset, it says so. */
     PRIVACY_CONTROLLER_NAME: optionalString,
     PRIVACY_CONTROLLER_ADDRESS: optionalString,
     PRIVACY_CONTACT_EMAIL: optionalString.pipe(
@@ -97,22 +90,14 @@ export const envSchema = z
         .regex(/^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/)
         .optional(),
     ),
-    /** The processors the privacy page names beside Supabase: where the site runs, and the function's e-mail service. */
     PRIVACY_HOSTING_PROVIDER: optionalString,
     PRIVACY_EMAIL_PROVIDER: optionalString,
-    /**
-     * What /privacy states that the code cannot know (decision 047): where each processor keeps the
-     * data (a place in words, "Frankfurt, Germany (EU)"), who hosts the PostgreSQL database of
-     * DATABASE_URL, the data protection officer ("none" when there is none), and the day ops last
-     * changed any of these texts. Unset while the page needs one: the page says so, npm start warns.
-     */
     PRIVACY_HOSTING_REGION: optionalString,
     PRIVACY_DATABASE_PROVIDER: optionalString,
     PRIVACY_DATABASE_REGION: optionalString,
     PRIVACY_FUNCTION_REGION: optionalString,
     PRIVACY_EMAIL_REGION: optionalString,
     PRIVACY_ANALYTICS_REGION: optionalString,
-    /** On what the transfers outside the EU/EEA rest (an adequacy decision, the standard contractual clauses), or that there are none. */
     PRIVACY_TRANSFER_SAFEGUARDS: optionalString,
     PRIVACY_DPO: optionalString,
     PRIVACY_LAST_CHANGED: optionalString.pipe(
@@ -130,12 +115,12 @@ export const envSchema = z
     METRICS_TOKEN: optionalString.pipe(
       z
         .string()
-        // Sent as `Authorization: Bearer <token>`: printable ASCII without spaces, long enough not to be guessed.
+        // Sent as `Authorization: Bearer <token>`: printable ASCII, long enough not to be guessed.
         .regex(/^[\x21-\x7e]{16,}$/)
         .optional(),
     ),
     MOCKS: flag,
-    /** npm run dev with MOCKS=true: "fail" makes every mocked call fail (mocks/contact-function.js). */
+    /** "fail" makes every mocked call fail (mocks/contact-function.js). */
     MOCKS_MODE: optionalString.pipe(z.enum(["fail"]).optional()),
   })
   .superRefine((env, ctx) => {
@@ -185,25 +170,20 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-// --- npm run dev's own defaults -----------------------------------------------------
-// Applied to the environment before it is validated, so every reader of `env` (the dev server,
-// the build it serves) sees the same values, and the rules live here and nowhere else.
+// --- npm run dev's own defaults: applied before validation, so every reader of `env` agrees.
 
 /** `npm run dev` listens here unless PORT says otherwise: `npm start` keeps 3000, both can run. */
 export const DEV_PORT = 3001;
-/** Where a development server with MOCKS=true keeps its data files, whatever the shell says. */
 export const DEV_DATA_DIR = ".data/dev";
-/** The function's URL under MOCKS=true: MSW answers it inside the dev process (server/dev.ts). */
+/** MSW answers it inside the dev process (server/dev.ts). */
 export const MOCK_SUPABASE_URL = "http://127.0.0.1:54321";
-/** Every variable naming a file the server keeps leads in. A new data file variable joins this list. */
+/** Every variable naming a file the server keeps leads in. */
 export const DATA_FILE_VARIABLES = ["LEADS_DATABASE_FILE"] as const;
 
 /**
- * NODE_ENV=development: PORT defaults to DEV_PORT, and each data file to its name under
- * DEV_DATA_DIR unless the shell names one. With MOCKS=true as well, the mocked run can
- * reach neither the real function nor the production data: SUPABASE_URL and the key are the
- * mock's, and every data file is its default file name under DEV_DATA_DIR, whatever the shell
- * exported (a shell with production variables is exactly how test leads reach production).
+ * NODE_ENV=development: PORT and data files default to DEV_PORT and DEV_DATA_DIR. With MOCKS=true,
+ * whatever the shell exported, the run reaches neither the real function nor production data (a
+ * shell with production variables is exactly how test leads reach production).
  */
 export function developmentSource(
   source: Record<string, string | undefined>,
@@ -213,9 +193,7 @@ export function developmentSource(
     ...source,
     PORT: source.PORT?.trim() ? source.PORT : String(DEV_PORT),
   };
-  // Never `npm start`'s files by default: a dev server beside a production one on the
-  // same checkout would share its SQLite store and run a second dispatcher on it. A file the shell
-  // names is honoured (without MOCKS, every variable is).
+  // Never `npm start`'s files by default: a second dispatcher would run on its SQLite store.
   for (const name of DATA_FILE_VARIABLES) {
     if (!source[name]?.trim())
       dev[name] = join(DEV_DATA_DIR, basename(envSchema.shape[name].parse(undefined)));
@@ -232,10 +210,8 @@ export function developmentSource(
   return dev;
 }
 
-// --- What a refusal says ------------------------------------------------------------
-// Zod's own words ("expected number, received NaN") name neither the variable's rule nor a value
-// that works: each variable says both here, and only here (the schema above carries no messages).
-// A variable that accepts any text has no entry.
+// --- What a refusal says: Zod's words name neither the rule nor a value that works; each variable
+// says both here, and only here. A variable that accepts any text has no entry.
 
 interface Rule {
   /** The value's problem, completing "PORT is "abc": it …". */
@@ -292,7 +268,7 @@ export const RULES: Record<string, Rule> = {
   MOCKS_MODE: { must: 'must be "fail" or unset', example: "fail" },
 };
 
-/** What a cross-variable issue asks for, with a good value (the issue's message is the problem). */
+/** A good value for a cross-variable issue (its message states the problem). */
 const CROSS_EXAMPLES: Record<string, string> = {
   SUPABASE_ANON_KEY: "SUPABASE_ANON_KEY=<the project's anon key>",
   SUPABASE_URL: "SUPABASE_URL=https://abcdefghijklmnop.supabase.co (or unset SUPABASE_ANON_KEY too)",
@@ -302,7 +278,6 @@ const CROSS_EXAMPLES: Record<string, string> = {
 
 const shown = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
 
-/** One plain sentence: the variable, the value's problem, a value that works. */
 export function describeIssue(issue: z.core.$ZodIssue, source: Record<string, string | undefined>): string {
   const name = String(issue.path[0] ?? "(environment)");
   const rule = RULES[name];

@@ -1,13 +1,9 @@
 import { channel } from "node:diagnostics_channel";
 
 /**
- * What the app tells whoever observes it, without knowing who: each part declares its own events
- * beside its code (`contact/events.server.ts`, `leads/events.server.ts`,
- * `document/events.server.ts`), and the metrics subscribe (`server/metrics.ts`); none of them
- * imports another for it. Node's diagnostics channels are process-wide by name, so the server
- * bundle hears what the Remix build publishes although each carries its own copy of a module.
- * Publishing with no subscriber costs nothing. Payloads carry values from fixed sets only: never
- * anything a visitor typed.
+ * What the app tells whoever observes it (`server/metrics.ts`), without knowing who. Diagnostics
+ * channels are process-wide by name, so the server bundle hears what the Remix build publishes
+ * though each has its own copy of this module. Payloads: fixed sets only, never a visitor's text.
  */
 export interface AppEvent<Payload> {
   publish(payload: Payload): void;
@@ -15,7 +11,6 @@ export interface AppEvent<Payload> {
   subscribe(listener: (payload: Payload) => void): () => void;
 }
 
-/** An event on the channel `site:<name>`. */
 export function appEvent<Payload>(name: string): AppEvent<Payload> {
   const target = channel(`site:${name}`);
   return {

@@ -1,11 +1,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
-/**
- * Filesystem helpers for the folder of the embedded lead store: never Node's
- * `mkdir({ recursive: true })`, which for some paths never returns (under /proc it retries forever
- * at full CPU).
- */
+/** Never Node's `mkdir({ recursive: true })`: under /proc it retries forever at full CPU. */
 
 export const errorCode = (error: unknown): string =>
   error && typeof error === "object" && "code" in error ? String(error.code) : String(error);
@@ -13,7 +9,6 @@ export const errorCode = (error: unknown): string =>
 const notADirectory = (path: string) =>
   Object.assign(new Error(`${path} is not a directory`), { code: "ENOTDIR" });
 
-/** The directories from `dir` up to its first existing ancestor, outermost first. */
 function missingDirectories(dir: string, exists: (path: string) => boolean): string[] {
   const missing: string[] = [];
   let current = resolve(dir);

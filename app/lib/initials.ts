@@ -1,7 +1,4 @@
-/**
- * Initials for an avatar: the first letter of the first and the last word, upper-cased.
- * One word gives one letter; surrounding and repeated whitespace is ignored.
- */
+/** Initials for an avatar: the first letters of the first and the last word. */
 export function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return "";

@@ -6,12 +6,10 @@ import { CACHE_CONTROL } from "~/lib/security/headers.server";
 import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
 
 /**
- * Every value the privacy page (/privacy, decision 043) states, computed from the code and the
- * configuration that decide it, so that the page cannot say one thing while the site does another.
- * Pure: the route passes the server's `env`; a test passes any.
+ * Every value /privacy states (decision 043), computed from what decides it, so the page cannot
+ * say one thing while the site does another.
  */
 
-/** The part of the configuration the page depends on. */
 export type PrivacyEnv = Pick<
   Env,
   | "SUPABASE_URL"
@@ -40,10 +38,7 @@ export type PrivacyEnv = Pick<
   | "PRIVACY_LAST_CHANGED"
 >;
 
-/**
- * A processor: who does something with the data on the agency's behalf, and where it keeps it.
- * `name` or `region` null: ops have not said yet (the page marks it, `npm start` warns).
- */
+/** `name` or `region` null: ops have not said yet (the page marks it, `npm start` warns). */
 export interface Processor {
   role: "hosting" | "database" | "function" | "email" | "analytics";
   name: string | null;
@@ -53,37 +48,28 @@ export interface Processor {
 export interface PrivacyFacts {
   /** Who is responsible; null: the operator has not published it (configuration unset). */
   controller: { name: string | null; address: string | null; email: string | null };
-  /** The data protection officer: named (their name and contact, as ops wrote it), none appointed, or not said. */
+  /** The data protection officer as ops wrote it, none appointed, or null: not said. */
   dpo: { appointed: true; contact: string } | { appointed: false } | null;
-  /** The later of the day the page's copy last changed and the day ops last changed its settings (YYYY-MM-DD). */
+  /** The later of the copy's and the settings' last change (YYYY-MM-DD). */
   lastChanged: string;
   /** On what transfers outside the EU/EEA rest, as ops wrote it; null: not published. */
   transferSafeguards: string | null;
-  /** Where the leads are kept: the embedded SQLite file on the host's disk, or the PostgreSQL of DATABASE_URL. */
   store: "sqlite" | "postgres";
-  /**
-   * "function": SUPABASE_URL is set, each request is sent to `send-contact-email`; "inbox": no
-   * function, the site's own lead store is where requests are read (and their only copy).
-   */
+  /** "inbox": no function; the lead store holds the only copy of each request. */
   delivery: "function" | "inbox";
-  /** The function each request is sent to (function mode), by the name the server calls it. */
   contactFunction: string | null;
   retention: {
-    /**
-     * Function mode: days after the function confirmed a request until its personal fields are
-     * erased. Inbox mode: days after its receipt a request is erased (it is never "delivered").
-     */
+    /** Days after delivery; in inbox mode, after receipt (a lead is never "delivered" there). */
     deliveredDays: number;
-    /** Days after its receipt a request never confirmed (pending, dead, held as possibly delivered) is erased. */
+    /** Days after receipt for a request never confirmed (pending, dead, possibly delivered). */
     undeliveredDays: number;
-    /** Days a submission held as spam is kept, then erased. */
     spamDays: number;
   };
   limits: {
     perClient: number;
     windowSeconds: number;
     globalPerMinute: number;
-    /** Where the per-client counters live: the shared PostgreSQL table, or the process's memory (SQLite). */
+    /** The shared PostgreSQL table, or the process's memory (SQLite). */
     counters: "database" | "memory";
     /** The address comes from the proxy in front (TRUST_PROXY), not from the connection itself. */
     behindProxy: boolean;
@@ -91,17 +77,11 @@ export interface PrivacyFacts {
   processors: Processor[];
   /** What the automated spam check looks at (art. 13(2)(f)): the signals the code scores. */
   spamSignals: SpamSignal[];
-  /**
-   * Google Analytics 4, only when GA_MEASUREMENT_ID is set, and only after the visitor's consent:
-   * the cookies it then sets, and the local storage entry that keeps the visitor's choice.
-   */
+  /** With GA_MEASUREMENT_ID, after consent: its cookies and the key keeping the visitor's choice. */
   analytics: { measurementId: string; cookies: string[]; choiceKey: string } | null;
 }
 
-/**
- * GA4's cookies: `_ga`, and `_ga_<container-id>`, the measurement id without its `G-`
- * (Google's documentation of gtag.js cookies; app/components/Analytics.tsx loads gtag.js after consent).
- */
+/** GA4's cookies (Google's gtag.js documentation): `_ga_<container-id>` is the id without `G-`. */
 export function analyticsCookies(measurementId: string): string[] {
   return ["_ga", `_ga_${measurementId.replace(/^G-/, "")}`];
 }
@@ -109,10 +89,7 @@ export function analyticsCookies(measurementId: string): string[] {
 /** The value `PRIVACY_DPO` takes when the agency has appointed no data protection officer. */
 export const NO_DPO = "none";
 
-/**
- * The processors this deployment has, each with the settings that name it and its place. One
- * list: the facts read it, and so does `missingPrivacySettings` (what `npm start` warns of).
- */
+/** This deployment's processors and their settings: one list for the facts and the warnings. */
 function processorSettings(env: PrivacyEnv) {
   const rows: {
     role: Processor["role"];
@@ -127,7 +104,7 @@ function processorSettings(env: PrivacyEnv) {
       regionSetting: "PRIVACY_HOSTING_REGION",
     },
   ];
-  // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032), not on the host's disk.
+  // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032).
   if (env.DATABASE_URL)
     rows.push({
       role: "database",
@@ -136,7 +113,7 @@ function processorSettings(env: PrivacyEnv) {
       regionSetting: "PRIVACY_DATABASE_REGION",
     });
   if (env.SUPABASE_URL) {
-    // supabase-js calls the function on the project SUPABASE_URL names (app/lib/leads/supabase-sink.server.ts).
+    // supabase-js calls the function on the project SUPABASE_URL names.
     rows.push({ role: "function", name: "Supabase", regionSetting: "PRIVACY_FUNCTION_REGION" });
     rows.push({
       role: "email",
@@ -151,9 +128,8 @@ function processorSettings(env: PrivacyEnv) {
 }
 
 /**
- * The settings this deployment's page needs that are unset, in the order the page states them: the
- * page marks each as not published, and `npm start` warns of them (server/env-warnings.ts).
- * The controller's three have their own warning there.
+ * Unset settings this deployment's page needs, in page order: `npm start` warns of them
+ * (server/env-warnings.ts, where the controller's three have their own warning).
  */
 export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {
   const needed: (keyof PrivacyEnv)[] = ["PRIVACY_DPO"];
@@ -219,9 +195,8 @@ export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
 }
 
 /**
- * What the route needs from the server, from this one module: the route then imports no other
- * `*.server` module, whose empty browser stand-in it would share with the root or the home route
- * (each such stand-in shared becomes one more script for the home page to list and fetch).
+ * The route's one `*.server` import: another's empty browser stand-in, shared with the home
+ * route, would be one more script for the home page to fetch.
  */
 export const privacyRoute = {
   facts: (): PrivacyFacts => privacyFacts(env),

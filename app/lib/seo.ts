@@ -52,7 +52,7 @@ export function homeMeta(siteUrl: string): MetaDescriptor[] {
   ];
 }
 
-/** Another page of the site: its own title (ending with the brand) and description, and its canonical URL. */
+/** Another page of the site: its title (ending with the brand), description and canonical URL. */
 export function pageMeta(
   siteUrl: string,
   page: { title: string; description: string; path: `/${string}` },

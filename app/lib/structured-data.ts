@@ -19,11 +19,7 @@ export interface StructuredDataInput {
   imagePath: string;
 }
 
-/**
- * schema.org JSON-LD for the home page: the business as a ProfessionalService
- * (what it offers, where it is, how to reach it) and the FAQ, both built from
- * the same content modules the page renders, so they can never disagree.
- */
+/** schema.org JSON-LD, built from the content the page renders, so the two never disagree. */
 export function structuredData(input: StructuredDataInput): Record<string, unknown>[] {
   const url = absoluteUrl(input.siteUrl, "/");
   const business = {
@@ -65,10 +61,7 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
   return [business, faqPage];
 }
 
-/**
- * JSON for a <script type="application/ld+json"> element: "<" is escaped so
- * no content can close the element ("</script>") or open a comment.
- */
+/** Escaped so no content can close the `<script>` element or open a comment. */
 export function serializeJsonLd(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, "\\u003c")

@@ -1,20 +1,14 @@
 /**
- * Typographic care that CSS alone does not give. `text-wrap: pretty` and `balance` are set on the
- * page's text (app/styles/app.css), but Chromium still leaves a lone last word in narrow columns
- * ("Intelligent Process / Automation", a card's "… we / automate."), and other browsers ignore them.
+ * Typographic care that CSS alone does not give: with `text-wrap: pretty` (app/styles/app.css)
+ * Chromium still leaves a lone last word in narrow columns, and other browsers ignore it.
  */
 
 const NO_BREAK_SPACE = "\u00a0";
 
 /**
- * The text with its last two words joined by a no-break space, so that it never ends on one word
- * alone on its last line. A reader, a screen reader and a search engine read the same
- * words; only the line break between those two is gone.
- *
- * Left as it is: a text of fewer than three words (splitting two words is the only way to wrap
- * them), and one whose last two words together are longer than `maxPairLength` characters: glued,
- * they could be wider than the narrowest column that shows them (the layout test found pairs of 15
- * characters wider than a feature column at 1024 px). Headings pass a smaller limit.
+ * The text with its last two words joined by a no-break space, so its last line never holds one
+ * word alone. Left as it is: fewer than three words, or a last pair longer than `maxPairLength`
+ * (glued, it could be wider than the narrowest column that shows it).
  */
 export function withoutLoneLastWord(text: string, maxPairLength = 14): string {
   const trimmed = text.trimEnd();
@@ -32,9 +26,5 @@ export const HEADING_PAIR = 13;
 /** The limit for a card's title (bold, a size above running text, the card's whole width). */
 export const TITLE_PAIR = 18;
 
-/**
- * The limit for running text with a column of its own (a section's lead, a card's text): glued,
- * even 24 characters take less than half the narrowest such column. Firefox, which has no
- * `text-wrap: pretty`, left these on a lone word.
- */
+/** Running text with a column of its own: glued, 24 characters take under half the narrowest. */
 export const PARAGRAPH_PAIR = 24;

@@ -4,10 +4,7 @@ const RELEASES = ["pointerup", "pointercancel", "mouseup", "touchend", "touchcan
 /** How often a press is looked at again when no release event came (a lost pointerup). */
 const RECHECK_MS = 250;
 
-/**
- * How long after a release its click may still come: a tap's click follows its touchend as a
- * separate input event in Chromium. A click ends the wait at once.
- */
+/** How long after a release its click may come (Chromium: a separate event after touchend). */
 const CLICK_WAIT_MS = 100;
 
 /** Whether the visitor is holding a pointer down on `element` or on something inside it. */
@@ -17,13 +14,10 @@ export function isPressed(element: Element | null): boolean {
 }
 
 /**
- * Runs `run` in a task of its own once the visitor holds no pointer down on `element` (or inside
- * it): at once if they hold none, else once they have let go and the click their release makes has
- * been dispatched. An enhancement that replaces controls (the FAQ's accordion, the tooltips) waits
- * with this: a control replaced between the press and the release is clicked by no one, so `run`
- * commits its swap in that same task (flushSync), before a press can land between check and swap
- * (WebKit's menu toggle lost clicks so on a loaded machine). The press may have begun before the
- * page's JavaScript arrived, so it is read from the page (`:active`). Returns a cancel.
+ * Runs `run` in a task of its own once no pointer is down on `element` and the release's click
+ * was dispatched: a control replaced between press and release is clicked by no one, so `run`
+ * commits its swap in that task (flushSync). The press may predate the JavaScript, so it is read
+ * from the page (`:active`). Returns a cancel.
  */
 export function whenReleased(element: Element | null, run: () => void): () => void {
   let cancelled = false;

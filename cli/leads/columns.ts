@@ -5,12 +5,8 @@ import { type Lead, type LeadState, leadStates, OPEN_STATES } from "~/lib/leads/
 import type { CsvColumn } from "./csv";
 import type { Column } from "./table";
 
-/*
- * What `npm run leads -- list` and `export` show of a lead: its states in words, the table's
- * columns and the CSV's. The CSV's fields of the form are the field table's rows.
- */
+/* What `npm run leads -- list` and `export` show of a lead. */
 
-/** How a state reads in the status column. */
 export const statusText: Record<LeadState, string> = {
   sending: "sending",
   pending: "pending",
@@ -21,7 +17,7 @@ export const statusText: Record<LeadState, string> = {
   spam: "spam",
 };
 
-/** Which leads `list` and `export` show: the inbox, the spam held, every lead, or (none) those to deliver. */
+/** Which leads `list` and `export` show; none set: those still to deliver. */
 export interface Selection {
   inbox?: boolean;
   spam?: boolean;
@@ -58,7 +54,6 @@ function reasonText(lead: Lead): string {
 /** One of the visitor's values: empty once retention erased the lead's record. */
 const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
 
-/** How a field of the form sits in the table: its header, widths and when it gives way. */
 type FieldLayout = Omit<Column<Lead>, "value">;
 
 // What gives way to a narrow terminal: the message, the error and every other field first, then
@@ -83,7 +78,6 @@ export const leadColumns: Column<Lead>[] = [
   { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
   { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
   { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  // Every field of the form, in its order.
   ...CONTACT_FIELDS.map(fieldColumn),
 ];
 

@@ -10,27 +10,17 @@ export interface CsvOptions {
   raw?: boolean;
 }
 
-/**
- * The first characters with which a spreadsheet (Excel, LibreOffice, Google Sheets) may take a cell
- * for a formula or a DDE call: OWASP's CSV injection list (=, +, -, @, tab, carriage return).
- */
+/** What makes a spreadsheet take a cell for a formula or a DDE call (OWASP's CSV injection list). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/**
- * A visitor's value made inert for a spreadsheet, as OWASP's CSV injection guidance says: a value
- * that starts like a formula gets a single quote in front, so the cell is text. Nothing else
- * changes, so a phone number such as `+1 757 555 0101` reads `'+1 757 555 0101` (its digits
- * intact, never computed into 1.57E+10 or an error).
- */
+/** A leading single quote makes a formula-like value text (`'+1 757 555 0101` keeps its digits). */
 export function neutraliseFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 /**
- * RFC 4180 CSV: a header row, CRLF between records, and a field quoted (quotes doubled) when it
- * holds a comma, a quote or a line break. csv-stringify quotes a lone LF or CR only when told to
- * (`quoted_match`), since with CRLF records neither is its record delimiter. Text values are
- * neutralised for spreadsheets unless `raw`.
+ * RFC 4180 CSV, text neutralised unless `raw`. csv-stringify quotes a lone LF or CR only when told
+ * (`quoted_match`): with CRLF records neither is its delimiter.
  */
 export function toCsv<Row>(
   rows: readonly Row[],

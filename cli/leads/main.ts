@@ -24,11 +24,9 @@ import { CliError } from "./errors";
 import { formatTable } from "./table";
 
 /**
- * `npm run leads -- list|retry|resolve|export|release|forget`: what ops need to see, resend, export and
- * erase the leads in the lead store (SQLite file or PostgreSQL, as the server is configured: same
- * environment). Safe while the servers run: every change is a transaction, and a lead an instance
- * is sending is never taken. Exit codes: 0 done; 1 something is left for a person or a later retry
- * (leads still pending, dead or possibly delivered after a retry); 2 it could not run.
+ * `npm run leads`: ops' commands on the lead store the server's configuration names. Safe while
+ * servers run: every change is a transaction, and a lead an instance is sending is never taken.
+ * Exit codes: 0 done; 1 something is left for a person or a later retry; 2 it could not run.
  */
 
 const out = (text: string) => process.stdout.write(text);
@@ -122,9 +120,8 @@ async function exportCsv(options: Selection & CsvOptions): Promise<number> {
 }
 
 /**
- * A person's leads as JSON (GDPR art. 15 and 20: access and portability): every state, matched as
- * `forget` matches, and nothing of anyone else's. What the person typed, when it arrived and what
- * became of it; the store's own bookkeeping (leases, tokens, fingerprints) is not theirs.
+ * A person's leads as JSON (GDPR art. 15 and 20), matched as `forget` matches; the store's own
+ * bookkeeping (leases, tokens, fingerprints) is not theirs.
  */
 async function exportPerson(email: string): Promise<number> {
   if (!email.includes("@"))
@@ -242,10 +239,7 @@ async function forget(email: string): Promise<number> {
   });
 }
 
-/**
- * A person says these leads held as spam are real: each is sent once under its own key (or, with no
- * function configured, joins the inbox). Run again, it finds nothing left to release.
- */
+/** Leads held as spam a person says are real: each sent once under its own key, or to the inbox. */
 async function release(idOrEmail: string): Promise<number> {
   const sink = configuredSink(env);
   return withStore(async (store) => {

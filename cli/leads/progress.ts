@@ -8,11 +8,9 @@ import { statusText } from "./columns";
 /** `retry`'s progress: what became of each lead it resent. */
 
 const note = (text: string) => process.stderr.write(`${text}\n`);
-/** "1 lead", "2 leads". */
 export const plural = (count: number, one: string, many = `${one}s`) =>
   `${count} ${count === 1 ? one : many}`;
 
-/** What became of one resent lead, in words. */
 export function describeAttempt(attempt: Attempt): string {
   if (!attempt.called)
     return `not sent (${attempt.sent.ok ? "" : attempt.sent.detail}): now ${attempt.state}`;

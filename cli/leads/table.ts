@@ -1,9 +1,7 @@
 /**
- * A plain-text table for a terminal. Every value comes from a visitor, so what could act on the
- * terminal or hide what is there is shown as an escape instead: control characters (they can move
- * the cursor, recolour the screen or end a line) and bidi controls (they can make text read
- * backwards). Widths and cuts go by grapheme clusters (Intl.Segmenter), so an emoji, a flag or a
- * letter with its accents is never cut in half, and by the columns a terminal gives them.
+ * A plain-text table for a terminal. Every value comes from a visitor, so control and bidi
+ * characters (which can move the cursor or make text read backwards) are shown as escapes. Widths
+ * and cuts go by grapheme clusters, so an emoji or an accented letter is never cut in half.
  */
 
 export interface Column<Row> {
@@ -12,12 +10,9 @@ export interface Column<Row> {
   maxWidth: number;
   /** "words": cut after a whole word when the cut would otherwise fall in the second half. */
   cut?: "anywhere" | "words";
-  /** Narrower than `maxWidth` (down to this) when the table must fit a terminal; unset: never narrowed. */
+  /** Narrowed down to this to fit a terminal; unset: never narrowed. */
   minWidth?: number;
-  /**
-   * When narrowable columns give way to fit a terminal: those of the lowest rank first (0, the
-   * default), down to their minimums, before any of the next rank gives up a column.
-   */
+  /** Lowest rank (default 0) gives way first, down to its minimums, before the next rank. */
   givesWay?: number;
   /** Never cut, whatever its length and the terminal's (how to reach a person: e-mail, phone). */
   whole?: boolean;
@@ -26,15 +21,10 @@ export interface Column<Row> {
 
 const GAP = 2;
 
-/** The width of a table line with these column widths. */
 const lineWidth = (widths: readonly number[]) =>
   widths.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, widths.length - 1);
 
-/**
- * Each column's width for a terminal of `width` columns: the narrowable columns give up columns,
- * rank by rank (`givesWay`), the widest of a rank first, until the table fits or each is at its
- * minimum. A whole column never gives way.
- */
+/** Column widths for a terminal of `width`: rank by rank, the widest of a rank gives way first. */
 export function fitColumns<Row>(
   columns: readonly Column<Row>[],
   natural: readonly number[],
@@ -63,11 +53,7 @@ export function fitColumns<Row>(
   return widths;
 }
 
-/**
- * C0 and C1 controls, DEL, the line and paragraph separators, the bidi embeddings, overrides and
- * isolates (U+202A–U+202E, U+2066–U+2069) and the bidi marks (U+061C, U+200E, U+200F); and the
- * backslash, so that a visitor cannot type something that looks like one of our escapes.
- */
+/** Controls, separators and bidi characters; and the backslash, so no visitor can fake an escape. */
 // eslint-disable-next-line no-control-regex
 const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\\]/gu;
 
@@ -76,7 +62,6 @@ const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r", "
 const escapeOne = (char: string) =>
   NAMED[char] ?? `\\u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
-/** The value with every control and bidi character written as an escape (`\n`, `\u202E`). */
 export function escapeControls(value: string): string {
   return value.replace(ESCAPED, escapeOne);
 }
@@ -116,12 +101,10 @@ function pieces(value: string): Piece[] {
 
 const widthOf = (list: readonly Piece[]) => list.reduce((sum, piece) => sum + piece.width, 0);
 
-/** The columns a value takes in the table, escapes included. */
 export function displayWidth(value: string): number {
   return widthOf(pieces(value));
 }
 
-/** The longest start of `list` that fits in `width` columns. */
 function fitting(list: readonly Piece[], width: number): Piece[] {
   const kept: Piece[] = [];
   let used = 0;
@@ -146,14 +129,9 @@ export function fitCell(value: string, width: number, cut: Column<unknown>["cut"
   return { text: `${kept.map((piece) => piece.text).join("")}…`, width: widthOf(kept) + 1 };
 }
 
-/** The most columns a cell of this column takes: its maxWidth, or no limit for a whole column. */
 const widest = (column: Column<unknown>) => (column.whole ? Number.POSITIVE_INFINITY : column.maxWidth);
 
-/**
- * One record per row, field by field (as psql's expanded display): for a terminal too narrow for
- * the table at its minimums. Whole fields (and those the table never narrows) are never cut; the
- * others are cut to the terminal.
- */
+/** One record per row (as psql's expanded display): for a terminal too narrow for the table. */
 export function formatRecords<Row>(
   rows: readonly Row[],
   columns: readonly Column<Row>[],
@@ -179,10 +157,7 @@ export function formatRecords<Row>(
     .concat("\n");
 }
 
-/**
- * The rows as a table; with `terminalWidth`, narrowable columns shrink so that each line fits it,
- * and where even their minimums (and the whole columns) do not fit, one record per row instead.
- */
+/** The rows as a table fitting `terminalWidth`, or one record per row if even the minimums do not. */
 export function formatTable<Row>(
   rows: readonly Row[],
   columns: readonly Column<Row>[],

@@ -34,7 +34,7 @@ export interface ContactActionDeps {
   /** The lead store, the function (or none: the store is the inbox) and the limits. */
   leads: Pick<LeadServices, "store" | "sink" | "limits" | "leaseMs">;
   log?: ContactLogger;
-  /** The last resort, when the store cannot keep a lead (then nothing calls the function): the whole lead. */
+  /** Where the whole lead goes when the store cannot keep it (nothing calls the function then). */
   lastResort?: (line: string) => void;
   maxBodyBytes?: number;
   now?: () => number;
@@ -62,22 +62,17 @@ export function createContactAction({
   const sinkName = sink ? sink.mode : "inbox";
 
   /**
-   * The store could not say what it holds (the database is down, the disk is full, an answer was
-   * lost): the function is not called. The store may hold this lead already, under its own key (an
-   * earlier attempt, or this one committed before the answer was lost), and the dispatcher sends
-   * that when the store is back; a call here, under any other key, would deliver one lead twice
-   * (decision 032). The whole lead goes to the log, the last place it can be recovered from, and
-   * the visitor is told it was not sent, so they can send it again.
+   * The store could not say what it holds: the function is not called. The store may hold this
+   * lead already under its own key (the dispatcher sends it when the store is back); a call under
+   * any other key would deliver it twice (decision 032). The whole lead goes to the log, the last
+   * place it can be recovered from, and the visitor is told it was not sent.
    */
   const withoutStore = (request: ContactRequest, requestId: string, storeError: string): Failure => {
     lastResort(JSON.stringify({ event: "contact_lead_not_saved", requestId, storeError, lead: request }));
     return { ok: false, reason: "unknown", detail: "lead store unavailable" };
   };
 
-  /**
-   * @param client the client's identity for the per-client limit (the socket address, or the
-   * forwarded one behind trusted proxies); undefined: only the global ceiling applies.
-   */
+  /** @param client the per-client limit's key; undefined: only the global ceiling applies. */
   return async function contactAction(request: Request, client?: string) {
     const started = now();
     const requestId = requestIdFor(request);
@@ -174,9 +169,8 @@ export function createContactAction({
       });
     const resultOf = (sent: Failure) => (sent.reason === "timeout" ? "timeout" : "send-failed");
 
-    // Spam is kept like any lead but never sent, and answered like any success: a bot learns
-    // nothing, and a person whose password manager filled the trap is held for a person, not lost
-    // (decision 042). It is limited apart: a spam flood never uses up a real visitor's limit.
+    // Spam is kept but never sent, and answered like any success (decision 042); limited apart, so
+    // a spam flood never uses up a real visitor's limit.
     const verdict = spamVerdict(validation.data, {
       honeypot:
         typeof body.fields[honeypotField.name] === "string"
@@ -226,8 +220,7 @@ export function createContactAction({
         if (verdict.spam) return sentAnswer({ result: "spam", spamSignals: verdict.signals });
         return sentAnswer({ result: "sent", sink: sinkName });
       case "in-flight": {
-        // The same lead is being sent by another request (a double click, a second tab, another
-        // instance): its outcome is this one's too.
+        // Another request (a double click, another instance) is sending it: its outcome is ours.
         const state = await store.awaitOutcome(admission.id, leads.leaseMs).catch(() => "unknown" as const);
         if (state === "delivered") return sentAnswer({ result: "duplicate", sink: sinkName });
         return failed(failureOf(state), "duplicate", "store");

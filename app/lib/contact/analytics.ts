@@ -4,11 +4,7 @@ declare global {
   }
 }
 
-/**
- * Fires the spec's analytics event before a submission is sent, if analytics is on the page:
- * `window.gtag` exists only once the visitor has accepted analytics (decision 047), so without
- * consent nothing fires.
- */
+/** Fires the spec's analytics event; `window.gtag` exists only after consent (decision 047). */
 export function trackContactSubmit(
   target: Window | undefined = typeof window === "undefined" ? undefined : window,
 ): void {

@@ -1,8 +1,4 @@
-/**
- * Reads a contact form submission without trusting its size or encoding: anything
- * over the limit is refused before it is read whole, and only the two encodings an
- * HTML form can send are accepted.
- */
+/** Reads a contact form submission without trusting its size or encoding. */
 
 export const MAX_FORM_BYTES = 16 * 1024;
 
@@ -23,9 +19,8 @@ export function mediaType(contentType: string | null): string {
 }
 
 /**
- * How much of a refused body is read and thrown away so the 413 reaches the client whole:
- * closing a socket that still has unread data makes the kernel reset it, which can cut the
- * answer short. Past this, the connection is closed instead.
+ * How much of a refused body is read and discarded so the 413 arrives whole: a socket closed with
+ * unread data is reset by the kernel, cutting the answer short. Past this, it is closed anyway.
  */
 export const MAX_DISCARD_BYTES = 256 * 1024;
 
@@ -50,7 +45,7 @@ async function discardRest(
   }
 }
 
-/** The body's bytes, or "too-large" as soon as more than `maxBytes` have arrived (never buffering more). */
+/** The body's bytes, or "too-large" as soon as more than `maxBytes` have arrived. */
 async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Limited> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -3,7 +3,7 @@ import { appEvent } from "~/lib/events.server";
 /** The outcome of one contact submission, as ops read it (the `result` of its log line). */
 export const contactResults = [
   "sent",
-  /** The same request was delivered in the last 10 minutes or was in flight: not sent again (decision 026). */
+  /** The same request was just delivered or is in flight: not sent again (decision 026). */
   "duplicate",
   /** It looked like spam (decision 042): kept in the store as spam, never sent, answered as sent. */
   "spam",
@@ -19,5 +19,4 @@ export const contactResults = [
 
 export type ContactResult = (typeof contactResults)[number];
 
-/** One contact submission answered. */
 export const contactSubmitted = appEvent<{ result: ContactResult }>("contact-submitted");

@@ -8,7 +8,7 @@ export function formDataToRecord(formData: FormData): Record<string, unknown> {
   return record;
 }
 
-/** The message length as the counter shows it: line breaks count once, as the browser's maxLength counts them. */
+/** The message length as the browser's maxLength counts it: a line break counts once. */
 export function messageLength(value: string): number {
   return value.replace(/\r\n?/g, "\n").length;
 }

@@ -9,14 +9,12 @@ import {
 import { contactValidationMessages as messages } from "~/content/contact-form";
 
 /**
- * The one validator for the contact form, made from the field table (app/content/contact-fields.ts),
- * run by the browser before sending and by the server action again (it never trusts the browser).
- * Built on `zod/mini` because it ships in the page's JavaScript.
+ * The contact form's one validator, made from the field table, run by the browser and again by the
+ * server. `zod/mini`: it ships in the page's JavaScript.
  */
 
-// One `@`, text before it, a domain with a dot after it; no whitespace, and none of
-// the characters that let one field carry several recipients (docs/requirements.md, section 4). An apostrophe is
-// fine before the `@` (o'brien@example.com), never in the domain.
+// None of the characters that let one field carry several recipients (docs/requirements.md,
+// section 4); an apostrophe only before the `@` (o'brien@example.com).
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"'.]+(\.[^\s@,;<>"'.]+)+$/;
 // What must never reach a one-line field: control characters (Unicode Cc: CR and LF let a name
 // smuggle a mail header), the line and paragraph separators, and the bidi overrides and isolates,
@@ -27,7 +25,6 @@ const BIDI_CONTROL_RUNS = /[\u202A-\u202E\u2066-\u2069]+/gu;
 // and tabs. A person cannot see them, and the stores refuse some (PostgreSQL refuses U+0000 in
 // text): a lead holding one would be kept nowhere.
 const MESSAGE_CONTROL = /[^\P{Cc}\t\n]/u;
-// http(s), then a host with at least one dot between non-empty labels; no whitespace.
 const WEBSITE = /^https?:\/\/[^\s/?#.@]+(\.[^\s/?#.@]+)+([/?#]\S*)?$/i;
 
 /** The check a kind brings beyond length: what an empty optional field always passes. */
@@ -83,9 +80,8 @@ export type ContactValidation =
   { ok: true; data: ContactRequest } | { ok: false; field: ContactFieldName; message: string };
 
 /**
- * Validates raw form input (strings, or anything a hand-made request sends: arrays for
- * repeated fields, files). Missing fields count as empty; unknown ones are ignored.
- * The first failure in the spec's order (name, email, website, message, then the rest) wins.
+ * Validates raw form input (or whatever a hand-made request sends). Missing fields count as empty;
+ * the first failure in the table's order wins.
  */
 export function validateContact(input: Record<string, unknown>): ContactValidation {
   const candidate: Record<string, unknown> = {};

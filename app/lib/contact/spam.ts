@@ -1,17 +1,14 @@
 import type { ContactRequest } from "~/lib/contact/schema";
 
 /**
- * Whether a valid submission looks like spam (decision 042). Each signal has a weight; a
- * submission whose weights add up to `SPAM_THRESHOLD` or more is held as spam: kept in the store,
- * never sent, answered like any success, released by a person. Two signals are enough on their own:
- * the honeypot, and more than two links (what link spam is; a first request to an agency needs one
- * or two). Every other signal is something a real person sometimes does (a fast paste, a tag
- * quoted from their own site), so it takes two of them.
+ * Whether a valid submission looks like spam (decision 042): weights reaching `SPAM_THRESHOLD`
+ * hold it aside. Only the honeypot and link spam suffice alone; every other signal is something a
+ * real person sometimes does (a fast paste, a tag quoted from their site), so it takes two.
  */
 
 export const SPAM_THRESHOLD = 3;
 
-/** Each signal and its weight, the one table the rules, the log, the CLI and the decision record share. */
+/** Each signal's weight: one table for the rules, the log, the CLI and decision 042. */
 export const SPAM_SIGNALS = {
   /** The field people never see was filled (a bot, or a password manager: held, not lost). */
   honeypot: 3,
@@ -31,16 +28,15 @@ export const SPAM_SIGNALS = {
 
 export type SpamSignal = keyof typeof SPAM_SIGNALS;
 
-/** How soon after the first keystroke a submit counts as a machine's (about 3 s: nobody types a request that fast). */
+/** Nobody types a request within 3 s of the first keystroke. */
 export const FAST_SUBMIT_MS = 3_000;
 
-/** More links than this in the message is a signal. */
 export const MAX_LINKS = 2;
 
 /** What the form sends beside the fields: the honeypot's value, and (with JavaScript) the typing time. */
 export interface SubmissionClues {
   honeypot?: string;
-  /** Milliseconds from the first keystroke to the submit; undefined without JavaScript (or no keystroke). */
+  /** From the first keystroke to the submit; undefined without JavaScript. */
   typingMs?: number;
 }
 
@@ -78,10 +74,7 @@ const SHORTENER = new RegExp(
   `(?:^|[^\\p{L}\\p{N}.-])(?:https?://)?(?:www\\.)?(?:${SHORTENERS.map((host) => host.replace(/\./g, "\\.")).join("|")})/\\S`,
   "iu",
 );
-/**
- * A scheme, `www.`, or a whole name that is a host under a common top-level domain. The list keeps
- * "Jane.Doe" and "Dr.Smith" names: a person's name is never read as a host by its shape alone.
- */
+/** A listed top-level domain, so "Jane.Doe" or "Dr.Smith" is never read as a host by its shape. */
 const TOP_LEVEL_DOMAINS =
   "com|net|org|io|co|ru|info|biz|xyz|top|site|online|shop|store|club|live|app|dev|ai|us|uk|de|fr|cn|in|br|pl|nl|tk|ml|ga|cf|gq|pw|cc|ws|me|tv";
 const URL_LIKE = new RegExp(
@@ -123,10 +116,7 @@ export function spamVerdict(request: ContactRequest, clues: SubmissionClues = {}
   return { spam: score >= SPAM_THRESHOLD, score, signals };
 }
 
-/**
- * The typing time the form sent, if it is one: whole milliseconds, at most a day. Anything else (no
- * JavaScript, a hand-made request, a repeated field) counts as no timing at all, never against anyone.
- */
+/** The typing time the form sent, if valid; anything else is no timing, never against anyone. */
 export function typingMsFrom(value: unknown): number | undefined {
   if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return undefined;
   const ms = Number(value);

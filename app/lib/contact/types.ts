@@ -4,7 +4,7 @@ import type { ContactValues } from "~/lib/contact/schema";
 
 export type ContactNotice = ContactNoticeText & { kind: "success" | "error" };
 
-/** What the contact action answers; the form shows it as a toast (JavaScript) or next to itself (no JavaScript). */
+/** What the contact action answers: a toast with JavaScript, a notice by the form without. */
 export interface ContactActionData {
   notice: ContactNotice;
   /** The visitor's values, to refill the form after an error; absent on success (fields cleared). */

@@ -16,22 +16,9 @@ import {
 } from "./markup.server";
 
 /**
- * The one home of every HTML document the server sends (docs/architecture.md, decision 030).
- * Each document takes the same steps, whoever asked for it:
- *
- * 1. render: React renders the whole document to a string. The static sections inside it are
- *    HTML rendered once per process and never hydrated (decision 021).
- * 2. finish: the markup becomes a valid document and the scripts wait for the first paint
- *    (decision 022; `markup.server.ts`, `paint-first.ts`).
- * 3. policy: the Content-Security-Policy lists the hash of every script this document runs
- *    (decision 011): no nonce, so the same bytes are valid for every visitor and any cache.
- *
- * The home page and its success variant (`/?contact=sent`) take these steps once, at build: the
- * build asks for them and writes them as files with their brotli and gzip bytes
- * (server/home-document.ts), and the server answers them before Remix sees the request
- * (server/prerendered.ts, decision 041). Documents that carry what one request made (a form POST's
- * answer with the visitor's values and notice, the 404, error pages) take the same steps for that
- * request; the server's compression middleware compresses them.
+ * The one home of every HTML document the server sends, in three steps: render, finish, policy
+ * (docs/architecture.md, decision 030). The home page and its success variant take them once, at
+ * build (server/home-document.ts, decision 041).
  */
 
 const RENDER_DEADLINE_MS = 5_000;

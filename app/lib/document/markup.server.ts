@@ -3,16 +3,13 @@ import { createHash } from "node:crypto";
 import { HELD_SCRIPTS_ID } from "./paint-first";
 
 /**
- * Pure steps on the rendered HTML: make it a valid document and hold the scripts until the first
- * paint. The patterns are exact text React and Remix write; React escapes `<` and `"` in text and
- * attribute values, so they can only ever match markup, never a visitor's words.
+ * Pure steps on the rendered HTML. The patterns are exact text React and Remix write; React escapes
+ * `<` and `"` in text and attributes, so they only ever match markup, never a visitor's words.
  */
 
 /**
- * React writes the single-fetch data scripts of `<RemixServer>` after `</html>`, where the
- * standard allows nothing ("Stray start tag script"). A parser puts them at the end of `<body>`
- * anyway, so moving them there changes no DOM node the page uses; React does not hydrate the
- * tail of `<body>`.
+ * React writes `<RemixServer>`'s data scripts after `</html>`, where the standard allows nothing;
+ * a parser puts them at the end of `<body>` anyway, so moving them there changes no DOM node.
  */
 export function moveTrailingMarkupIntoBody(html: string): string {
   const end = html.lastIndexOf("</body></html>");
@@ -23,9 +20,8 @@ export function moveTrailingMarkupIntoBody(html: string): string {
 }
 
 /**
- * What `<Scripts>` writes: the module preloads, the context script, the module bootstrap, in that
- * order and side by side. Captured: the preloads, the context script, the bootstrap's source.
- * test/lib/document/remix-markup.test.ts renders Remix's real `<Scripts>` against this.
+ * What `<Scripts>` writes, side by side: preloads, context script, module bootstrap (checked
+ * against Remix's real output by test/lib/document/remix-markup.test.ts).
  */
 const REMIX_SCRIPTS =
   /((?:<link rel="modulepreload" href="[^"]+"\/>)+)(<script>[^<]*<\/script>)<script type="module" async="">([\s\S]*?)<\/script>/g;
@@ -35,24 +31,16 @@ const PRELOAD_HREF = /href="([^"]+)"/g;
 export interface HeldScripts {
   /** The document without the preloads and the bootstrap, which wait in a JSON data block. */
   html: string;
-  /** The bootstrap's source, run later as an inline module: the policy must allow exactly this text. */
+  /** The bootstrap's source, run later as an inline module: the policy allows exactly this text. */
   moduleSource: string;
-  /**
-   * Where Remix's scripts begin in `html` (its context script). Everything a page renders comes
-   * before it; after it come only the scripts the framework and this step write.
-   */
+  /** Where Remix's context script begins: all the page's own markup is before it. */
   scriptsStart: number;
 }
 
 /**
- * Paint first (docs/decisions/022-paint-first-enhance-after.md): the preloads and the module
- * bootstrap leave the markup and wait in `<script type="application/json">`, a data block that
- * fetches and runs nothing; the loader (`loaderSource`, the compiled `paint-first.inline.ts`)
- * follows it and puts them back, in the same places, once the page has painted.
- *
- * Throws when the document does not contain what `<Scripts>` writes: every document renders it,
- * so a Remix upgrade that changed its markup fails every document test and the unit test on
- * Remix's own output, instead of quietly loading the scripts early again.
+ * Paint first (decision 022): the preloads and bootstrap wait in a JSON data block, which runs
+ * nothing, for the loader after it (`paint-first.inline.ts`). Throws when `<Scripts>` wrote
+ * something else, so a Remix upgrade fails every document test instead of loading scripts early.
  */
 export function holdScriptsUntilPaint(html: string, loaderSource: string): HeldScripts {
   // The last match: `<Scripts>` is rendered after all of the page, so markup that imitated it
@@ -117,11 +105,9 @@ export interface ScriptSources {
 }
 
 /**
- * The hashes of the scripts Remix and this pipeline write (from Remix's context script to the
- * end: its data scripts, the paint-first loader, gtag's setup, dev's live reload) and of the
- * bootstrap the loader restores. A script inside the page's markup, where a visitor's values
- * are, is never hashed: were one ever injected past React's escaping, the policy would refuse
- * it, as a per-request nonce would (decision 011).
+ * Hashes of the scripts from Remix's context script on, and of the restored bootstrap. A script
+ * in the page's markup, where a visitor's values are, is never hashed: one injected past React's
+ * escaping is refused, as a nonce would have it (decision 011).
  */
 export function scriptSources({ html, moduleSource, scriptsStart }: HeldScripts): ScriptSources {
   const scripts = [...executableInlineScripts(html.slice(scriptsStart)), moduleSource];

@@ -1,7 +1,5 @@
-// The inline loader every document carries after Remix's scripts (decisions 022 and 036). The build
-// compiles this file with its imports into one small script (scripts/bundle.mjs, `paint-first.js`
-// next to the server build); the server inserts that text after the held scripts' data block and
-// lists its hash in the policy (markup.server.ts, document.server.tsx).
+// The inline loader every document carries after Remix's scripts (decisions 022 and 036), compiled
+// by scripts/bundle.mjs into `paint-first.js` and inserted by markup.server.ts.
 import { afterLoadAndFirstPaint, enhanceOnIntent, idleTime } from "./paint-first";
 import { renderLaterParts } from "./render-later";
 import { smoothScrollOnIntent } from "./smooth-scroll";
@@ -12,7 +10,6 @@ import { smoothScrollOnIntent } from "./smooth-scroll";
  */
 declare const EVALUATION_ORDER: readonly string[];
 
-// Scrolling turns smooth at the first intent: the page's opening position is never animated.
 smoothScrollOnIntent();
 // First the parts after the hero (at once if the visitor opens somewhere in the page), then the
 // scripts (at the first interaction); in idle time after the first paint, whatever comes first.

@@ -1,32 +1,19 @@
 /**
- * A cheaper first frame (decision 036).
+ * A cheaper first frame (decision 036): with JavaScript, app/styles/app.css gives `LATER_PARTS`
+ * `content-visibility: auto`, so the first frame lays out only what is in view. This script then
+ * renders each part for good, one per frame in idle time after the first paint, so that soon after
+ * load every position is real, nothing left for a scroll, a search or a screen reader to estimate.
  *
- * With JavaScript, the stylesheet gives the parts of the page after the hero (`LATER_PARTS`)
- * `content-visibility: auto` (app/styles/app.css, `@media (scripting: enabled)`): the browser's
- * first frame styles and lays out only what is in view, not the whole 14,000 px page. This script,
- * part of the inline loader, then renders every part for good (`content-visibility: visible`), one
- * per frame in idle time after the first paint, top to bottom, so that no frame does more than one
- * part's work and, within a second or so of load, the page is laid out exactly as without it: every
- * position real, nothing left for a scroll, a search or a screen reader to estimate.
- *
- * The estimated heights of the parts not rendered yet must never decide where the visitor lands, so
- * every part is rendered at once, in the same task:
- * - when the page opens at a fragment (`/#contact`, a form answer's `#contact-form`), or as a reload
- *   or a return to it, whose scroll position the browser restores;
- * - before the browser follows a link to a target inside one of them (a header or footer link);
- * - at the visitor's first key press, before the browser acts on it: Tab scrolls the next control
- *   into view, and a control below an estimated part would be left off screen once the part is
- *   rendered (the three-engine Tab test found it); the arrow, page and space keys scroll;
- * - when focus moves into one of them any other way (a script, an assistive technology);
- * - when a form is submitted (its answer may open a toast, fixed to the viewport).
- *
- * Without JavaScript (`scripting: none`) the stylesheet renders everything at once, as before.
+ * Estimated heights must never decide where the visitor lands, so every part is rendered at once:
+ * when the page opens at a fragment or a restored position (reload, back); before a click follows
+ * a link into one; at the first key press (Tab scrolls the next control into view, which would end
+ * off screen once the parts above it render; arrows, page and space scroll); when focus moves into
+ * one; when a form is submitted (its answer may open a toast fixed to the viewport).
  */
 
-/** The parts of the page the stylesheet may leave unrendered: every section after the first, the footer. */
+/** What the stylesheet may leave unrendered: every section after the first, the footer. */
 export const LATER_PARTS = "main > section ~ section, body > footer";
 
-/** The events that may render every part at once (see above). */
 const TRIGGERS = ["click", "submit", "keydown", "focusin"] as const;
 
 /** Renders one part for good: no containment, no estimate, from now on. */
@@ -49,11 +36,7 @@ function clickedTarget(event: Event): Element | null {
   return id ? document.getElementById(decodeURIComponent(id)) : null;
 }
 
-/**
- * Renders the later parts: all at once when the visitor's position depends on them; else one per
- * frame, each when the browser is idle (`idle`: `requestIdleCallback` or its stand-in), from the
- * moment the returned function is called (once the page has painted).
- */
+/** Renders the later parts; the one-per-frame path starts when the returned function is called. */
 export function renderLaterParts(idle: (step: () => void) => void): () => void {
   const waiting = Array.from(document.querySelectorAll<HTMLElement>(LATER_PARTS));
   const inAPart = (node: EventTarget | null) =>
@@ -81,9 +64,7 @@ export function renderLaterParts(idle: (step: () => void) => void): () => void {
     const part = waiting.shift();
     if (!part) return renderAll();
     renderNow(part);
-    // Its style and layout now, in this idle task (a forced layout), so that the frame that shows
-    // it only paints: one part's work split in two tasks, neither of them the whole (the largest
-    // part's frame took 52-73 ms on a slow machine, split 40 + 20).
+    // Its style and layout now, in this idle task, so that the frame that shows it only paints.
     void part.offsetHeight;
     // The next part after the frame that renders this one: never two parts' work in one frame.
     requestAnimationFrame(() => idle(next));

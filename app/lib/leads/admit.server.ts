@@ -125,7 +125,7 @@ export async function admit(
           .returningAll()
           .execute();
         if (row?.state === "sending") return { kind: "claimed", claim: claimOf(row) };
-        // Taken meanwhile (a dispatcher, `leads retry`, a confirmation): its outcome is this visitor's too.
+        // Taken meanwhile (a dispatcher, `leads retry`): its outcome is this visitor's too.
         return mode === "inbox" ? { kind: "stored", id: found.id } : { kind: "in-flight", id: found.id };
       }
       const base = { id: randomUUID(), fingerprint, receivedAt: at, source: "form", ...values };

@@ -1,9 +1,8 @@
 import type { AlertSlot, LeadStore } from "~/lib/leads/store.server";
 
 /**
- * Ops hear about leads that need a person (docs/lead-store.md, Alerts): one JSON POST per kind per
- * interval across every instance, counts only; a webhook that fails gives its turn back, and the
- * dispatcher's next pass, which reads the levels again, sends it.
+ * Ops hear about leads that need a person (docs/lead-store.md, Alerts); a webhook that fails gives
+ * its turn back, for the dispatcher's next pass.
  */
 export type AlertKind = "dead" | "possibly-delivered" | "pending-age" | "erasure-soon";
 
@@ -21,7 +20,6 @@ export interface AlertOptions {
   log?: (event: Record<string, unknown>) => void;
 }
 
-/** How long a webhook may take to answer before its alert counts as failed. */
 const WEBHOOK_TIMEOUT_MS = 5_000;
 
 export function createAlerts({

@@ -1,8 +1,6 @@
 /**
- * When a lead whose call failed for sure is tried again: exponential backoff from `initialMs`,
- * doubling per attempt up to `maxMs`, with "equal jitter" (half the delay fixed, half random) so
- * that the leads of one outage, on every instance, do not all call the function at the same
- * moment when it comes back.
+ * Exponential backoff with "equal jitter" (half the delay random), so that the leads of one outage
+ * do not all call the function the moment it comes back.
  */
 export interface RetryPolicy {
   initialMs: number;

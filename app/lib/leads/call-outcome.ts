@@ -4,13 +4,13 @@
  */
 export type CallOutcome = "sure-failure" | "unknown";
 
-/** HTTP statuses that say the function did not run: any 4xx, 500, 502 and 503. A 504 does not (a gateway gave up, the function may have run). */
+/** A 504 is no sure failure: a gateway gave up, the function may have run. */
 export function outcomeOfStatus(status: number): CallOutcome {
   if (status >= 400 && status < 500) return "sure-failure";
   return status === 500 || status === 502 || status === 503 ? "sure-failure" : "unknown";
 }
 
-/** The error codes that say no connection was made; one lost after (a reset) may have carried it all. */
+/** No connection was made; one lost after (a reset) may have carried it all. */
 const NO_CONNECTION_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -27,7 +27,7 @@ export function outcomeOfNetworkError(code: string | undefined): CallOutcome {
   return code !== undefined && NO_CONNECTION_CODES.has(code) ? "sure-failure" : "unknown";
 }
 
-/** The code of the error under a failed fetch (undici puts it on `cause`, sometimes one level deeper). */
+/** The code under a failed fetch (undici puts it on `cause`, sometimes deeper). */
 export function networkErrorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;

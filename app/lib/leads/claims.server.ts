@@ -9,8 +9,8 @@ import type { Claim, StoreContext, Where } from "~/lib/leads/store-context.serve
 import { changedOne, claim, plus } from "~/lib/leads/store-context.server";
 
 /**
- * An attempt's life, from its lease to its outcome: only the holder of a claim's token records
- * what its call did (docs/lead-store.md, "Exactly once"), and a lapsed lease is decided by expiry.
+ * An attempt's life: only the holder of a claim's token records what its call did
+ * (docs/lead-store.md, "Exactly once"); a lapsed lease is decided by expiry.
  */
 
 /**
@@ -32,9 +32,8 @@ export async function beginCall({ db, now, leaseMs }: StoreContext, { lead, toke
 
 /**
  * The holder's word, after `beginCall` failed, that its call never began (the store may yet commit
- * `beginCall`: a paused server wakes). The lead goes back as it was (held if an earlier call may
- * have reached the function, else pending and due now), the attempt uncounted. Only this claim's
- * token matches. False: the claim no longer held the lead.
+ * `beginCall`: a paused server wakes): the lead goes back as it was, the attempt uncounted. False:
+ * the claim no longer held the lead.
  */
 export async function releaseUncalled({ db, now }: StoreContext, { lead, token }: Claim) {
   const wasHeld = lead.callStartedAt !== null;
@@ -96,7 +95,7 @@ export async function recordOutcome(context: StoreContext, { lead, token }: Clai
   return row ? state : ((await get(context, lead.id))?.state ?? state);
 }
 
-/** Waits for another attempt at the same lead (any instance) to end, reading its row (one statement) every `pollMs`. */
+/** Waits for another attempt at the same lead (any instance) to end, polling its row. */
 export async function awaitOutcome({ db, now }: StoreContext, id: string, timeoutMs: number, pollMs = 250) {
   // How long the visitor waits: this process's clock; whether the lease ran out: the database's.
   const until = performance.now() + timeoutMs;
@@ -141,7 +140,7 @@ export const claimDue = (context: StoreContext, limit: number): Promise<Claim[]>
     ),
   );
 
-/** Leases one lead for a person's `retry`, just before its call, if it is still in one of these states. */
+/** Leases one lead for a person's `retry`, if it is still in one of these states. */
 export async function claimIfIn(context: StoreContext, id: string, states: readonly LeadState[]) {
   const allowed = fromStates("retry");
   if (!states.every((state) => allowed.includes(state)))
@@ -152,7 +151,7 @@ export async function claimIfIn(context: StoreContext, id: string, states: reado
   return claimed;
 }
 
-/** Attempts whose lease ran out: held if their call had begun, else pending and due now. One statement. */
+/** Attempts whose lease ran out: held if their call had begun, else pending and due now. */
 export async function expireLeases({ db, now }: StoreContext) {
   const at = now();
   const uncalled = sql`call_started_at is null`;

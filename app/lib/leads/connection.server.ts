@@ -53,10 +53,7 @@ export function createConnection(
     reconnect.unref();
   };
 
-  /**
-   * Connects and migrates; on failure says why, and tries again every `reconnectMs`. Coming back,
-   * the store must take a write (a full disk still answers reads), or it stays down.
-   */
+  /** Connects and migrates; coming back, it must take a write (a full disk still answers reads). */
   const connect = async (): Promise<StoreStatus> => {
     try {
       const wasDown = status.state === "unavailable";
@@ -79,7 +76,7 @@ export function createConnection(
 
     status: (): StoreStatus => status,
 
-    /** Every operation: fails fast while the store is known to be down, and marks it down when an error says so. */
+    /** Fails fast while the store is down; marks it down when an error says so. */
     async guarded<T>(work: () => Promise<T>): Promise<T> {
       if (status.state !== "ready") throw new StoreUnavailableError(status.reason ?? status.state);
       try {
@@ -91,7 +88,6 @@ export function createConnection(
       }
     },
 
-    /** Work (a hand-back of an uncalled claim) that `close` waits for: the CLI's end and a SIGTERM too. */
     finishBeforeClose(work: Promise<unknown>): void {
       const settled = work.catch(() => undefined).finally(() => unfinished.delete(settled));
       unfinished.add(settled);

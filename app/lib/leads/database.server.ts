@@ -15,27 +15,18 @@ import pg from "pg";
 import type { LeadRequest } from "~/lib/leads/sink.server";
 import { SqliteWorkerDialect } from "~/lib/leads/sqlite-worker.server";
 
-/**
- * The lead store's two engines behind one Kysely query builder (decision 032): the embedded SQLite
- * file, and the PostgreSQL database several instances share.
- */
+/** The lead store's engines (SQLite, PostgreSQL) behind one Kysely query builder (decision 032). */
 
 export type Engine = "sqlite" | "postgres";
 
-/**
- * Times are milliseconds since the epoch in both engines (BIGINT, read back as numbers). Named in
- * camelCase here; the columns are their snake_case (Kysely's CamelCasePlugin maps both ways).
- */
+/** Times: milliseconds since the epoch (BIGINT). Columns are the snake_case of these names. */
 export interface LeadsTable {
   id: string;
   /** Same e-mail (any case) and message: the same lead (decision 026). */
   fingerprint: string;
   state: string;
   receivedAt: number;
-  /**
-   * What the visitor asked: the contact form's validated request as one JSON document (`jsonb` on
-   * PostgreSQL, its text on SQLite), written as its text; null once retention erased it.
-   */
+  /** The validated request as JSON (`jsonb` on PostgreSQL, text on SQLite); null once erased. */
   request: ColumnType<LeadRequest | string | null, string | null, string | null>;
   /** The request's `email` as it is compared (`emailKey`): what `forget` matches. */
   emailKey: string;
@@ -56,7 +47,6 @@ export interface LeadsTable {
   spamSignals?: string | null;
 }
 
-/** A lead's row as it is written. */
 export type NewLead = Insertable<LeadsTable>;
 
 export interface LeadsDatabase {
@@ -74,14 +64,12 @@ export interface OpenDatabase {
 }
 
 export interface DatabaseConfig {
-  /** postgres://…: PostgreSQL. Unset: the SQLite file. */
   databaseUrl?: string | undefined;
   file: string;
   /** How long a request waits for a free connection or another program's write lock: busy, not down. */
   busyMs?: number;
 }
 
-/** A URL without its password, for logs. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -97,10 +85,7 @@ export function redactUrl(url: string): string {
 const pgTypes = new pg.TypeOverrides();
 pgTypes.setTypeParser(20, Number);
 
-/**
- * Runs `work`; a failure without a code gets `atDeadline` if it came at `deadlineMs`, else `code`
- * (never a programming error: those stay bugs).
- */
+/** Gives a codeless failure of `work` a code (never a programming error: those stay bugs). */
 async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string, atDeadline: string) {
   const started = performance.now();
   try {
@@ -117,11 +102,8 @@ async function coded<T>(work: () => Promise<T>, deadlineMs: number, code: string
 export const POOL_BUSY = "POOL_BUSY";
 
 /**
- * The pool as Kysely sees it, with a code on every error: pg's own (could not connect, lost
- * mid-query, past its deadline, no free connection) carry only a message, and get 08001, 08006,
- * ETIMEDOUT or POOL_BUSY, so the store reads codes alone, never a message. A new connection has
- * CONNECT_TIMEOUT_MS (its own client's timeout), so only the wait for a busy pool's connection
- * lasts `busyMs`.
+ * The pool as Kysely sees it, with a code on every error: pg's own carry only a message, so the
+ * store could not tell them apart. Only the wait for a busy pool's connection lasts `busyMs`.
  */
 export function codedPool(
   pool: pg.Pool,
@@ -167,14 +149,13 @@ export function codedPool(
 /** How long a new connection to PostgreSQL may take: past it, the database is not there. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
-/** pg's client, connecting within CONNECT_TIMEOUT_MS whatever the pool waits for a free one. */
 class QuickConnectClient extends pg.Client {
   constructor(config?: pg.ClientConfig) {
     super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   }
 }
 
-/** Column names snake_case in SQL, camelCase here; the request document's own keys are left as they are. */
+/** snake_case in SQL, camelCase here; the request document's own keys stay as they are. */
 const camelCase = new CamelCasePlugin({ maintainNestedObjectKeys: true });
 
 function openPostgres(url: string, busyMs: number): OpenDatabase {
@@ -214,9 +195,8 @@ export function openDatabase({ databaseUrl, file, busyMs = 10_000 }: DatabaseCon
 export type StoreErrorClass = "refused" | "unreachable" | "timeout" | "full" | "corrupt" | "error";
 
 /**
- * Every store error by its driver's code alone (Node's socket and file codes, SQLSTATE, SQLite's,
- * ours), first match: its class, and whether it means the store is down (the request fails, and
- * the store reconnects) or only that this request met a slow or busy store.
+ * Every store error by its driver's code alone, first match: its class, and whether the store is
+ * down (it reconnects) or only slow or busy for this request.
  */
 const STORE_ERRORS: [RegExp, StoreErrorClass, "down" | "busy"][] = [
   [/^POOL_BUSY$|^57014$|^55P03$|^SQLITE_(BUSY|LOCKED)/, "timeout", "busy"],
@@ -231,14 +211,14 @@ const STORE_ERRORS: [RegExp, StoreErrorClass, "down" | "busy"][] = [
   [/^E[A-Z]+$|^08|^57P|^53|^SQLITE_(IOERR|PROTOCOL)/, "unreachable", "down"],
 ];
 
-/** A store error's class and whether the store is down; an error without a known code is neither (a bug, or one request's). */
+/** An error without a known code is neither down nor classed: a bug, or one request's. */
 export function storeError(error: unknown): { errorClass: StoreErrorClass; down: boolean } {
   const code = (error as { code?: unknown } | null)?.code;
   const row = typeof code === "string" ? STORE_ERRORS.find(([pattern]) => pattern.test(code)) : undefined;
   return row ? { errorClass: row[1], down: row[2] === "down" } : { errorClass: "error", down: false };
 }
 
-/** An error's code or message only: a driver's message may carry a query, never a lead here, but stay short. */
+/** An error's code and a short message: a driver's message may carry a query. */
 export function errorText(error: unknown): string {
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
     const message = error instanceof Error ? error.message.slice(0, 160) : "";

@@ -6,7 +6,7 @@ import type { Claim, LeadState, LeadStore } from "~/lib/leads/store.server";
 export type AttemptBy = "visitor" | "dispatcher" | "cli";
 
 export interface Attempt {
-  /** Whether the function was called: not when the claim no longer held the lead, or the store failed first. */
+  /** Not when the claim no longer held the lead, or the store failed first. */
   called: boolean;
   /** What the call answered (when not called, why not). */
   sent: SendResult;
@@ -14,19 +14,15 @@ export interface Attempt {
   state: LeadState | "unknown";
 }
 
-/** The answer of a call that was not made. */
 const notCalled = (detail: string): SendResult => ({ ok: false, reason: "unknown", detail });
 
-/** How often a word the store must hear (an outcome, a hand-back) is said again while the store is busy or down. */
+/** How often a word the store must hear is said again while it is busy or down. */
 const AGAIN_MS = 500;
 
 /** What a call leaves of its lease, at least, to record its outcome (past it: decision 044). */
 const LEASE_SAFETY_MS = 1_000;
 
-/**
- * `work` tried until the store takes it or `until` (the lease's end: past it, its expiry decides)
- * has passed; the last error if it never did.
- */
+/** `work` tried until the store takes it or the lease ends (past it, its expiry decides). */
 async function untilLeaseEnds<T>(work: () => Promise<T>, until: number): Promise<T> {
   for (;;) {
     try {
@@ -51,9 +47,8 @@ function handBackUncalled(store: LeadStore, claim: Claim): void {
 }
 
 /**
- * One attempt at a claimed lead, whoever makes it (docs/lead-store.md): the call, under the lead's
- * id as its Idempotency-Key, only once the store recorded that it begins; then its outcome, said
- * again while the store is busy or away, until the lease ends.
+ * One attempt at a claimed lead (docs/lead-store.md): the call, keyed by the lead's id, only once
+ * the store recorded that it begins; then its outcome, said again until the lease ends.
  */
 export async function attemptDelivery(
   { store, sink }: { store: LeadStore; sink: ContactSink },
@@ -88,7 +83,7 @@ export async function attemptDelivery(
     handBackUncalled(store, claim);
     return { called: false, sent: notCalled("the lead store answered too late to call"), state: "unknown" };
   }
-  // Said before the call, so a caller killed mid-call still leaves who made it (the history test reads it).
+  // Said before the call, so a caller killed mid-call still leaves who made it.
   console.log(
     JSON.stringify({ event: "lead_call", leadId: claim.lead.id, by, attempt: claim.lead.attempts }),
   );

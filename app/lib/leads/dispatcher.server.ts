@@ -5,10 +5,8 @@ import { dispatcherPassed } from "~/lib/leads/events.server";
 import type { LeadCounts, LeadStore, RetentionDays } from "~/lib/leads/store.server";
 
 /**
- * Delivered without an operator: every instance runs one dispatcher, which every `intervalMs`
- * expires lapsed leases, tries the due pending leads, erases by retention (on its first pass, then
- * hourly) and alerts from the levels of leads that need a person. A failing store only delays it;
- * nothing here can take the page down.
+ * Delivered without an operator: every instance runs one dispatcher (expiry, due leads, hourly
+ * retention, alerts). A failing store only delays it; nothing here can take the page down.
  */
 export interface DispatcherOptions {
   store: LeadStore;
@@ -28,10 +26,7 @@ const ERASURE_NOTICE_DAYS = 7;
 
 const LIST = "npm run leads -- list";
 
-/**
- * The alerts the levels call for (docs/lead-store.md, Alerts), one table: each pass, every row whose
- * level is up, sent at most once per kind per interval. Counts only, never a lead's data.
- */
+/** The alerts the levels call for (docs/lead-store.md, Alerts): counts only, never a lead's data. */
 export function alertsFor(
   { dead, possiblyDelivered: held, pending, ...ages }: LeadCounts,
   pendingAlertMs: number,

@@ -10,7 +10,7 @@ import { plus, type StoreContext, type Where } from "~/lib/leads/store-context.s
  * files still hold (docs/lead-store.md, "Personal data").
  */
 
-/** How long an erasure waits for SQLite to empty its write-ahead log (or to rewrite the file) before it says a copy remains. */
+/** How long an erasure waits for SQLite's checkpoint (or rewrite) before it says a copy remains. */
 const ERASURE_CHECKPOINT_MS = 5_000;
 
 const DAY_MS = 86_400_000;
@@ -24,10 +24,9 @@ export interface RetentionDays {
 }
 
 /**
- * Whether SQLite's files hold no copy of what was just erased: the write-ahead log emptied (a
- * reader of an older snapshot keeps old pages there, and the checkpoint answers "busy"), and with
- * `rewrite` the file rebuilt (`VACUUM`: free pages from before secure_delete), each tried for
- * `ERASURE_CHECKPOINT_MS`. PostgreSQL: docs/lead-store.md.
+ * Whether SQLite's files hold no copy of what was just erased: the log emptied (a reader of an
+ * older snapshot keeps old pages there: "busy"), and with `rewrite` the file rebuilt (free pages
+ * from before secure_delete). PostgreSQL: docs/lead-store.md.
  */
 async function noCopyLeft({ db, engine }: StoreContext, rewrite = false): Promise<boolean> {
   if (engine !== "sqlite") return true;
@@ -45,7 +44,7 @@ async function noCopyLeft({ db, engine }: StoreContext, rewrite = false): Promis
   }
 }
 
-/** Deletes (or, for retention of delivered and inbox leads, empties the document of) the leads `where` names. */
+/** Deletes the leads `where` names; with `keepRow`, empties their document instead. */
 async function erase({ db, now }: StoreContext, where: Where, keepRow: boolean): Promise<number> {
   const result = keepRow
     ? await db
@@ -68,10 +67,8 @@ export async function forget(context: StoreContext, email: string) {
 }
 
 /**
- * Retention (docs/lead-store.md), one pass: the document of delivered leads (from their delivery)
- * and inbox leads (from their receipt); pending, dead and held leads, and spam, row and all (from
- * their receipt). Ends with SQLite's checkpoint every time, so a copy a reader kept in the log last
- * hour is gone this hour.
+ * Retention (docs/lead-store.md), one pass. Ends with SQLite's checkpoint every time, so a copy a
+ * reader kept in the log last hour is gone this hour.
  */
 export async function eraseExpired(context: StoreContext, days: RetentionDays) {
   const older =

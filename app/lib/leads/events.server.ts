@@ -6,13 +6,10 @@ export const functionCalled = appEvent<{ outcome: "ok" | SendFailure; seconds: n
   "contact-function-called",
 );
 
-/**
- * One attempt to deliver a lead: who made it (the visitor's request, the dispatcher, or a
- * person's `npm run leads`), and the lead's state after it (`unknown`: the store could not record it).
- */
+/** One attempt to deliver a lead: who made it, and the lead's state after it. */
 export const leadAttempted = appEvent<{ by: "visitor" | "dispatcher" | "cli"; outcome: string }>(
   "lead-attempted",
 );
 
-/** One dispatcher pass ended (expiry, due leads, retention when due, alerts): a test's signal that it ran. */
+/** One dispatcher pass ended: a test's signal that it ran. */
 export const dispatcherPassed = appEvent<Record<string, never>>("lead-dispatcher-passed");

@@ -2,11 +2,7 @@ import { createHash } from "node:crypto";
 
 import type { LeadRequest } from "~/lib/leads/sink.server";
 
-/**
- * How an address is compared (decisions: "matched after Unicode NFC normalization and case
- * folding"): trimmed, composed (NFC: "é" typed as e + U+0301 is the "é" of another keyboard), then
- * lower-cased by Unicode's rules. What `forget` matches and what the fingerprint reads.
- */
+/** How an address is compared: NFC, so "é" typed as e + U+0301 matches another keyboard's "é". */
 export const emailKey = (email: string) => email.trim().normalize("NFC").toLowerCase();
 
 /**

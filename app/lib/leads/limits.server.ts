@@ -4,10 +4,8 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-lim
 import type { LimitDecision } from "~/lib/leads/store.server";
 
 /**
- * The contact form's limits (rate-limiter-flexible): per client, and a ceiling for everybody, each
- * counted apart for real requests and for spam, so a spam flood never uses up the limit of a real
- * visitor behind the same address. On PostgreSQL counted in the shared database, in memory while
- * it does not answer; on SQLite (one instance) in memory (docs/lead-store.md).
+ * The contact form's limits, per client and for everybody (docs/lead-store.md), counted apart for
+ * spam, so a spam flood never uses up a real visitor's limit behind the same address.
  */
 export interface ContactLimitsOptions {
   perClient: number;

@@ -11,10 +11,9 @@ import { type Migration, Migrator } from "kysely/migration";
 
 const OPEN_STATES = "('sending', 'pending', 'possibly_delivered', 'dead')";
 
-/** Today's request fields, as the columns 001 made for them: 005 moves them into the lead's document. */
+/** The request's columns as 001 made them: 005 moves them into the lead's document. */
 const REQUEST_COLUMNS = "name email phone company website company_size industry message".split(" ");
 
-/** An index on the leads' columns. */
 const leadsIndex = (db: Kysely<unknown>, name: string, columns: string[]) =>
   db.schema.createIndex(name).on("leads").columns(columns).execute();
 
@@ -83,9 +82,8 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
       }
     },
   },
-  // Whether a lead's call began: an attempt whose process died between its claim and
-  // its call, or whose claim's answer was lost, was never called and goes back to pending when its
-  // lease runs out, instead of being held as possibly delivered for a person.
+  // Whether a lead's call began: an attempt that died before its call goes back to pending when
+  // its lease runs out, instead of being held as possibly delivered.
   "003-call-started": {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("leads").addColumn("call_started_at", "bigint").execute();
@@ -101,9 +99,8 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
       await leadsIndex(db, "leads_state_received", ["state", "received_at"]);
     },
   },
-  // One lead record (issue 53): the visitor's values as one JSON document, the contact form's
-  // validated request, so a new field is a row of the field table and never a column. An erased
-  // lead's document is null.
+  // One lead record (decision 049): the visitor's values as one JSON document, so a new field is a
+  // row of the field table, never a column.
   "005-lead-record": {
     async up(db: Kysely<unknown>) {
       const [type, build] = engine === "postgres" ? ["jsonb", "jsonb_build_object"] : ["text", "json_object"];

@@ -35,7 +35,7 @@ export async function list({ db }: StoreContext, states: readonly LeadState[], e
 export const spamMatching = (context: StoreContext, idOrEmail: string) =>
   list(context, ["spam"], idOrEmail, idOrEmail.trim());
 
-/** How many leads are in each state that needs watching, and the ages (seconds) of the oldest pending and undelivered ones. */
+/** Counts of the states that need watching, and the oldest pending and undelivered ages (s). */
 export async function counts({ db, now }: StoreContext) {
   const rows = await db
     .selectFrom("leads")

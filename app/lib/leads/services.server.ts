@@ -8,17 +8,16 @@ import { createContactLimits } from "~/lib/leads/limits.server";
 import { createLeadStore } from "~/lib/leads/store.server";
 
 /**
- * Everything that keeps and delivers leads, made once per process by the server (handed to Remix in
- * the load context) and by the leads CLI: the one place that reads their configuration.
+ * Everything that keeps and delivers leads, made once per process by the server and by the leads
+ * CLI: the one place that reads their configuration.
  */
-/** What `createLeadServices` makes: the store, the function, the limits, the alerts, and their start and stop. */
 export type LeadServices = ReturnType<typeof createLeadServices>;
 
 /** How long after a call's timeout its lease still runs: the time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
 
 export function databaseConfig(env: Env): DatabaseConfig {
-  // A request waits for a busy store (a free connection, another program's write lock) as long as for the function.
+  // A request waits for a busy store (a connection, a write lock) as long as for the function.
   return {
     databaseUrl: env.DATABASE_URL,
     file: env.LEADS_DATABASE_FILE,
@@ -62,7 +61,6 @@ export function createLeadServices(env: Env) {
     sink,
     limits,
     alerts,
-    /** How long a call may hold a lead: the function's timeout and a margin. */
     leaseMs,
     /** Connects, migrates and starts the dispatcher. */
     async start() {

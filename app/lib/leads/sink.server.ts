@@ -1,10 +1,8 @@
 import type { ContactFieldName } from "~/content/contact-fields";
 
 /**
- * What a lead asks: a value for each row of the field table, as the contact form's validator
- * (`~/lib/contact/schema`, made from the same table) gives it. The lead's record in the store, and
- * the function's payload. Typed from the table, not the validator: the form depends on the leads,
- * never the reverse (docs/architecture.md).
+ * What a lead asks: a value for each row of the field table. Typed from the table, not the
+ * validator: the form depends on the leads, never the reverse (docs/architecture.md).
  */
 export type LeadRequest = Record<ContactFieldName, string>;
 
@@ -29,7 +27,7 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-/** The Supabase function a valid contact request is delivered to (without it, the lead store is the inbox). */
+/** The Supabase function leads are delivered to (without it, the lead store is the inbox). */
 export interface ContactSink {
   readonly mode: "supabase";
   send(request: LeadRequest, options: SendOptions): Promise<SendResult>;

@@ -17,10 +17,7 @@ import { ensureDirectorySync } from "~/lib/files.server";
 
 /**
  * Kysely's SQLite dialect with better-sqlite3 on a worker thread (decision 032: on the server's
- * thread, every statement and fsync would stop every other request). Both ends of the thread are
- * here: transactions that begin IMMEDIATE; SQLite's error codes across the thread; a stopped worker
- * as a lost connection (`ESQLITEWORKER`), replaced at the next acquisition; the file created 0600;
- * an idle worker that does not keep a process alive.
+ * thread, every statement and fsync would stop every other request).
  */
 
 export interface SqliteWorkerConfig {
@@ -34,10 +31,8 @@ export interface SqliteWorkerConfig {
 
 /**
  * The worker's program, run with `eval: true` (the server, the CLI and Remix's build are three
- * bundles, none of which would carry a worker file along); CommonJS, loading better-sqlite3 from
- * the path the main thread resolved. It answers each request (open, execute, close) synchronously,
- * under the request's id: queueing through promises cost the POST's p99 (docs/performance.md). An
- * error travels as its name, SQLite's code and its message.
+ * bundles, none of which would carry a worker file along). It answers each request synchronously:
+ * queueing through promises cost the POST's p99 (docs/performance.md).
  */
 const WORKER_SOURCE = String.raw`
 "use strict";
@@ -90,7 +85,7 @@ parentPort.on("message", ({ id, type, sql, parameters }) => {
 });
 `;
 
-/** The worker having stopped: a lost connection (shaped as Node's socket codes, which the store reads so). */
+/** The worker stopped: a lost connection, coded like Node's socket errors (the store reads so). */
 export const WORKER_EXITED = "ESQLITEWORKER";
 
 const lostConnection = () =>
@@ -103,9 +98,8 @@ const resolveDriver = () => (driverPath ??= createRequire(import.meta.url).resol
 type Answer = { result?: QueryResult<unknown>; error?: { name: string; code?: string; message: string } };
 
 /**
- * A worker with the file open, and `ask`, which sends it a request and resolves with the result.
- * Once the thread stopped, what waits and every request after fail as a lost connection. Only a
- * worker with a request under way keeps the process alive.
+ * A worker with the file open, and `ask`. Once the thread stopped, every request fails as a lost
+ * connection. Only a worker with a request under way keeps the process alive.
  */
 async function startWorker({ file, busyTimeoutMs = 2_000, onWorker }: SqliteWorkerConfig) {
   ensureDirectorySync(dirname(file));

@@ -8,10 +8,7 @@ import type { RetryPolicy } from "~/lib/leads/backoff";
 import type { LeadsDatabase, LeadsTable, OpenDatabase } from "~/lib/leads/database.server";
 import type { LeadState } from "~/lib/leads/lead-states";
 
-/**
- * What every part of the lead store shares (admit, claims, erasure, reads): its database, its clock
- * and its settings, and the SQL pieces more than one part builds statements from.
- */
+/** What every part of the lead store shares: database, clock, settings and common SQL pieces. */
 
 export interface StoreContext extends OpenDatabase {
   /** How long a call may hold a lead before its outcome counts as unknown. */
@@ -27,7 +24,6 @@ type Row = Selectable<LeadsTable>;
 /** A lead as the store gives it: its row, without the store's own bookkeeping. */
 export type Lead = Omit<Row, "emailKey" | "leaseToken" | "lastAttemptAt" | "spamSignals" | "request"> & {
   state: LeadState;
-  /** What the visitor asked, as the contact form validated it; null once retention erased it. */
   request: LeadRequest | null;
   /** Why it is held as spam (its signals); empty for every other lead. */
   spamSignals: string[];
@@ -60,7 +56,6 @@ export const databaseClock = (engine: OpenDatabase["engine"]): Instant =>
     ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
     : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
 
-/** `at` moved by `ms` (both in milliseconds), in SQL. */
 export const plus = (at: Instant, ms: number): Instant => sql<number>`${at} + ${ms}`;
 
 export type Where = (eb: ExpressionBuilder<LeadsDatabase, "leads">) => Expression<SqlBool>;
@@ -85,7 +80,7 @@ export const leaseFields = ({ leaseMs }: StoreContext, at: Instant) => ({
     else null end`,
 });
 
-/** Leases the leads `where` names, each with its own token; PostgreSQL re-checks `where` on a row a waiting claim then sees. */
+/** Leases the leads `where` names, one token each (PostgreSQL re-checks `where` after a wait). */
 export const claim = async (context: StoreContext, trx: Kysely<LeadsDatabase>, where: Where) =>
   (
     await trx

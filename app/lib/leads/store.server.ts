@@ -10,10 +10,9 @@ import * as reads from "~/lib/leads/reads.server";
 import { databaseClock, type Instant, type StoreContext } from "~/lib/leads/store-context.server";
 
 /**
- * Every lead, kept before anything else happens, and what became of it (decision 032), for both
- * engines: each rule that must hold across instances is decided by the database, in the module
- * that does it (admit, claims, erasure, reads; whether it answers: connection). The rules are told
- * in docs/lead-store.md; the transitions are the table in `lead-states.ts`.
+ * Every lead, kept before anything else happens (decision 032): each rule that must hold across
+ * instances is decided by the database, in the module that does it. The rules: docs/lead-store.md;
+ * the transitions: `lead-states.ts`.
  */
 
 export type { Admission, AdmitOptions, LimitDecision } from "~/lib/leads/admit.server";
@@ -26,21 +25,18 @@ export type { Claim, Lead } from "~/lib/leads/store-context.server";
 
 export interface LeadStoreOptions {
   database: OpenDatabase;
-  /** How long a call may hold a lead before its outcome counts as unknown. */
   leaseMs: number;
   retry: RetryPolicy;
   /** A test's clock. Unset (always, outside tests): the database's, which every instance shares. */
   now?: () => number;
-  /** A test's backoff jitter. */
   random?: () => number;
   /** How long to wait between attempts to reach a store that is down. */
   reconnectMs?: number;
   log?: (event: Record<string, unknown>) => void;
 }
 
-/** What the store does, each taking the store's context first. */
 const OPERATIONS = { admit, ...claims, ...erasure, ...reads };
-/** The store's context is the first argument of every operation: bound, each takes the rest. */
+/** Bound to the store's context, each operation takes the rest of its arguments. */
 type Operation = (context: StoreContext, ...args: never[]) => unknown;
 type Bound = {
   [Name in keyof typeof OPERATIONS]: (typeof OPERATIONS)[Name] extends (
@@ -52,7 +48,6 @@ type Bound = {
 };
 
 export type LeadStore = ReturnType<typeof createLeadStore>;
-/** How many leads are in each state that needs watching, and the ages (seconds) of the oldest pending and undelivered ones. */
 export type LeadCounts = Awaited<ReturnType<LeadStore["counts"]>>;
 
 export function createLeadStore({

@@ -18,11 +18,7 @@ import type { ContactSink, SendFailure, SendOptions, SendResult } from "~/lib/le
 
 export const CONTACT_FUNCTION = "send-contact-email";
 
-/**
- * How long the function's host may take to accept the connection: past it, no connection was
- * made, a sure failure the dispatcher resends (decisions, "Outcome of a call"). Without it the
- * call's own timeout came first, and a host that never answered left every lead held.
- */
+/** Past it no connection was made: a sure failure the dispatcher resends, not a lead held. */
 export const FUNCTION_CONNECT_TIMEOUT_MS = 3_000;
 
 export interface SupabaseSinkOptions {
@@ -31,10 +27,7 @@ export interface SupabaseSinkOptions {
   timeoutMs: number;
 }
 
-/**
- * Sends leads to the Supabase Edge Function `send-contact-email`. The client is made on first use
- * (a bad configuration fails a request, not the start); no session (the site has no sign-in).
- */
+/** The client is made on first use: a bad configuration fails a request, not the start. */
 export function createSupabaseSink({ url, anonKey, timeoutMs }: SupabaseSinkOptions): ContactSink {
   let client: SupabaseClient | undefined;
   // Node's own fetch (so MSW's interception in `npm run dev` still sees the call) over undici's

@@ -3,20 +3,12 @@ import { env } from "~/lib/env.server";
 import { isHttpsRequest } from "./proxy.server";
 
 /**
- * Every security and caching header the site sends, in one module (docs/architecture.md).
- *
- * - The server sets `defaultHeaders` on every response it sends (server/app.ts, at the moment the
- *   headers are written): documents, data requests, resource routes, redirects, static files and
- *   its own error answers. A route cannot forget them; a response that sets one of them itself
- *   (a document's policy, a cacheable file's Cache-Control) keeps its own.
- * - A document's policy allows exactly its own scripts by their hashes (`documentPolicy`, from
- *   the document step): no nonce, so every document is the same for every cache (decision 011).
+ * Every security and caching header the site sends, in one module (docs/architecture.md). The
+ * server sets them on every response (server/app.ts), so a route cannot forget them. A document's
+ * policy allows its own scripts by hash, no nonce: one document for every cache (decision 011).
  */
 
-/**
- * What gtag.js (GA4) loads and calls, per Google's CSP guidance. Nothing of it
- * is in the policy unless GA_MEASUREMENT_ID is set.
- */
+/** What gtag.js (GA4) loads and calls, per Google's CSP guidance; only with GA_MEASUREMENT_ID. */
 const GOOGLE_ANALYTICS = {
   // With 'strict-dynamic' a CSP3 browser ignores this host and trusts gtag.js because the
   // page's own allowed inline script inserts it; the host is for browsers that only know CSP2.
@@ -64,10 +56,7 @@ export function contentSecurityPolicy({ scriptHashes, gaMeasurementId }: PolicyO
   ].join("; ");
 }
 
-/**
- * For every response that is not a document (single-fetch data, robots.txt, health checks, static
- * files, errors): no script may run in it if someone opens it directly, so the policy denies everything.
- */
+/** Every response that is not a document: nothing may run in it, opened directly. */
 export const NON_DOCUMENT_POLICY =
   "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -126,13 +115,11 @@ export function defaultHeaders(https: boolean): Record<string, string> {
   return headers;
 }
 
-/** What the server hook needs of a response (node's ServerResponse has both). */
 interface OutgoingHeaders {
   hasHeader(name: string): boolean;
   setHeader(name: string, value: string): unknown;
 }
 
-/** Sets each default header the response does not already have. */
 export function completeHeaders(response: OutgoingHeaders, https: boolean): void {
   for (const [name, value] of Object.entries(defaultHeaders(https))) {
     if (!response.hasHeader(name)) response.setHeader(name, value);

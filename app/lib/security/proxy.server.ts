@@ -1,15 +1,9 @@
 import { isIP } from "node:net";
 
 /**
- * What a request says about its client can only be believed as far as the
- * proxies in front of this server are trusted. remix-serve hands routes no
- * socket address, so the forwarded headers are all there is; TRUST_PROXY is
- * the number of proxies we run in front (0: none, so they are ignored, since
- * any visitor can write them).
- *
- * Each proxy appends the address it received the request from to
- * X-Forwarded-For, so with N trusted proxies the visitor is the N-th hop from
- * the right: everything left of it was written by the visitor and is untrusted.
+ * Forwarded headers are believed only as far as TRUST_PROXY, the number of proxies we run in
+ * front (0: ignored, as any visitor can write them). Each proxy appends to X-Forwarded-For, so
+ * with N trusted proxies the visitor is the N-th hop from the right; left of it is untrusted.
  */
 
 function splitHops(header: string | null): string[] {
@@ -28,9 +22,8 @@ function trustedHop(hops: string[], trustedProxies: number): string | undefined 
 }
 
 /**
- * An address as proxies write it, reduced to the bare IP: "[2001:db8::1]:443"
- * and "203.0.113.7:51234" carry a port, "::ffff:203.0.113.7" is IPv4 in IPv6
- * form. Anything that is not an IP (e.g. "unknown") gives undefined.
+ * An address as proxies write it ("[2001:db8::1]:443", "::ffff:203.0.113.7") as the bare IP;
+ * undefined when it is none ("unknown").
  */
 export function normalizeAddress(raw: string): string | undefined {
   let value = raw.trim();
@@ -79,17 +72,13 @@ export function clientAddress(request: Request, trustedProxies: number): string 
   return hop === undefined ? undefined : normalizeAddress(hop);
 }
 
-/**
- * Whether the visitor reached the outermost trusted proxy over HTTPS, per
- * X-Forwarded-Proto read the same way as X-Forwarded-For. Without a trusted
- * proxy the header is ignored (remix-serve itself only speaks plain HTTP).
- */
+/** Whether the visitor reached the outermost trusted proxy over HTTPS (X-Forwarded-Proto). */
 export function isHttpsRequest(request: Request, trustedProxies: number): boolean {
   if (new URL(request.url).protocol === "https:") return true;
   return forwardedAsHttps(request.headers.get("x-forwarded-proto"), trustedProxies);
 }
 
-/** The same, from the X-Forwarded-Proto header alone (the server itself speaks plain HTTP). */
+/** The same, from the header alone (the server itself speaks plain HTTP). */
 export function forwardedAsHttps(forwardedProto: string | null, trustedProxies: number): boolean {
   return trustedHop(splitHops(forwardedProto), trustedProxies)?.toLowerCase() === "https";
 }
