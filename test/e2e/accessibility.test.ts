@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { describeBrowser, SIZES, useStack } from "./support/browser";
 import { faqs } from "~/content/faq";
 
-import { keepTrafficLocal, scrollThrough, submitButton, toast, waitForHydration } from "./support/page";
+import { scrollThrough, submitButton, toast } from "./support/page";
 import { AXE_TAGS, VALIDATION_TITLE } from "./support/spec-texts";
 
 /** axe on a long page takes a while on a busy 2-core machine. */
@@ -369,15 +369,6 @@ async function expectAccessible(
 describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really checked)", () => {
   const stack = useStack();
 
-  async function open(options: (typeof SIZES)[number]["options"], path = "/"): Promise<Page> {
-    const context = await stack.context(options);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto(path);
-    await waitForHydration(page);
-    return page;
-  }
-
   /** Axe cannot parse oklch/oklab: the stylesheet must have them compiled to sRGB. */
   async function expectColoursAxeCanParse(page: Page): Promise<void> {
     const css = await page.evaluate(async () => {
@@ -396,7 +387,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
     it(
       `${name}: home page, FAQ collapsed${name === "phone" ? ", the mobile menu open" : ""}, FAQ expanded (all 8, one answer open), a toast open (the validation error)`,
       async () => {
-        const page = await open(options);
+        const page = await stack.page(options);
         await expectColoursAxeCanParse(page);
         await scrollThrough(page, faqs[0]!.question);
         await expectAccessible(page, `${name}, FAQ collapsed`);
@@ -441,7 +432,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
     it(
       `${name}: privacy page`,
       async () => {
-        const page = await open(options, "/privacy");
+        const page = await stack.page(options, { path: "/privacy" });
         await scrollThrough(page);
         await expectAccessible(page, `${name}, privacy`);
       },
@@ -451,7 +442,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
     it(
       `${name}: 404 page`,
       async () => {
-        const page = await open(options, "/definitely/not/here");
+        const page = await stack.page(options, { path: "/definitely/not/here" });
         await expectAccessible(page, `${name}, 404`, { axeMustCheck: false });
       },
       AXE_TIMEOUT,

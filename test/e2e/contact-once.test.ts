@@ -7,13 +7,11 @@ import {
   contactValues,
   countPosts,
   fillContact,
-  keepTrafficLocal,
   serverNotice,
   submitAndSettle,
   submitButton,
   waitForFormAtRest,
   toast,
-  waitForHydration,
 } from "./support/page";
 import { SEND_ERROR, SUCCESS, uniqueContact } from "./support/spec-texts";
 
@@ -32,16 +30,6 @@ describeBrowser("every lead exactly once, in the browser", () => {
     stack.fake.reset();
   });
 
-  async function open(javaScriptEnabled: boolean, options = DESKTOP, before?: (page: Page) => Promise<void>) {
-    const context = await stack.context({ ...options, javaScriptEnabled });
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    if (before) await before(page);
-    await page.goto("/");
-    if (javaScriptEnabled) await waitForHydration(page);
-    return page;
-  }
-
   const expectNoErrorScreen = async (page: Page) => {
     expect(await page.getByText("Unexpected Application Error!").count()).toBe(0);
     expect(await page.locator("#contact form").count()).toBe(1);
@@ -49,7 +37,7 @@ describeBrowser("every lead exactly once, in the browser", () => {
 
   // On a phone too, the one call and its notice: engines-visitor.test.ts.
   it("JS off: submit, reload, back and forward: one call, the notice after the redirect", async () => {
-    const page = await open(false);
+    const page = await stack.page({ ...DESKTOP, javaScriptEnabled: false });
     const values = uniqueContact();
     await fillContact(page, values);
     await submitAndSettle(page, () => submitButton(page).click(), /\?contact=sent#contact-form$/);
@@ -74,7 +62,7 @@ describeBrowser("every lead exactly once, in the browser", () => {
 
   it("JS off: a double click on Send Message makes one call", async () => {
     stack.fake.setMode({ kind: "slow", delayMs: 600 });
-    const page = await open(false);
+    const page = await stack.page({ ...DESKTOP, javaScriptEnabled: false });
     await fillContact(page, uniqueContact());
     const answeredBefore = answeredSubmissions(stack.app.output());
     const posts = countPosts(page);
@@ -97,12 +85,13 @@ describeBrowser("every lead exactly once, in the browser", () => {
   });
 
   it("JS on: a success and a failure ask for no *.data beyond their own POSTs; and with every GET *.data failing, they leave the page, the toast and the values", async () => {
-    const page = await open(true, PHONE, async (p) => {
-      await p.route(
-        (url) => url.pathname.endsWith(".data"),
-        (route) =>
-          route.request().method() === "GET" ? route.abort("internetdisconnected") : route.continue(),
-      );
+    const page = await stack.page(PHONE, {
+      before: (p) =>
+        p.route(
+          (url) => url.pathname.endsWith(".data"),
+          (route) =>
+            route.request().method() === "GET" ? route.abort("internetdisconnected") : route.continue(),
+        ),
     });
     const dataRequests: string[] = [];
     page.on("request", (request) => {
@@ -128,11 +117,12 @@ describeBrowser("every lead exactly once, in the browser", () => {
   });
 
   it("JS on: the action's own request lost on the network: the error toast, the values kept, no error page", async () => {
-    const page = await open(true, PHONE, async (p) => {
-      await p.route(
-        (url) => url.pathname.endsWith(".data"),
-        (route) => route.abort("connectionreset"),
-      );
+    const page = await stack.page(PHONE, {
+      before: (p) =>
+        p.route(
+          (url) => url.pathname.endsWith(".data"),
+          (route) => route.abort("connectionreset"),
+        ),
     });
     const values = uniqueContact();
     await fillContact(page, values);

@@ -6,7 +6,7 @@ import { testimonials } from "~/content/testimonials";
 
 import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
 import { contrastRatio, designFacts } from "./support/design";
-import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
+import { scrollThrough } from "./support/page";
 
 /** docs/decisions/031-a-page-that-sells.md: the budgets of the design, as a visitor's browser lays the page out. */
 const MAX_PAGE_HEIGHT = { phone: 15_500, desktop: 10_000 } as const;
@@ -17,15 +17,6 @@ const ACCENT = "rgb(212, 255, 58)";
 describeBrowser("the design: a page that sells (issue 20)", () => {
   // The reviews' stars, quotes and authors line up, in every engine: engines-layout.test.ts.
   const stack = useStack();
-
-  async function open(options: typeof PHONE, javaScriptEnabled = true): Promise<Page> {
-    const context = await stack.context({ ...options, javaScriptEnabled });
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    if (javaScriptEnabled) await waitForHydration(page);
-    return page;
-  }
 
   /** The hero's headline lines, where its main button ends, and where the page is scrolled. Runs in the page. */
   function heroFacts() {
@@ -58,7 +49,7 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
   // phone) with the menu open.
   for (const { name, options } of SIZES) {
     it(`${name}: ${name === "desktop" ? "at 1280×800 the hero's headline takes at most four lines and its main button ends above the fold; " : ""}the form's submit is the strongest call to action (the accent, at least as large as every other link to #contact); every testimonial's stars stand out from their card (3:1 or more); with every section revealed the page is at most ${MAX_PAGE_HEIGHT[name].toLocaleString("en")} px tall and has at most three corner radii and two shadows (pills and circles aside), with the phone menu open too`, async () => {
-      const page = await open(options);
+      const page = await stack.page(options);
       if (name === "desktop") {
         const hero = await page.evaluate(heroFacts);
         expect(hero.scrollY).toBe(0);
@@ -122,11 +113,11 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
   }
 
   it("phone, JavaScript off: a visible link to #contact is in the viewport at ten scroll positions from top to bottom", async () => {
-    await expectContactLinkAlwaysInView(await open(PHONE, false));
+    await expectContactLinkAlwaysInView(await stack.page({ ...PHONE, javaScriptEnabled: false }));
   });
 
   it("phone: a visible link to #contact is in the viewport at ten scroll positions from top to bottom; the form comes before the contact details; the company-size select matches the inputs (height, padding, chevron of its own, placeholder colour until chosen); the row of reviews is reached with Tab and scrolled with the arrow keys to its last card", async () => {
-    const page = await open(PHONE);
+    const page = await stack.page(PHONE);
     await expectContactLinkAlwaysInView(page);
 
     const order = await page.evaluate(() => {

@@ -31,33 +31,6 @@ function barGone(): boolean {
   return Boolean(bar && bar.hidden && bar.getBoundingClientRect().height === 0);
 }
 
-/** React hydrated the page (decision 036: every script of the page has run by then). */
-async function waitForEnhancement(page: Visitor): Promise<void> {
-  await page.waitFor(
-    () =>
-      Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")) &&
-      document.querySelector('header [aria-controls="mobile-menu"][role="button"]') !== null,
-    undefined,
-    "the page's JavaScript to take over",
-  );
-}
-
-/**
- * The section lands just below the fixed header: a click aimed while the page still glides to the
- * address's #fragment lands on whatever the glide brings under the pointer (engines-visitor.test.ts).
- */
-async function waitForLanding(page: Visitor, id: string): Promise<void> {
-  await page.waitFor(
-    (sectionId) => {
-      const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
-      const header = document.querySelector("header")!.getBoundingClientRect().bottom;
-      return top >= header - 1 && top - header <= 96;
-    },
-    id,
-    `#${id} to land just below the header`,
-  );
-}
-
 /** A first visit: no choice kept from an earlier test. */
 async function openFresh(page: Visitor, path = "/"): Promise<void> {
   await page.open(path, DESKTOP);
@@ -117,7 +90,7 @@ describeEngines(
         return !Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
       });
       await page.waitFor(barShown, undefined, "the consent bar");
-      await waitForEnhancement(page);
+      await page.waitForEnhancement();
       // Hydration kept every node a visitor can press: no mismatch made React render them anew.
       expect(
         await page.evaluate(() => {
@@ -178,7 +151,7 @@ describeEngines(
       const from = stack.proxy!.hosts().length;
       await openFresh(page);
       await page.waitFor(barShown, undefined, "the consent bar");
-      await waitForEnhancement(page);
+      await page.waitForEnhancement();
       await page.click("[data-consent='decline']");
       await page.waitFor(barGone, undefined, "the bar to go");
       expect(await choice(page)).toBe("denied");
@@ -188,8 +161,8 @@ describeEngines(
         "the choice announced",
       );
       await page.open("/#contact", DESKTOP);
-      await waitForEnhancement(page);
-      await waitForLanding(page, "contact");
+      await page.waitForEnhancement();
+      await page.waitForLanding("contact");
       expect(await page.evaluate(barGone)).toBe(true);
       // A submission without consent fires no form_submit (the Accept test below is the control).
       const contact = uniqueContact();
@@ -204,7 +177,7 @@ describeEngines(
     it(`${engine}: "Cookie settings" in the footer opens the choice again, with focus on it; Escape closes it`, async () => {
       const page = await visitor(true);
       await page.open("/", DESKTOP);
-      await waitForEnhancement(page);
+      await page.waitForEnhancement();
       expect(await choice(page)).toBe("denied");
       await page.click("footer [data-consent='open']", "Cookie settings");
       await page.waitFor(
@@ -230,8 +203,8 @@ describeEngines(
       const from = stack.proxy!.hosts().length;
       await openFresh(page, "/#contact");
       await page.waitFor(barShown, undefined, "the consent bar");
-      await waitForEnhancement(page);
-      await waitForLanding(page, "contact");
+      await page.waitForEnhancement();
+      await page.waitForLanding("contact");
       expect(googleSince(from)).toEqual([]);
       await page.click("[data-consent='accept']");
       await stack.proxy!.waitForHost(TAG_HOST, { from });
@@ -256,7 +229,7 @@ describeEngines(
       const page = await visitor(true);
       await openFresh(page);
       await page.waitFor(barShown, undefined, "the consent bar");
-      await waitForEnhancement(page);
+      await page.waitForEnhancement();
       await page.session.runScript(axe.source);
       const { passes, violations } = await page.evaluate(auditBar, AXE_TAGS);
       // The positive control: axe did look at the bar's controls.

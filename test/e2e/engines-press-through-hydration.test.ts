@@ -18,7 +18,7 @@ import { afterEach, expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeEngines } from "./support/engines/suite";
-import { faqAnswersAre, PHONE, shownText, Visitor } from "./support/engines/visitor";
+import { faqAnswersAre, hydrated, PHONE, shownText, Visitor } from "./support/engines/visitor";
 import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
 import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
@@ -30,11 +30,6 @@ function twoFramesLater(): Promise<boolean> {
   return new Promise((resolve) =>
     requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true)))),
   );
-}
-
-/** React has hydrated the page (its fiber keys on `#main`). Runs in the page. */
-function hydrated(): boolean {
-  return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
 }
 
 /** The menu is open: its panel shown, and the toggle shown says so. Runs in the page. */

@@ -117,38 +117,6 @@ async function waitForShown(page: Visitor, scope: string, text: string): Promise
 }
 
 /**
- * The section lands just below the fixed header (smoothly scrolled: WebKit starts its scroll later
- * than the other engines, so this waits for the place rather than for the scrolling to stop).
- */
-async function waitForLanding(page: Visitor, id: string): Promise<void> {
-  await page.waitFor(
-    (sectionId) => {
-      const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
-      const header = document.querySelector("header")!.getBoundingClientRect().bottom;
-      return top >= header - 1 && top - header <= 96;
-    },
-    id,
-    `#${id} to land just below the header`,
-  );
-}
-
-/**
- * The visitor's page has been taken over by JavaScript: React hydrated the main element, and the
- * header's menu toggles act as buttons (`role="button"`, set by the effect that follows hydration,
- * MobileMenu.tsx). Hydration keeps the toggles' elements (issue 35), so a click is never lost to a
- * swap; this only makes sure the test acts on the enhanced page, not on the links before it.
- */
-async function waitForEnhancement(page: Visitor): Promise<void> {
-  await page.waitFor(
-    () =>
-      Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")) &&
-      document.querySelector('header [aria-controls="mobile-menu"][role="button"]') !== null,
-    undefined,
-    "the page's JavaScript to take over",
-  );
-}
-
-/**
  * Opens the page at a section's address and waits until a visitor could act on it: with
  * JavaScript, taken over; in any case, at rest on that section. Without JavaScript the stylesheet
  * glides to an address's #fragment, and WebKit may begin that glide after the load event: a click
@@ -157,8 +125,8 @@ async function waitForEnhancement(page: Visitor): Promise<void> {
  */
 async function openAt(page: Visitor, id: string, viewport: Viewport): Promise<void> {
   await page.open(`/#${id}`, viewport);
-  if (page.javaScript) await waitForEnhancement(page);
-  await waitForLanding(page, id);
+  if (page.javaScript) await page.waitForEnhancement();
+  await page.waitForLanding(id);
 }
 
 /**
@@ -193,7 +161,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         const id = href.slice(1);
         await page.click("header nav a", label);
         await page.waitFor((hash) => location.hash === hash, `#${id}`, `#${id} in the address`);
-        await waitForLanding(page, id);
+        await page.waitForLanding(id);
       }
     });
   }
@@ -279,7 +247,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
     it(`phone, ${js}: the toggle opens and closes the menu, and choosing a section closes it and lands there`, async () => {
       const page = await visitor(javaScript);
       await page.open("/", PHONE);
-      if (javaScript) await waitForEnhancement(page);
+      if (javaScript) await page.waitForEnhancement();
       await page.click('header [aria-controls="mobile-menu"]');
       await page.waitFor(menuShown, true, "the menu to open");
       await page.click('header [aria-controls="mobile-menu"]');
@@ -292,7 +260,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         undefined,
         "the menu to close on #testimonials",
       );
-      await waitForLanding(page, "testimonials");
+      await page.waitForLanding("testimonials");
       // Opened and closed with the toggle there, the menu leaves the page where it was.
       await page.settleScroll();
       const y = await page.scrollY();
@@ -336,7 +304,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
     await fillValidRequest(page);
     await page.submitAndSettle(() => page.click('#contact form button[type="submit"]'), /contact=sent/);
     await waitForShown(page, "#contact [role=status]", SUCCESS.title);
-    await waitForLanding(page, "contact-form");
+    await page.waitForLanding("contact-form");
     await page.waitFor(
       () => {
         const notice = document.getElementById("contact-notice")!.getBoundingClientRect();
@@ -376,7 +344,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
     // Heard in the page itself, in every engine (WebKitWebDriver gives a client no console: decision
     // 035): what the page throws from its load on, as it takes over and as the visitor scrolls.
     await page.evaluate(watchPageErrors);
-    await waitForEnhancement(page);
+    await page.waitForEnhancement();
     await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
     await page.settleScroll();
     // The positive control: an error thrown now is heard.

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
@@ -12,6 +12,7 @@ import {
   serverNotice,
   submitAndSettle,
   submitButton,
+  twoFrames,
   waitForFaqAccordion,
   waitForHydration,
 } from "./support/page";
@@ -36,8 +37,8 @@ function scriptRequests(page: Page): string[] {
 }
 
 /** The browser is never idle on this page: only an interaction can start the enhancement. */
-async function neverIdle(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
+async function neverIdle(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const asked = { count: 0 };
     Object.assign(window, { idleAsked: asked });
     window.requestIdleCallback = () => {
@@ -54,22 +55,19 @@ async function waitForIdleAsked(page: Page): Promise<void> {
   );
 }
 
-/** Resolves once the page has painted two more frames. */
-async function twoFrames(page: Page): Promise<void> {
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
-}
-
-/** Holds every script response until `release()`: the visitor acts while the JavaScript loads. */
-async function holdScripts(context: BrowserContext): Promise<{ held: () => number; release: () => void }> {
+/**
+ * Holds every script response of the page it is installed on until `release()`: the visitor acts
+ * while the JavaScript loads.
+ */
+function holdScripts() {
   const waiting: Route[] = [];
   let released = false;
-  await context.route(isScript, async (route) => {
-    if (released) return route.continue();
-    waiting.push(route);
-  });
   return {
+    install: (page: Page) =>
+      page.route(isScript, async (route) => {
+        if (released) return route.continue();
+        waiting.push(route);
+      }),
     held: () => waiting.length,
     release() {
       released = true;
@@ -125,8 +123,8 @@ describeBrowser("enhance on intent", () => {
   it("no script is requested before the first interaction, however long the visitor only looks; a tap then loads it and opens the FAQ item it was aimed at", async () => {
     const context = await stack.context(PHONE);
     await keepTrafficLocal(context);
-    await neverIdle(context);
     const page = await context.newPage();
+    await neverIdle(page);
     const requested = scriptRequests(page);
     await page.goto("/", { waitUntil: "load" });
     // The loader has set itself to wait for an intent or idle time (which never comes here), and
@@ -143,22 +141,11 @@ describeBrowser("enhance on intent", () => {
     expect(await trigger(page, 0).getAttribute("aria-expanded")).toBe("false");
   });
 
-  it("without any interaction, the page is enhanced once the browser is idle after load", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    const requested = scriptRequests(page);
-    await page.goto("/");
-    await waitForHydration(page);
-    expect(requested.length).toBeGreaterThanOrEqual(5);
-  });
+  // Without any interaction the page is enhanced once the browser is idle: paint-first.test.ts.
 
   it("a tap, a choice and typed text made while the scripts load survive hydration, with the focus and a counter that counts them", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const scripts = await holdScripts(context);
-    const page = await context.newPage();
-    await page.goto("/", { waitUntil: "load" });
+    const scripts = holdScripts();
+    const page = await stack.page(PHONE, { hydrate: false, before: scripts.install });
 
     await summary(page, 2).tap();
     await expect.poll(() => scripts.held()).toBeGreaterThan(0);
@@ -186,11 +173,8 @@ describeBrowser("enhance on intent", () => {
   });
 
   it("hydration keeps the menu's toggles and panel (the same elements, enhanced), and the focus on the toggle", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const scripts = await holdScripts(context);
-    const page = await context.newPage();
-    await page.goto("/", { waitUntil: "load" });
+    const scripts = holdScripts();
+    const page = await stack.page(PHONE, { hydrate: false, before: scripts.install });
     // A mark on each element of the server's menu: an element replaced by hydration loses it.
     await page.evaluate(() => {
       for (const el of document.querySelectorAll('[aria-controls="mobile-menu"], #mobile-menu'))
@@ -221,11 +205,8 @@ describeBrowser("enhance on intent", () => {
   });
 
   it("a menu opened by its link just before hydration stays open through it, and the address drops its fragment", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const scripts = await holdScripts(context);
-    const page = await context.newPage();
-    await page.goto("/", { waitUntil: "load" });
+    const scripts = holdScripts();
+    const page = await stack.page(PHONE, { hydrate: false, before: scripts.install });
     await page.locator("#menu-toggle").tap();
     await expect.poll(() => scripts.held()).toBeGreaterThan(0);
     expect(new URL(page.url()).hash).toBe("#mobile-menu");
@@ -245,11 +226,8 @@ describeBrowser("enhance on intent", () => {
   });
 
   it("a submission made while the scripts load is posted without them, and answered once", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const scripts = await holdScripts(context);
-    const page = await context.newPage();
-    await page.goto("/", { waitUntil: "load" });
+    const scripts = holdScripts();
+    const page = await stack.page(PHONE, { hydrate: false, before: scripts.install });
     const before = stack.fake.requests.length;
     await fillContact(page, uniqueContact());
     await expect.poll(() => scripts.held()).toBeGreaterThan(0);
@@ -263,12 +241,11 @@ describeBrowser("enhance on intent", () => {
   for (const { name, options } of SIZES)
     for (const at of ["#main", "#testimonials"])
       it(`${name}: hydration changes nothing on screen (the page scrolled to ${at})`, async () => {
-        const context = await stack.context(options);
-        await keepTrafficLocal(context);
-        await neverIdle(context);
-        const scripts = await holdScripts(context);
-        const page = await context.newPage();
-        await page.goto("/", { waitUntil: "load" });
+        const scripts = holdScripts();
+        const page = await stack.page(options, {
+          hydrate: false,
+          before: (fresh) => Promise.all([neverIdle(fresh), scripts.install(fresh)]),
+        });
         // The parts rendered and the page at its place, as idle time and a reader would leave them.
         await page.evaluate((target) => {
           document

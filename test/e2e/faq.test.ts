@@ -5,7 +5,7 @@ import { faqs } from "~/content/faq";
 
 import { describeBrowser, DESKTOP, SIZES, useStack } from "./support/browser";
 import { contrastRatio } from "./support/design";
-import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
+import { waitForFaqAccordion } from "./support/page";
 
 describeBrowser("FAQ accordion", () => {
   // A question opens its answer and closes the open one, with JavaScript and without, in every
@@ -13,11 +13,7 @@ describeBrowser("FAQ accordion", () => {
   const stack = useStack();
 
   async function open(options: BrowserContextOptions): Promise<Page> {
-    const context = await stack.context(options);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    await waitForHydration(page);
+    const page = await stack.page(options);
     await page.locator("#faq").scrollIntoViewIfNeeded();
     // The accordion is loaded lazily as the FAQ nears the viewport: let it take over.
     await waitForFaqAccordion(page, faqs[0]!.question);
@@ -124,29 +120,30 @@ describeBrowser("FAQ accordion", () => {
   }
 
   /**
-   * Holds the accordion's code until released, so a test can act while the FAQ is still native
-   * `<details>` markup (on a fast machine it would otherwise arrive before the first Tab).
+   * Holds the accordion's code, on the page it is installed on, until released, so a test can act
+   * while the FAQ is still native `<details>` markup (on a fast machine it would otherwise arrive
+   * before the first Tab).
    */
-  async function holdAccordion(page: Page): Promise<{ release: () => void; requested: () => boolean }> {
+  function holdAccordion() {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let requested = false;
-    await page.route("**/faq-accordion-*.js", async (route) => {
-      requested = true;
-      await held;
-      await route.continue();
-    });
-    return { release, requested: () => requested };
+    return {
+      install: (page: Page) =>
+        page.route("**/faq-accordion-*.js", async (route) => {
+          requested = true;
+          await held;
+          await route.continue();
+        }),
+      release,
+      requested: () => requested,
+    };
   }
 
   for (const { name, options } of SIZES) {
     it(`${name}: focus stays on the FAQ question through the swap to the accordion, and Enter/Space then toggle it`, async () => {
-      const context = await stack.context(options);
-      await keepTrafficLocal(context);
-      const page = await context.newPage();
-      const accordion = await holdAccordion(page);
-      await page.goto("/");
-      await waitForHydration(page);
+      const accordion = holdAccordion();
+      const page = await stack.page(options, { before: accordion.install });
       // Tab from the last control before the FAQ onto its first question, as a keyboard visitor does.
       await page.locator("#academy a").last().focus();
       await page.keyboard.press("Tab");
@@ -172,12 +169,8 @@ describeBrowser("FAQ accordion", () => {
   }
 
   it("phone: focus on View More Questions survives the swap too, and an item opened before it stays open", async () => {
-    const context = await stack.context(SIZES[0].options);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    const accordion = await holdAccordion(page);
-    await page.goto("/");
-    await waitForHydration(page);
+    const accordion = holdAccordion();
+    const page = await stack.page(SIZES[0].options, { before: accordion.install });
     await page.locator("#faq").scrollIntoViewIfNeeded();
     await page.locator("#faq summary").filter({ hasText: faqs[1]!.question }).click();
     await page.locator("#faq summary").filter({ hasText: "View More Questions" }).focus();
@@ -194,10 +187,7 @@ describeBrowser("FAQ accordion", () => {
   describe("View More Questions / View Less, with and without JavaScript", () => {
     async function openFaq(javaScriptEnabled: boolean): Promise<Page> {
       if (javaScriptEnabled) return open(DESKTOP);
-      const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false });
-      await keepTrafficLocal(context);
-      const page = await context.newPage();
-      await page.goto("/");
+      const page = await stack.page({ ...DESKTOP, javaScriptEnabled: false });
       await page.locator("#faq").scrollIntoViewIfNeeded();
       return page;
     }

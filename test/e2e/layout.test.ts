@@ -10,7 +10,7 @@ import {
   OVERFLOW_CONTROL_FINDINGS,
   plantOverflowControl,
 } from "./support/layout";
-import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
+import { scrollThrough } from "./support/page";
 
 /** Common phone widths (the narrowest a page must serve, then the usual ones), then tablets and desktops. */
 const PHONE_WIDTHS = [320, 360, 375, 390, 430];
@@ -36,11 +36,7 @@ describeBrowser("layout at every width: nothing spills out of its box", () => {
   // it, loaded once per kind of device and resized through its widths, as a window dragged wider.
   for (const widths of [PHONE_WIDTHS, WIDER]) {
     it(`${widths.join(", ")} px, with JavaScript (all sections revealed, 8 FAQ questions, menu open where there is one): no element overflows its box or the viewport horizontally, and the hero's main button "${HERO_PRIMARY}" reads on one line (two at most at 320 px, inside the screen)`, async () => {
-      const context = await stack.context({ ...viewportOf(widths[0]!), javaScriptEnabled: true });
-      await keepTrafficLocal(context);
-      const page = await context.newPage();
-      await page.goto("/");
-      await waitForHydration(page);
+      const page = await stack.page(viewportOf(widths[0]!));
       await scrollThrough(page, faqs[0]!.question);
       await page.locator("#faq").getByRole("button", { name: "View More Questions" }).click();
       await page.locator("#faq").getByRole("button", { name: "View Less" }).waitFor();

@@ -2,21 +2,10 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 
 import { describeBrowser, DESKTOP, PHONE, SIZES, useStack } from "./support/browser";
-import { expectLandedOn, keepTrafficLocal, waitForHydration, waitForScrollToSettle } from "./support/page";
-
-const FOOTER_TARGETS = ["#services", "#about", "#community", "#testimonials", "#contact"] as const;
+import { expectLandedOn, waitForHydration, waitForScrollToSettle } from "./support/page";
 
 describeBrowser("navigation", () => {
   const stack = useStack();
-
-  async function open(options = DESKTOP): Promise<Page> {
-    const context = await stack.context(options);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    await waitForHydration(page);
-    return page;
-  }
 
   async function backToTop(page: Page) {
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
@@ -30,20 +19,20 @@ describeBrowser("navigation", () => {
   // scroll position, read from a main thread busy hydrating, lags behind the compositor's glide).
   for (const hydrated of [false, true])
     it(`desktop, with JavaScript${hydrated ? ", once hydrated" : ", before hydration"}: a header link scrolls smoothly, the page's opening did not`, async () => {
-      const context = await stack.context(DESKTOP);
-      await keepTrafficLocal(context);
-      if (!hydrated) await context.addInitScript(() => (window.requestIdleCallback = () => 0));
-      await context.addInitScript(() => {
-        const behaviour = () => getComputedStyle(document.documentElement).scrollBehavior;
-        const seen: Record<string, string> = {};
-        Object.assign(window, { scrollBehaviours: seen });
-        window.addEventListener("load", () => (seen.load = behaviour()));
-        // Bubbling, on the window: after the page's handlers, as the browser follows the link.
-        window.addEventListener("click", () => (seen.click = behaviour()));
+      const page = await stack.page(DESKTOP, {
+        hydrate: hydrated,
+        before: async (fresh) => {
+          if (!hydrated) await fresh.addInitScript(() => (window.requestIdleCallback = () => 0));
+          await fresh.addInitScript(() => {
+            const behaviour = () => getComputedStyle(document.documentElement).scrollBehavior;
+            const seen: Record<string, string> = {};
+            Object.assign(window, { scrollBehaviours: seen });
+            window.addEventListener("load", () => (seen.load = behaviour()));
+            // Bubbling, on the window: after the page's handlers, as the browser follows the link.
+            window.addEventListener("click", () => (seen.click = behaviour()));
+          });
+        },
       });
-      const page = await context.newPage();
-      await page.goto("/");
-      if (hydrated) await waitForHydration(page);
       await page.locator("header").first().getByRole("link", { name: "Reviews", exact: true }).click();
       await expectLandedOn(page, "#testimonials");
       expect(
@@ -59,9 +48,7 @@ describeBrowser("navigation", () => {
   // landed; then it lands. Counting the positions seen on the way measured the machine's load (a
   // busy machine samples fewer frames), not the page (issue 39).
   it("desktop, without JavaScript: a header link glides to its section, and with reduced motion jumps", async () => {
-    const context = await stack.context({ ...DESKTOP, javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto("/");
+    const page = await stack.page({ ...DESKTOP, javaScriptEnabled: false });
     const header = page.locator("header").first();
     for (const { reducedMotion, label, target } of [
       { reducedMotion: "no-preference", label: "Reviews", target: "#testimonials" },
@@ -84,54 +71,14 @@ describeBrowser("navigation", () => {
     }
   });
 
-  // One page per size follows every in-page link outside the header's section links (those are
-  // engines-visitor.test.ts's), then reloads, leaves and comes back.
+  // Every in-page link lands its section the same way (one handler, InPageLinks.tsx, and the root's
+  // scroll padding): the header's links in every engine, JavaScript on and off, engines-visitor.test.ts;
+  // that every link points at a section that exists, test/http/page.test.ts.
   for (const { name, options } of SIZES) {
-    it(`${name}: Get Started, the hero's buttons, the footer's links and the Success Stories tile land on their sections; a reload and a return from another page keep the reader's place`, async () => {
-      const page = await open(options);
-      const getStarted = page
-        .locator("header")
-        .first()
-        .getByRole("link", { name: "Get Started" })
-        .filter({ visible: true })
-        .first();
-      if (name === "phone" && !(await getStarted.isVisible())) {
-        // On a phone the header may keep Get Started inside the menu.
-        await page.locator('[aria-controls="mobile-menu"]').click();
-      }
-      await page.getByRole("link", { name: "Get Started" }).filter({ visible: true }).first().click();
-      await expectLandedOn(page, "#contact");
-
-      await backToTop(page);
-      await page.getByRole("link", { name: "Transform Your Business with AI" }).click();
-      await expectLandedOn(page, "#contact");
-      await backToTop(page);
-      await page.getByRole("link", { name: "Join the Community" }).click();
-      await expectLandedOn(page, "#community");
-
-      for (const target of FOOTER_TARGETS) {
-        await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
-        await waitForScrollToSettle(page);
-        const link = page.locator("footer").last().locator(`a[href$="${target}"]`).first();
-        await expect.poll(() => link.isVisible(), { message: `footer link to ${target}` }).toBe(true);
-        await link.click();
-        await expectLandedOn(page, target);
-      }
-
-      await backToTop(page);
-      const tile = page
-        .locator("#community")
-        .getByRole("link", { name: /Success Stories/ })
-        .first();
-      expect(await tile.getAttribute("href")).toMatch(/#testimonials$/);
-      await tile.click();
-      await expectLandedOn(page, "#testimonials");
-
+    it(`${name}: a reload and a return from another page keep the reader's place`, async () => {
+      const page = await stack.page(options);
       // The browser restores the reader's place (at an address without a fragment to go to).
-      await page.evaluate(() => {
-        history.replaceState(history.state, "", "/");
-        window.scrollTo({ top: 2400, behavior: "instant" });
-      });
+      await page.evaluate(() => window.scrollTo({ top: 2400, behavior: "instant" }));
       await waitForScrollToSettle(page);
       const before = await page.evaluate(() => window.scrollY);
       expect(before).toBeGreaterThan(2000);
@@ -153,7 +100,7 @@ describeBrowser("navigation", () => {
 
   // A menu opened before JavaScript took over stays open through hydration: enhance-on-intent.test.ts.
   it("phone, keyboard: Enter opens the menu; Tab never leaves the open menu for the page behind it (leaving it closes the menu); Escape closes it with focus back on the toggle; Space opens it and Enter on a link lands on its section", async () => {
-    const page = await open(PHONE);
+    const page = await stack.page(PHONE);
     const toggle = page
       .locator('[aria-controls="mobile-menu"][role="button"]')
       .filter({ visible: true })

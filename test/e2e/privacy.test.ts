@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { describeBrowser, PHONE, useStack } from "./support/browser";
 import { findHorizontalOverflow } from "./support/layout";
-import { keepTrafficLocal, scrollThrough, waitForHydration } from "./support/page";
+import { scrollThrough } from "./support/page";
 
 /**
  * /privacy in Chromium (issue 41, decision 043): readable on the narrowest phone with what
@@ -53,20 +53,9 @@ describeBrowser("the privacy page in a browser", () => {
   });
 
   async function open(base: string, javaScriptEnabled: boolean, width = 320): Promise<Page> {
-    const context = await stack.context({
-      viewport: { width, height: 844 },
-      deviceScaleFactor: 1,
-      isMobile: true,
-      hasTouch: true,
-      javaScriptEnabled,
-    });
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/privacy`);
-    if (javaScriptEnabled) {
-      await waitForHydration(page);
-      await scrollThrough(page);
-    }
+    const viewport = { width, height: 844 };
+    const page = await stack.page({ ...PHONE, viewport, javaScriptEnabled }, { path: `${base}/privacy` });
+    if (javaScriptEnabled) await scrollThrough(page);
     return page;
   }
 
@@ -82,8 +71,10 @@ describeBrowser("the privacy page in a browser", () => {
     await expectNoOverflowAt320(await open(configured.url, true));
   });
 
-  it("320 px, long configured values, without JavaScript: nothing overflows horizontally; the e-mail address wraps inside the column, and every value is shown", async () => {
+  it("320 px, long configured values, without JavaScript: every part of the page and the footer are shown; nothing overflows horizontally; the e-mail address wraps inside the column, and every value is shown", async () => {
     const page = await open(configured.url, false);
+    for (const selector of [...PARTS.map((id) => `#${id}`), "body > footer"])
+      expect(await page.locator(selector).isVisible(), selector).toBe(true);
     await expectNoOverflowAt320(page);
     const text = await page.locator("#controller").innerText();
     for (const value of [LONG_VALUES.PRIVACY_CONTROLLER_NAME, LONG_VALUES.PRIVACY_CONTROLLER_ADDRESS])
@@ -97,20 +88,9 @@ describeBrowser("the privacy page in a browser", () => {
     expect(box.right).toBeLessThanOrEqual(320);
   });
 
-  it("nothing configured, without JavaScript: every part of the page and the footer are rendered and visible; at 320 px nothing overflows horizontally", async () => {
-    const page = await open(stack.app.url, false, PHONE.viewport!.width);
-    for (const id of PARTS) {
-      const part = page.locator(`#${id}`);
-      await part.scrollIntoViewIfNeeded();
-      expect(await part.isVisible(), id).toBe(true);
-    }
-    expect(await page.locator("body > footer").isVisible()).toBe(true);
-    // The list of parts leads to each of them, as plain fragment links.
-    await page.locator('nav a[href="#rights"]').click();
-    expect(new URL(page.url()).hash).toBe("#rights");
-    await expectNoOverflowAt320(page);
-  });
-
+  // With nothing configured, every part and every in-page link's target are in the HTML
+  // (test/http/privacy.test.ts); the parts are shown without JavaScript (the test above), and
+  // nothing overflows at 320 px (the test below).
   it("nothing configured, with JavaScript: Skip to main content comes first and lands in main; every link on the page shows a focus ring; at 320 px nothing overflows horizontally", async () => {
     const page = await open(stack.app.url, true, PHONE.viewport!.width);
     await page.keyboard.press("Tab");

@@ -1,15 +1,14 @@
-import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { expect, it } from "vitest";
 
-import { faqs } from "~/content/faq";
 import { LATER_PARTS } from "~/lib/document/render-later";
 
-import { describeBrowser, DESKTOP, PHONE, SIZES, useStack } from "./support/browser";
+import { describeBrowser, PHONE, SIZES, useStack } from "./support/browser";
 import {
   expectLandedOn,
-  keepTrafficLocal,
   submitButton,
   toast,
+  twoFrames,
   waitForHydration,
   waitForScrollToSettle,
 } from "./support/page";
@@ -23,8 +22,8 @@ import { SUCCESS, uniqueContact } from "./support/spec-texts";
  */
 
 /** The browser is never idle: the later parts stay as the first frame left them. */
-async function neverIdle(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
+async function neverIdle(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     window.requestIdleCallback = () => 0;
   });
 }
@@ -34,8 +33,8 @@ async function neverIdle(context: BrowserContext): Promise<void> {
  * fragment changes and, after load, every change of nodes (hydration's and the FAQ's swaps) and of
  * `style` and `data-smooth-scroll` (the later parts rendered, smooth scrolling turned on).
  */
-async function recordTrail(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
+async function recordTrail(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const trail: unknown[] = [];
     Object.assign(window, { trail });
     const note = (event: string, detail = "") =>
@@ -82,20 +81,18 @@ describeBrowser("the parts after the hero, rendered later", () => {
     path = "/",
     { trail = false } = {},
   ): Promise<Page> {
-    const context = await stack.context(options);
-    await keepTrafficLocal(context);
-    await neverIdle(context);
-    if (trail) await recordTrail(context);
-    const page = await context.newPage();
-    await page.goto(path, { waitUntil: "load" });
-    return page;
+    return stack.page(options, {
+      path,
+      hydrate: false,
+      before: async (page) => {
+        await neverIdle(page);
+        if (trail) await recordTrail(page);
+      },
+    });
   }
 
   it("phone: without any interaction, every part is rendered for good once the browser is idle after load (what axe and a screen reader then read), and the message counter can be read", async () => {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
+    const page = await stack.page(PHONE, { hydrate: false });
     const states = await partStates(page);
     expect(states.length).toBe(10);
     // Chromium leaves a part it skips out of the accessibility tree: until it is rendered, a screen
@@ -108,7 +105,7 @@ describeBrowser("the parts after the hero, rendered later", () => {
         (node) => node.role?.value === "textbox" && node.description?.value?.includes("/2000"),
       ).length;
     };
-    const cdp = await context.newCDPSession(page);
+    const cdp = await page.context().newCDPSession(page);
     await expect.poll(() => partStates(page)).toEqual(states.map(() => "visible"));
     // The message field, found without scrolling, described by its counter, which can be read
     // (its part is rendered in idle time, not at the first interaction).
@@ -117,9 +114,7 @@ describeBrowser("the parts after the hero, rendered later", () => {
   });
 
   it("without JavaScript, every part is rendered at once, as before", async () => {
-    const context = await stack.context({ ...PHONE, javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto("/");
+    const page = await stack.page({ ...PHONE, javaScriptEnabled: false });
     expect(await partStates(page)).toEqual(Array.from({ length: 10 }, () => "visible"));
   });
 
@@ -165,11 +160,9 @@ describeBrowser("the parts after the hero, rendered later", () => {
             );
           return { path: `body > ${steps.join(" > ")}`, top };
         });
-      const nextFrames = () =>
-        page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       let before = await atCentre();
       for (let frames = 0; frames < 20; frames++) {
-        await nextFrames();
+        await twoFrames(page);
         const now = await atCentre();
         if (now.path === before.path && now.top === before.top) break;
         before = now;
@@ -207,24 +200,8 @@ describeBrowser("the parts after the hero, rendered later", () => {
       ).toBeLessThanOrEqual(2);
     });
 
-  it("phone: before they are rendered, a tap on a FAQ question opens it", async () => {
-    const page = await openUnrendered(PHONE);
-    const summary = page.locator('#faq details[data-faq-item="3"] > summary');
-    await summary.tap();
-    await expect
-      .poll(() => page.locator('#faq [data-faq-item="3"], #faq [data-faq-trigger="3"]').first().isVisible())
-      .toBe(true);
-    await waitForHydration(page);
-    await expect
-      .poll(() =>
-        page
-          .locator("#faq")
-          .getByRole("button", { name: faqs[3]!.question, exact: true })
-          .getAttribute("aria-expanded"),
-      )
-      .toBe("true");
-  });
-
+  // A tap on a FAQ question before they are rendered opens it: enhance-on-intent.test.ts (its
+  // first test, where idle time never comes either).
   it("phone: before they are rendered, the toast of a submission is in view (fixed to the viewport, not to its part)", async () => {
     const page = await openUnrendered(PHONE);
     // A key press or focus inside a part renders every part (render-later.ts): the form is filled as
@@ -249,23 +226,5 @@ describeBrowser("the parts after the hero, rendered later", () => {
     expect(box!.y).toBeGreaterThanOrEqual(0);
   });
 
-  it("desktop: parts not yet rendered never shift what is on screen while the loader renders them", async () => {
-    const context = await stack.context(DESKTOP);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/", { waitUntil: "load" });
-    await expect.poll(() => partStates(page)).toEqual(Array.from({ length: 10 }, () => "visible"));
-    const shift = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-              if (!entry.hadRecentInput) total += entry.value;
-          }).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => resolve(total), 100);
-        }),
-    );
-    expect(shift).toBe(0);
-  });
+  // Nothing shifts while the loader renders them: testimonials.test.ts (CLS 0 from navigation on).
 });

@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeBrowser, PHONE, useStack } from "./support/browser";
-import { fillContact, keepTrafficLocal, submitButton, toast, waitForHydration } from "./support/page";
+import { fillContact, submitButton, toast } from "./support/page";
 import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
 /**
@@ -40,17 +40,8 @@ describeBrowser("static islands in the browser", () => {
     );
   }
 
-  async function open(): Promise<Page> {
-    const context = await stack.context(PHONE);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    await waitForHydration(page);
-    return page;
-  }
-
   it("keeps every island's server markup after hydration, and React does not own its inside", async () => {
-    const page = await open();
+    const page = await stack.page(PHONE);
     const server = await serverMarkup(page);
     expect(Object.keys(server).sort()).toEqual(
       ["about", "academy", "community", "hero", "json-ld", "process", "results", "services"].sort(),
@@ -75,7 +66,7 @@ describeBrowser("static islands in the browser", () => {
   });
 
   it("keeps the islands through the menu, the FAQ and a contact submission's revalidation", async () => {
-    const page = await open();
+    const page = await stack.page(PHONE);
     const server = await serverMarkup(page);
 
     const toggle = page.locator('[aria-controls="mobile-menu"]').filter({ visible: true }).first();

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { faqs } from "~/content/faq";
 
 import { describeBrowser, SIZES, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForFaqAccordion, waitForHydration } from "./support/page";
+import { keepTrafficLocal, twoFrames, waitForFaqAccordion, waitForHydration } from "./support/page";
 
 /** Sums every layout shift (not caused by input) since navigation start, buffered. */
 const CLS_OBSERVER = () => {
@@ -41,11 +41,7 @@ describeBrowser("testimonials and layout stability", () => {
 
   for (const { name, options } of SIZES) {
     it(`${name}: from hydration on the cards wait under their skeletons; scrolled into view they are covered in the frame that shows them, and show once the skeletons go`, async () => {
-      const context = await stack.context(options);
-      await keepTrafficLocal(context);
-      const page = await context.newPage();
-      await page.goto("/");
-      await waitForHydration(page);
+      const page = await stack.page(options);
       // The section's first intersection report comes a frame or more after hydration (later on a
       // busy machine: a chance failure with files side by side, issue 39). A visitor who scrolls
       // before it has seen the cards at once, by design; this test is about one who scrolls after.
@@ -187,17 +183,15 @@ describeBrowser("testimonials and layout stability", () => {
         await route.continue();
       });
       await page.goto("/");
-      await page.evaluate(async () => {
-        document.getElementById("testimonials")!.scrollIntoView({ behavior: "instant", block: "start" });
-        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-      });
+      await page.evaluate(() =>
+        document.getElementById("testimonials")!.scrollIntoView({ behavior: "instant", block: "start" }),
+      );
+      await twoFrames(page);
       release();
       await waitForHydration(page);
       // The cover is decided with the observers' first reports, made with the frame after
       // hydration; the skeletons going (SKELETON_MS later, if any came) is the component's last act.
-      await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-      );
+      await twoFrames(page);
       await page.waitForFunction(
         () => document.querySelectorAll("#testimonials [data-skeleton]").length === 0,
       );
@@ -215,28 +209,19 @@ describeBrowser("testimonials and layout stability", () => {
     });
 
     it(`${name}: nothing shifts: CLS is 0 over the whole page after scrolling through it`, async () => {
-      const context = await stack.context(options);
-      await keepTrafficLocal(context);
-      await context.addInitScript(CLS_OBSERVER);
-      const page = await context.newPage();
-      await page.goto("/");
-      await waitForHydration(page);
+      const page = await stack.page(options, { before: (fresh) => fresh.addInitScript(CLS_OBSERVER) });
       // Two frames after each step: the viewport observers have seen it, and what they set rendered.
-      const twoFrames = () =>
-        page.evaluate(
-          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-        );
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       const step = await page.evaluate(() => Math.round(window.innerHeight * 0.7));
       for (let y = 0; y <= height; y += step) {
         await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
-        await twoFrames();
+        await twoFrames(page);
       }
       // The testimonials' skeletons have run their second and gone, and the FAQ's accordion took over.
       await expect.poll(() => page.locator("#testimonials [data-skeleton]").count()).toBe(0);
       await waitForFaqAccordion(page, faqs[0]!.question);
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-      await twoFrames();
+      await twoFrames(page);
       const result = await page.evaluate(
         () => (window as unknown as { __cls: { cls: number; shifts: unknown[] } }).__cls,
       );

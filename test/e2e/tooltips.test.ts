@@ -1,37 +1,21 @@
 import type { Locator, Page } from "playwright-core";
 import { expect, it } from "vitest";
 
-import { describeBrowser, DESKTOP, useStack } from "./support/browser";
-import { keepTrafficLocal, waitForHydration } from "./support/page";
+import { describeBrowser, useStack } from "./support/browser";
+import { twoFrames } from "./support/page";
 
 describeBrowser("tooltips on icon-only controls", () => {
   const stack = useStack();
 
-  async function open(): Promise<Page> {
-    const context = await stack.context(DESKTOP);
-    await keepTrafficLocal(context);
-    const page = await context.newPage();
-    await page.goto("/");
-    await waitForHydration(page);
-    return page;
-  }
-
-  /** Footer social links have an icon and no visible text: the tooltip gives sighted users the label. */
-  async function iconOnlySocialLinks(page: Page): Promise<{ link: Locator; label: string }[]> {
+  /** The first footer social link with an icon and no visible text: the tooltip gives sighted users its label. */
+  async function firstSocialLink(page: Page): Promise<{ link: Locator; label: string }> {
     const links = page.locator("footer").last().locator("a[target=_blank]");
-    const found: { link: Locator; label: string }[] = [];
     for (let i = 0; i < (await links.count()); i += 1) {
       const link = links.nth(i);
-      if ((await link.innerText()).trim() !== "") continue;
-      found.push({ link, label: (await link.getAttribute("aria-label")) ?? "" });
+      if ((await link.innerText()).trim() === "")
+        return { link, label: (await link.getAttribute("aria-label")) ?? "" };
     }
-    return found;
-  }
-
-  async function firstSocialLink(page: Page): Promise<{ link: Locator; label: string }> {
-    const [social] = await iconOnlySocialLinks(page);
-    if (!social) throw new Error("no icon-only social link in the footer");
-    return social;
+    throw new Error("no icon-only social link in the footer");
   }
 
   /** Texts of the tooltips open now (Radix mounts the content only while open). Never waits. */
@@ -42,15 +26,9 @@ describeBrowser("tooltips on icon-only controls", () => {
         .map((el) => (el.textContent ?? "").trim()),
     );
 
-  it("the footer has two icon-only social links with accessible names", async () => {
-    const page = await open();
-    const links = await iconOnlySocialLinks(page);
-    expect(links).toHaveLength(2);
-    for (const { label } of links) expect(label.trim()).not.toBe("");
-  });
-
+  // The footer's two icon-only links and their names (aria-label): test/http/page.test.ts.
   it("hovering shows the label, and moving away hides it (the delay, to the millisecond: test/components/tooltip.test.tsx)", async () => {
-    const page = await open();
+    const page = await stack.page();
     const { link, label } = await firstSocialLink(page);
     // Bring the page footer (the last <footer>; testimonial cards have their own) into view with
     // the pointer away from the icons, once the page has loaded what it loads on its own (the
@@ -74,8 +52,8 @@ describeBrowser("tooltips on icon-only controls", () => {
     await expect.poll(() => openTooltips(page)).toEqual([]);
   });
 
-  it("Tab onto an off-screen control shows its tooltip once Radix has loaded (the scroll that focus causes does not close it)", async () => {
-    const page = await open();
+  it("Tab onto an off-screen control shows its tooltip once Radix has loaded (the scroll that focus causes does not close it); Escape hides it", async () => {
+    const page = await stack.page();
     const { link, label } = await firstSocialLink(page);
     // On a desktop Radix loads when the browser is idle: wait for it (its triggers carry data-state).
     await expect
@@ -95,29 +73,9 @@ describeBrowser("tooltips on icon-only controls", () => {
     expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect.poll(() => openTooltips(page)).not.toEqual([]);
     // Still open two frames later, after the scroll events of the focus have been delivered.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
+    await twoFrames(page);
     const [shown] = await openTooltips(page);
     expect(shown, "the tooltip stays open after the focus scrolled the control into view").toBeTruthy();
-    expect(label).toContain(shown);
-  });
-
-  it("keyboard focus shows the tooltip; Escape hides it", async () => {
-    const page = await open();
-    const { link, label } = await firstSocialLink(page);
-    // Reach it the way a keyboard user does: Tab from the element before it.
-    await link.evaluate((el: Element) => {
-      const all = Array.from(
-        document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea"),
-      );
-      all[all.indexOf(el as HTMLElement) - 1]?.focus();
-    });
-    await page.keyboard.press("Tab");
-    expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
-    await expect.poll(() => openTooltips(page)).not.toEqual([]);
-    const [shown] = await openTooltips(page);
-    expect(shown).toBeTruthy();
     expect(label, "the tooltip shows the control's label").toContain(shown);
     await page.keyboard.press("Escape");
     await expect.poll(() => openTooltips(page)).toEqual([]);

@@ -1,11 +1,18 @@
 import { fileURLToPath } from "node:url";
 
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 
 import { type AppServer, startAppServer } from "../../support/app-server";
 import { type FakeFunction, startFakeFunction } from "../../support/fake-function";
 import { browserRequired, CHROMIUM_FLAGS, findChromium } from "../../../scripts/chromium.mjs";
+import { keepTrafficLocal, waitForHydration } from "./page";
 
 const found = findChromium(process.env, { forTests: true });
 const skipBrowser = process.env.E2E_SKIP_BROWSER === "1" || (!found.path && !browserRequired());
@@ -51,6 +58,18 @@ export interface Stack {
   browser: Browser;
   /** A fresh, isolated browser context (cookies, storage) with the given options. */
   context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /**
+   * A page in a fresh context (`options`, desktop by default) whose traffic stays local
+   * (keepTrafficLocal), with `path` loaded and, when JavaScript is on, hydrated (`hydrate: false`:
+   * only loaded). `before` runs on the page before it loads (init scripts, routes, listeners).
+   */
+  page(options?: BrowserContextOptions, open?: OpenOptions): Promise<Page>;
+}
+
+export interface OpenOptions {
+  path?: string;
+  hydrate?: boolean;
+  before?: (page: Page) => Promise<unknown>;
 }
 
 /** The production server every browser test talks to, wired to a fake `send-contact-email`. */
@@ -100,6 +119,15 @@ export function useStack(): Stack {
       });
       contexts.push(context);
       return context;
+    };
+    stack.page = async (options = DESKTOP, { path = "/", hydrate = true, before } = {}) => {
+      const context = await stack.context(options);
+      await keepTrafficLocal(context);
+      const page = await context.newPage();
+      await before?.(page);
+      await page.goto(path);
+      if (hydrate && options.javaScriptEnabled !== false) await waitForHydration(page);
+      return page;
     };
   });
   // Close each test's pages when it ends: idle pages still animate and would slow the next tests.

@@ -66,20 +66,48 @@ export async function submitAndSettle(
 export const answeredSubmissions = (serverOutput: string): number =>
   serverOutput.split("\n").filter((line) => line.includes('"event":"contact_submission"')).length;
 
+/** Resolves once the page has painted two more frames (with JavaScript on: without, none is called). */
+export async function twoFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 /**
- * Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. Polled from the
- * test side: with JavaScript disabled the page runs no timers or animation-frame callbacks.
+ * Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. With JavaScript the
+ * page's frames tell: the position held for three frames in a row. Without it the page runs no
+ * animation-frame callbacks and hears no scroll events, so the position is polled from the test.
  */
 export async function waitForScrollToSettle(page: Page): Promise<void> {
-  const deadline = Date.now() + 3000;
-  let last = await page.evaluate(() => window.scrollY);
-  let stable = 0;
-  while (stable < 3 && Date.now() < deadline) {
-    await page.waitForTimeout(60);
+  const framed = await page.evaluate(() => {
+    if (matchMedia("(scripting: none)").matches) return false;
+    return new Promise<boolean>((resolve) => {
+      const deadline = performance.now() + 3000;
+      let last = window.scrollY;
+      let still = 0;
+      const frame = () => {
+        still = window.scrollY === last ? still + 1 : 0;
+        last = window.scrollY;
+        if (still >= 3 || performance.now() > deadline) resolve(true);
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+  });
+  if (framed) return;
+  let last = NaN;
+  let still = 0;
+  const stillLooks = async () => {
     const now = await page.evaluate(() => window.scrollY);
-    stable = now === last ? stable + 1 : 0;
+    still = now === last ? still + 1 : 0;
     last = now;
-  }
+    return still;
+  };
+  // Past 3 s the caller's own check says where the page is.
+  await expect
+    .poll(stillLooks, { timeout: 3000, interval: 60 })
+    .toBeGreaterThanOrEqual(3)
+    .catch(() => undefined);
 }
 
 interface Landing {
@@ -117,18 +145,17 @@ function landingProblem(where: Landing): string | null {
 
 /**
  * Asserts that the section has landed: its top is in view, not under the fixed header, and (unless
- * the page cannot scroll further) close below the header. Smooth scrolling takes a moment: wait
- * for the target position (up to 5 s), let the scroll settle, then check again.
+ * the page cannot scroll further) close below the header. Smooth scrolling takes a moment: poll for
+ * the target position (up to 5 s), let the scroll settle, then check again.
  */
 export async function expectLandedOn(page: Page, selector: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  let where = await landing(page, selector);
-  while (landingProblem(where) && Date.now() < deadline) {
-    await page.waitForTimeout(50);
-    where = await landing(page, selector);
-  }
+  // Past the limit the check below says where the target is.
+  await expect
+    .poll(async () => landingProblem(await landing(page, selector)), { timeout: 5000 })
+    .toBeNull()
+    .catch(() => undefined);
   await waitForScrollToSettle(page);
-  where = await landing(page, selector);
+  const where = await landing(page, selector);
   expect(landingProblem(where), `${selector}: ${JSON.stringify(where)}`).toBeNull();
 }
 

@@ -73,6 +73,11 @@ export function faqAnswersAre({
   return open.every(shown) && !closed.some(shown);
 }
 
+/** React has hydrated the page (its fiber keys on `#main`). Runs in the page. */
+export function hydrated(): boolean {
+  return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
+}
+
 /** Whether going from `from` to `to` stays in the same document (they differ in the fragment only). */
 function sameDocument(from: string, to: string): boolean {
   const withoutFragment = (href: string) => href.split("#", 1)[0];
@@ -245,6 +250,41 @@ export class Visitor {
         new RegExp(source).test(location.href),
       url.source,
       `a new document at ${url}`,
+    );
+  }
+
+  /**
+   * The page has been taken over by JavaScript: React hydrated the main element (every script of
+   * the page has run by then, decision 036), and the header's menu toggles act as buttons
+   * (`role="button"`, set by the effect that follows hydration, MobileMenu.tsx). Hydration keeps the
+   * toggles' elements (issue 35), so a click is never lost to a swap; this only makes sure the test
+   * acts on the enhanced page, not on the links before it.
+   */
+  async waitForEnhancement(): Promise<void> {
+    await this.waitFor(
+      () =>
+        Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react")) &&
+        document.querySelector('header [aria-controls="mobile-menu"][role="button"]') !== null,
+      undefined,
+      "the page's JavaScript to take over",
+    );
+  }
+
+  /**
+   * The section `id` lands just below the fixed header. Smoothly scrolled: WebKit starts its scroll
+   * later than the other engines, so this waits for the place rather than for the scrolling to
+   * stop; and a click aimed while the page still glides lands on whatever the glide brings under
+   * the pointer.
+   */
+  async waitForLanding(id: string): Promise<void> {
+    await this.waitFor(
+      (sectionId) => {
+        const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+        const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+        return top >= header - 1 && top - header <= 96;
+      },
+      id,
+      `#${id} to land just below the header`,
     );
   }
 

@@ -14,13 +14,14 @@
  *   iPhone's 2x screen does. The session is restarted when a viewport needs the other scale.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { Builder, Capabilities, Key as SeleniumKey, Origin, type WebDriver } from "selenium-webdriver";
 
 import { findWebKit } from "../../../../scripts/engines.mjs";
+import { descendantsOf, isAlive, signalTree } from "../../../support/npm";
 import { freePort } from "../../../support/ports";
 import {
   browserEnv,
@@ -65,30 +66,6 @@ async function withDeadline<T>(what: string, promise: Promise<T>, ms = COMMAND_D
   }
 }
 
-/** Every process below `pid`, deepest first (MiniBrowser and its web and network processes). */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const found: number[] = [];
-  const walk = (id: number) => {
-    for (const child of children.get(id) ?? []) {
-      walk(child);
-      found.push(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
 /**
  * What each process of the tree is doing, for an error message: its name, its state (R running, S
  * sleeping, D waiting on the disk, T stopped) and the CPU seconds it used in the last `sampleMs`.
@@ -107,7 +84,7 @@ async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
       return undefined;
     }
   };
-  const pids = [pid, ...descendants(pid)];
+  const pids = [pid, ...descendantsOf(pid)];
   const before = new Map(pids.map((id) => [id, read(id)]));
   await sleep(sampleMs);
   return pids
@@ -120,52 +97,38 @@ async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
     .join("; ");
 }
 
-/** A process's state and start time (clock ticks after boot), or undefined once it is gone. */
-function processStat(pid: number): { state: string; started: string } | undefined {
+/** When a process started (clock ticks after boot, field 22 of its stat), or undefined once gone. */
+function startTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0]!, started: fields[19]! }; // fields 3 and 22 of stat
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
     return undefined;
   }
 }
 
 /**
- * Kills `child` and every process below it, and returns once none of them runs. The tree is frozen
- * first (SIGSTOP) and looked at again until nothing new appears, so that a process forking between
- * a look at /proc and its SIGKILL leaves no orphan. Then the wait: a SIGKILL is a request, carried
- * out when the kernel next runs the process, which on a busy machine came after the caller looked
- * for it (the rehearsals of d5985b7 and bc1df56: "stand-in browsers left running", the stand-in
- * still there a moment after its SIGKILL).
+ * Kills `child` and every process below it (test/support/npm.ts's `killTree`: the tree frozen
+ * first, so that a process forking between a look at /proc and its SIGKILL leaves no orphan), and
+ * returns once none of them runs. A SIGKILL is a request, carried out when the kernel next runs
+ * the process, which on a busy machine came after the caller looked for it (the rehearsals of
+ * d5985b7 and bc1df56: "stand-in browsers left running", the stand-in still there a moment after
+ * its SIGKILL).
  */
 async function killTree(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const signal = (pid: number, name: NodeJS.Signals) => {
+  // Each process with its start time, taken while it is stopped: a number the kernel gives to a
+  // new process once this one is reaped is not waited for.
+  const frozen = signalTree(child.pid, "SIGSTOP").map((pid) => [pid, startTime(pid)] as const);
+  for (const [pid] of frozen) {
     try {
-      process.kill(pid, name);
+      process.kill(pid, "SIGKILL");
     } catch {
       // Already gone.
     }
-  };
-  // Each process with its start time: a number the kernel gives to a new process once this one is
-  // reaped is not waited for.
-  const frozen = new Map<number, string | undefined>();
-  for (;;) {
-    const found = [child.pid, ...descendants(child.pid)].filter((pid) => !frozen.has(pid));
-    if (found.length === 0) break;
-    for (const pid of found) {
-      signal(pid, "SIGSTOP");
-      frozen.set(pid, processStat(pid)?.started);
-    }
   }
-  for (const pid of frozen.keys()) signal(pid, "SIGKILL");
   // Ended: gone, or a zombie (nothing of it runs; its parent or init reaps it).
-  const running = () =>
-    [...frozen].filter(([pid, started]) => {
-      const now = processStat(pid);
-      return now !== undefined && now.started === started && now.state !== "Z" && now.state !== "X";
-    });
+  const running = () => frozen.filter(([pid, started]) => isAlive(pid) && startTime(pid) === started);
   const deadline = Date.now() + 10_000;
   while (running().length > 0) {
     if (Date.now() > deadline)
