@@ -12,7 +12,7 @@ import { readLeads } from "../support/leads";
 describe("the SQLite store busy for a moment", () => {
   const store = leadStoreEnv();
   const file = store.LEADS_DATABASE_FILE!;
-  const app = useAppWithFunction({ CONTACT_RETRY_INITIAL_SECONDS: "3600", ...store });
+  const app = useAppWithFunction(store);
   beforeEach(() => app.fake.reset());
 
   const post = (message: string) =>

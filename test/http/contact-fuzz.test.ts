@@ -1,11 +1,10 @@
 import { Agent, fetch } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { CONTACT_FIELDS, type ContactFieldName } from "~/content/contact-fields";
 
-import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
+import { leadStoreEnv, useAppWithFunction } from "../support/app-server";
 import { scriptsRefusedByPolicy } from "../security/html";
-import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { type LeadRow, readLeads } from "../support/leads";
 
 /**
@@ -499,24 +498,12 @@ interface Outcome {
 }
 
 describe("contact action under fuzzing", () => {
-  let fake: FakeFunction;
-  let server: AppServer;
   const outcomes: Outcome[] = [];
   const store = leadStoreEnv();
-
-  beforeAll(async () => {
-    fake = await startFakeFunction();
-    server = await startAppServer({
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "fuzz-key",
-      ...store,
-      RATE_LIMIT_PER_CLIENT: "1000000",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "2000000",
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await fake?.close();
+  const app = useAppWithFunction({
+    ...store,
+    RATE_LIMIT_PER_CLIENT: "1000000",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "2000000",
   });
 
   it(`survives ${COUNT} randomized and hostile bodies (seed ${SEED})`, { timeout: 240_000 }, async () => {
@@ -530,7 +517,7 @@ describe("contact action under fuzzing", () => {
     // was just closing, and no request is ever sent twice.
     const dispatcher = new Agent({ pipelining: 0 });
     const send = async (testCase: Case) => {
-      const url = testCase.document ? `${server.url}/?index` : `${server.url}/_root.data?index`;
+      const url = testCase.document ? `${app.server.url}/?index` : `${app.server.url}/_root.data?index`;
       const headers: Record<string, string> = {};
       if (testCase.contentType !== undefined) headers["content-type"] = testCase.contentType;
       const body = typeof testCase.body === "string" ? testCase.body : Uint8Array.from(testCase.body);
@@ -564,7 +551,7 @@ describe("contact action under fuzzing", () => {
     const byKind = new Map<string, number>();
     for (const o of outcomes) byKind.set(o.testCase.kind, (byKind.get(o.testCase.kind) ?? 0) + 1);
     console.log(
-      `contact fuzz: ${outcomes.length} requests in ${seconds.toFixed(1)} s; by status ${JSON.stringify(Object.fromEntries(byStatus))}; by kind ${JSON.stringify(Object.fromEntries(byKind))}; function calls ${fake.requests.length}; no answer (connection closed) ${outcomes.filter((o) => o.status === 0).length}`,
+      `contact fuzz: ${outcomes.length} requests in ${seconds.toFixed(1)} s; by status ${JSON.stringify(Object.fromEntries(byStatus))}; by kind ${JSON.stringify(Object.fromEntries(byKind))}; function calls ${app.fake.requests.length}; no answer (connection closed) ${outcomes.filter((o) => o.status === 0).length}`,
     );
 
     const problems: string[] = [];
@@ -576,7 +563,7 @@ describe("contact action under fuzzing", () => {
       /fz[0-9a-z]+q[0-9a-z]+z/.exec(String(message ?? ""))?.[0] ?? "(none)";
     const calls = new Map<string, Record<string, unknown>[]>();
     const keys = new Map<string, unknown[]>();
-    for (const request of fake.requests) {
+    for (const request of app.fake.requests) {
       const body = request.json as Record<string, unknown> | undefined;
       const token = tokenOf(body?.message);
       calls.set(token, [...(calls.get(token) ?? []), body ?? {}]);
@@ -675,11 +662,11 @@ describe("contact action under fuzzing", () => {
     expect(valid.length).toBeGreaterThan(COUNT * 0.2);
 
     // Still alive and well.
-    expect(server.process.exitCode).toBeNull();
-    const page = await fetch(`${server.url}/`);
+    expect(app.server.process.exitCode).toBeNull();
+    const page = await fetch(`${app.server.url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("</html>");
-    expect(server.output()).not.toMatch(
+    expect(app.server.output()).not.toMatch(
       /Unexpected Server Error|UnhandledPromiseRejection|uncaughtException/,
     );
   });

@@ -133,7 +133,6 @@ describe("a lead store that does not answer (its write lock held by another proc
       SUPABASE_ANON_KEY: "hung-key",
       RATE_LIMIT_PER_CLIENT: "100",
       RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-      CONTACT_RETRY_INITIAL_SECONDS: "3600",
       ...store,
     });
     release = holdWriteLock(file);
@@ -227,7 +226,6 @@ describe("a full disk under the lead store", () => {
         SUPABASE_ANON_KEY: "full-disk-key",
         RATE_LIMIT_PER_CLIENT: "100",
         RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-        CONTACT_RETRY_INITIAL_SECONDS: "3600",
         ...store,
       });
       // A first lead while there is room.
@@ -331,7 +329,6 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
         DATABASE_URL: url,
         RATE_LIMIT_PER_CLIENT: "100",
         RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-        CONTACT_RETRY_INITIAL_SECONDS: "3600",
       });
       expect(await storeState(server)).toBe("ready");
       expect((await post(server, form("A first request, while the database answers."))).status).toBe(303);

@@ -4,7 +4,10 @@ import { parseEnv } from "~/lib/env.server";
 
 import { configWarnings, isLoopback } from "../../server/env-warnings";
 
-/** What `npm start` accepts but warns about, one line each (issue 24; spawned in test/server/start.test.ts). */
+/**
+ * What `npm start` accepts but warns about, one line each (issue 24). No warning at all, MOCKS alone and
+ * several at once: through `npm start` itself, test/server/start.test.ts.
+ */
 
 /** Who the privacy page names as the controller (decision 043): all three set. */
 const CONTROLLER = {
@@ -37,10 +40,6 @@ const production = (source: Record<string, string | undefined>) =>
   );
 
 describe("configWarnings", () => {
-  it("a public SITE_URL, a shared lead store, a controller named and no MOCKS: nothing to say", () => {
-    expect(production({})).toEqual([]);
-  });
-
   it.each([
     "http://localhost:3000",
     "http://LOCALHOST",
@@ -118,16 +117,6 @@ describe("configWarnings", () => {
         /^DATABASE_URL is unset: every lead is kept only in \/srv\/leads\.sqlite on this machine's disk, .* for example DATABASE_URL=postgres:\/\/.+\.$/,
       ),
     ]);
-  });
-
-  it("MOCKS=true under npm start: one line saying it is ignored", () => {
-    expect(production({ MOCKS: "true" })).toEqual([
-      "MOCKS is set but npm start ignores it: the mocks exist only under npm run dev, and contact requests go where the startup line says. Unset MOCKS.",
-    ]);
-  });
-
-  it("both: two lines", () => {
-    expect(production({ MOCKS: "1", SITE_URL: "http://127.0.0.1:3000" })).toHaveLength(2);
   });
 
   it("development warns about neither (localhost is where a developer's site is)", () => {

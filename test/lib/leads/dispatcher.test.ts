@@ -101,23 +101,7 @@ describe("dispatcher", () => {
       log: silent,
     });
 
-  it("retries a pending lead when it is due, with its id as Idempotency-Key, until it is delivered", async () => {
-    const id = await failedLead("retry@example.com", { ok: false, reason: "http", status: 500 });
-    const running = dispatcher();
-    await running.runOnce();
-    expect(calls).toEqual([]);
-    clock += 1_000;
-    answers.push({ ok: false, reason: "network" });
-    await running.runOnce();
-    expect(calls).toEqual([id]);
-    expect((await store.get(id))?.state).toBe("pending");
-    clock += 2_000;
-    await running.runOnce();
-    expect(calls).toEqual([id, id]);
-    expect(await store.get(id)).toMatchObject({ state: "delivered", attempts: 3 });
-    await running.stop();
-  });
-
+  // Retrying a due pending lead under its id until it is delivered: test/http/lead-delivery.test.ts.
   it("never sends spam, and erases it once it is older than spamRetentionDays (decision 042)", async () => {
     const old = await store.admit(request({ email: "old-spam@example.com" }), {
       mode: "function",
