@@ -35,7 +35,7 @@ export const BUDGETS = [
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 11_834,
+    max: 10_941,
     target: 10_500,
   },
   {
@@ -58,10 +58,10 @@ export const BUDGETS = [
     name: "tooling (bench/, scripts/)",
     folders: ["bench", "scripts"],
     unit: "lines",
-    max: 3_457,
+    max: 3_455,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 28_010, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 27_269, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */
