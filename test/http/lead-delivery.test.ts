@@ -13,14 +13,7 @@ import { startNoAcceptHost } from "../support/no-accept-host";
 import { runLeadsCli } from "../support/npm";
 import { freePort } from "../support/ports";
 
-/**
- * Issue 23 (decision 032): every valid request is committed to the lead store before the function
- * is called with the lead's id as Idempotency-Key; the store then says what became of it. A sure
- * failure is pending and the dispatcher (in the server itself, nobody running a command) tries it
- * again with the same key; an unknown outcome is held as possibly delivered and never resent by a
- * machine; a lead that keeps failing is dead after CONTACT_RETRY_MAX_ATTEMPTS. The visitor's
- * answer does not change.
- */
+/** Each request is stored before the function is called, then kept as docs/lead-store.md says. */
 /** Every field of the form (those not named here empty), as the form posts it. */
 const VALUES = contactRequest({
   name: "Katherine Johnson",
@@ -303,12 +296,18 @@ describe("delivered by the dispatcher, with nobody running a command", () => {
 
   it("a failure is pending, then delivered automatically with the same Idempotency-Key", async () => {
     const message = `${VALUES.message} (retried by the dispatcher)`;
-    app.fake.setMode({ kind: "status", status: 500 });
+    // The function fails the visitor's call and is back for the next; the visitor does nothing more.
+    let calls = 0;
+    app.fake.setMode({
+      kind: "per-request",
+      choose: () => (++calls === 1 ? { kind: "status", status: 500 } : { kind: "success" }),
+    });
     expect((await submit(app.server, { ...VALUES, message })).status).toBe(502);
     const pending = leadOf(file, message);
-    expect(pending).toMatchObject({ state: "pending", attempts: 1 });
-    // The function comes back; the visitor does nothing more.
-    app.fake.setMode({ kind: "success" });
+    // Pending after the visitor's attempt, read from its log line: the retry is due a second later.
+    expect(app.server.output()).toContain(
+      `"event":"lead_attempt","leadId":"${pending.id}","by":"visitor","attempt":1,"state":"pending"`,
+    );
     await expect
       .poll(() => leadOf(file, message).state, { timeout: 20_000, interval: 100 })
       .toBe("delivered");
