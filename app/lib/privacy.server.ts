@@ -10,33 +10,7 @@ import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
  * say one thing while the site does another.
  */
 
-export type PrivacyEnv = Pick<
-  Env,
-  | "SUPABASE_URL"
-  | "DATABASE_URL"
-  | "LEADS_RETENTION_DAYS"
-  | "LEADS_UNDELIVERED_RETENTION_DAYS"
-  | "LEADS_SPAM_RETENTION_DAYS"
-  | "GA_MEASUREMENT_ID"
-  | "TRUST_PROXY"
-  | "RATE_LIMIT_PER_CLIENT"
-  | "RATE_LIMIT_WINDOW_SECONDS"
-  | "RATE_LIMIT_GLOBAL_PER_MINUTE"
-  | "PRIVACY_CONTROLLER_NAME"
-  | "PRIVACY_CONTROLLER_ADDRESS"
-  | "PRIVACY_CONTACT_EMAIL"
-  | "PRIVACY_HOSTING_PROVIDER"
-  | "PRIVACY_EMAIL_PROVIDER"
-  | "PRIVACY_HOSTING_REGION"
-  | "PRIVACY_DATABASE_PROVIDER"
-  | "PRIVACY_DATABASE_REGION"
-  | "PRIVACY_FUNCTION_REGION"
-  | "PRIVACY_EMAIL_REGION"
-  | "PRIVACY_ANALYTICS_REGION"
-  | "PRIVACY_TRANSFER_SAFEGUARDS"
-  | "PRIVACY_DPO"
-  | "PRIVACY_LAST_CHANGED"
->;
+export type PrivacyEnv = Env;
 
 /** `name` or `region` null: ops have not said yet (the page marks it, `npm start` warns). */
 export interface Processor {
@@ -89,43 +63,25 @@ export function analyticsCookies(measurementId: string): string[] {
 /** The value `PRIVACY_DPO` takes when the agency has appointed no data protection officer. */
 export const NO_DPO = "none";
 
-/** This deployment's processors and their settings: one list for the facts and the warnings. */
-function processorSettings(env: PrivacyEnv) {
-  const rows: {
-    role: Processor["role"];
-    name: string | undefined;
-    nameSetting?: keyof PrivacyEnv;
-    regionSetting: keyof PrivacyEnv;
-  }[] = [
-    {
-      role: "hosting",
-      name: env.PRIVACY_HOSTING_PROVIDER,
-      nameSetting: "PRIVACY_HOSTING_PROVIDER",
-      regionSetting: "PRIVACY_HOSTING_REGION",
-    },
-  ];
-  // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032).
-  if (env.DATABASE_URL)
-    rows.push({
-      role: "database",
-      name: env.PRIVACY_DATABASE_PROVIDER,
-      nameSetting: "PRIVACY_DATABASE_PROVIDER",
-      regionSetting: "PRIVACY_DATABASE_REGION",
-    });
-  if (env.SUPABASE_URL) {
+type Role = Processor["role"];
+
+/** This deployment's processors; `name` where the code decides who it is. */
+function processorsOf(env: PrivacyEnv): { role: Role; name?: string }[] {
+  return [
+    { role: "hosting" },
+    // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032).
+    ...(env.DATABASE_URL ? [{ role: "database" as const }] : []),
     // supabase-js calls the function on the project SUPABASE_URL names.
-    rows.push({ role: "function", name: "Supabase", regionSetting: "PRIVACY_FUNCTION_REGION" });
-    rows.push({
-      role: "email",
-      name: env.PRIVACY_EMAIL_PROVIDER,
-      nameSetting: "PRIVACY_EMAIL_PROVIDER",
-      regionSetting: "PRIVACY_EMAIL_REGION",
-    });
-  }
-  if (env.GA_MEASUREMENT_ID)
-    rows.push({ role: "analytics", name: "Google", regionSetting: "PRIVACY_ANALYTICS_REGION" });
-  return rows;
+    ...(env.SUPABASE_URL
+      ? [{ role: "function" as const, name: "Supabase" }, { role: "email" as const }]
+      : []),
+    ...(env.GA_MEASUREMENT_ID ? [{ role: "analytics" as const, name: "Google" }] : []),
+  ];
 }
+
+/** Ops name each processor the code cannot (PRIVACY_HOSTING_PROVIDER…) and say where each works. */
+const providerSetting = (role: Role) => `PRIVACY_${role.toUpperCase()}_PROVIDER` as keyof PrivacyEnv;
+const regionSetting = (role: Role) => `PRIVACY_${role.toUpperCase() as Uppercase<Role>}_REGION` as const;
 
 /**
  * Unset settings this deployment's page needs, in page order: `npm start` warns of them
@@ -133,12 +89,12 @@ function processorSettings(env: PrivacyEnv) {
  */
 export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {
   const needed: (keyof PrivacyEnv)[] = ["PRIVACY_DPO"];
-  for (const row of processorSettings(env)) {
-    if (row.nameSetting) needed.push(row.nameSetting);
-    needed.push(row.regionSetting);
+  for (const { role, name } of processorsOf(env)) {
+    if (!name) needed.push(providerSetting(role));
+    needed.push(regionSetting(role));
   }
   needed.push("PRIVACY_TRANSFER_SAFEGUARDS", "PRIVACY_LAST_CHANGED");
-  return needed.filter((name) => !env[name]);
+  return needed.filter((setting) => !env[setting]);
 }
 
 /** The later of two days written YYYY-MM-DD (which sort as text). */
@@ -146,10 +102,10 @@ export const laterDay = (a: string, b: string | undefined): string => (b !== und
 
 export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
   const delivery = env.SUPABASE_URL ? "function" : "inbox";
-  const processors: Processor[] = processorSettings(env).map((row) => ({
-    role: row.role,
-    name: row.name ?? null,
-    region: (env[row.regionSetting] as string | undefined) ?? null,
+  const processors: Processor[] = processorsOf(env).map(({ role, name }) => ({
+    role,
+    name: name ?? (env[providerSetting(role)] as string | undefined) ?? null,
+    region: env[regionSetting(role)] ?? null,
   }));
   const dpo = env.PRIVACY_DPO;
   return {
