@@ -3,7 +3,7 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 
-import { Tooltip, TooltipGroup } from "~/components/Tooltip";
+import * as tooltipModule from "~/components/Tooltip";
 
 /**
  * The tooltip's delay (the spec: a hovered icon-only control shows its label after 700 ms) on a
@@ -30,8 +30,8 @@ function pointer(type: string, target: Element): void {
   target.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: "mouse" }));
 }
 
-/** One icon-only link in a tooltip group; the pointer reaching it loads Radix, which takes it over. */
-async function hoverUntilTakenOver(label: string): Promise<HTMLAnchorElement> {
+/** One icon-only link in a tooltip group, not yet taken over by Radix. */
+function renderLink(label: string, { Tooltip, TooltipGroup } = tooltipModule): HTMLAnchorElement {
   root = createRoot(document.getElementById("root")!);
   act(() =>
     root!.render(
@@ -44,7 +44,15 @@ async function hoverUntilTakenOver(label: string): Promise<HTMLAnchorElement> {
       </TooltipGroup>,
     ),
   );
-  pointer("pointerover", document.querySelector("a")!);
+  return document.querySelector("a")!;
+}
+
+const takenOver = () =>
+  vi.waitFor(() => expect(document.querySelector("a")!.hasAttribute("data-state")).toBe(true));
+
+/** The pointer reaching the link loads Radix, which takes it over. */
+async function hoverUntilTakenOver(label: string): Promise<HTMLAnchorElement> {
+  pointer("pointerover", renderLink(label));
   await vi.waitFor(() => expect(document.querySelector("a")!.hasAttribute("data-state")).toBe(true));
   return document.querySelector("a")!;
 }
@@ -81,4 +89,25 @@ it("Radix takes the control over in the task that finds no pointer held, so no p
   } finally {
     spy.mockRestore();
   }
+});
+
+it("a control focused from the keyboard before Radix has loaded keeps the focus through the take-over and shows its label; one focused by a press does not", async () => {
+  // A fresh copy of the component, whose Radix module no test has loaded yet.
+  vi.resetModules();
+  const fresh = await import("~/components/Tooltip");
+  const link = renderLink("Follow us on X", fresh);
+  act(() => link.focus());
+  expect(link.hasAttribute("data-state"), "Radix not loaded when the focus came").toBe(false);
+  await takenOver();
+  expect(document.activeElement, "the focus on the control Radix made").toBe(document.querySelector("a"));
+  await vi.waitFor(() => expect(tooltips()).toEqual(["Follow us on X"]));
+
+  act(() => root?.unmount());
+  const pressed = renderLink("Follow us on X", fresh);
+  act(() => {
+    pointer("pointerdown", pressed);
+    pressed.focus();
+  });
+  await takenOver();
+  expect(tooltips(), "no tooltip under the finger").toEqual([]);
 });
