@@ -28,14 +28,14 @@ export const BUDGETS = [
     name: "lead store code (app/lib/leads/)",
     folders: ["app/lib/leads"],
     unit: "code lines",
-    max: 1_699,
+    max: 1_697,
     target: 1_700,
   },
   {
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 10_941,
+    max: 10_498,
     target: 10_500,
   },
   {

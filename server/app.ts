@@ -13,9 +13,10 @@ import { contactSubmitted } from "~/lib/contact/events.server";
 import { logContactOutcome } from "~/lib/contact/log.server";
 import { env } from "~/lib/env.server";
 import type { LeadServices } from "~/lib/leads/services.server";
-import { arrivedOverHttps, CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";
+import { CACHE_CONTROL, completeHeaders } from "~/lib/security/headers.server";
 import { clientAddress, clientLimitKey, normalizeAddress } from "~/lib/security/proxy.server";
 
+import { httpsAsConfigured } from "./front-door";
 import { createMetrics, metricsAuthorized } from "./metrics";
 
 export interface AppOptions {
@@ -64,19 +65,11 @@ function isDecodable(path: string): boolean {
   }
 }
 
-/** The request's proxy headers as a Fetch request, for the rules that read them. */
-function forwardedRequest(req: Request): globalThis.Request {
-  const headers = new Headers();
-  for (const name of ["x-forwarded-proto", "x-forwarded-for"]) {
-    const value = req.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  return new globalThis.Request("http://localhost/", { headers });
-}
+const isHttps = httpsAsConfigured(env);
 
 /** Every response's security and caching headers, unless it set one itself (a document's policy). */
 const everyResponseHeaders: RequestHandler = (req, res, next) => {
-  const https = arrivedOverHttps(forwardedRequest(req));
+  const https = isHttps(req);
   onHeaders(res, function complete() {
     completeHeaders(this, https);
   });

@@ -1,5 +1,6 @@
 // Compression for bytes made once (decision 041), so the smallest bytes are worth the time: brotli
 // at its best quality and gzip at 9.
+import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
@@ -19,3 +20,7 @@ export async function compressOnce(bytes: Buffer): Promise<{ br: Buffer; gzip: B
   ]);
   return { br, gzip: gz };
 }
+
+/** The opaque part of the entity tags of bytes served from memory: their digest. */
+export const entityTagOf = (bytes: Buffer) =>
+  createHash("sha256").update(bytes).digest("base64url").slice(0, 32);

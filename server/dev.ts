@@ -78,13 +78,7 @@ export async function startDevServer({
   });
   // /healthz as `npm start` answers it; the page itself is rendered for each request here.
   const health = healthEndpoint({ isHttps: httpsAsConfigured(env), storeStatus: () => leads.store.status() });
-  const server = await listen(
-    (request, response) => {
-      if (!health(request, response)) app(request, response);
-    },
-    env.PORT,
-    env.HOST ?? "127.0.0.1",
-  ).catch((error: Error) => refuse(`npm run dev: ${error.message}`));
+  const server = await listen("npm run dev", health, app, { port: env.PORT, host: env.HOST ?? "127.0.0.1" });
   console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
   console.log(`[dev] ${addressOf(server)} (live reload on)`);
   stopOnSignals(server, {

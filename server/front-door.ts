@@ -6,6 +6,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 
 import { isContactSentUrl } from "~/lib/contact/answer";
 import { documentServed } from "~/lib/document/events.server";
+import type { Env } from "~/lib/env.server";
 import type { StoreStatus } from "~/lib/leads/store.server";
 import { defaultHeaders } from "~/lib/security/headers.server";
 import { forwardedAsHttps } from "~/lib/security/proxy.server";
@@ -101,16 +102,10 @@ export function prerenderedPageFor(target: string): HomePage | null {
 
 export type IsHttps = (request: IncomingMessage) => boolean;
 
-/** FORCE_HTTPS, or X-Forwarded-Proto as `arrivedOverHttps` reads it. */
-export function httpsAsConfigured({
-  FORCE_HTTPS,
-  TRUST_PROXY,
-}: {
-  FORCE_HTTPS: boolean;
-  TRUST_PROXY: number;
-}): IsHttps {
-  return (request) =>
-    FORCE_HTTPS || forwardedAsHttps(request.headers["x-forwarded-proto"]?.toString() ?? null, TRUST_PROXY);
+/** Whether HTTPS is known (HSTS is sent then): forced by FORCE_HTTPS, or reported by a trusted proxy. */
+export function httpsAsConfigured(config: Pick<Env, "FORCE_HTTPS" | "TRUST_PROXY">): IsHttps {
+  const proto = (request: IncomingMessage) => request.headers["x-forwarded-proto"]?.toString() ?? null;
+  return (request) => config.FORCE_HTTPS || forwardedAsHttps(proto(request), config.TRUST_PROXY);
 }
 
 /** The paths the front door answers (test/security/every-route.test.ts requests each). */
@@ -118,14 +113,13 @@ export const FRONT_DOOR_PATHS = ["/", "/?contact=sent", "/healthz"] as const;
 
 type Answerer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-/** `/healthz`: never cached (the baseline's no-store: a load balancer asks about now). */
-export function healthEndpoint({
-  isHttps,
-  storeStatus,
-}: {
+interface HealthOptions {
   isHttps: IsHttps;
   storeStatus: () => StoreStatus | undefined;
-}): Answerer {
+}
+
+/** `/healthz`: never cached (the baseline's no-store: a load balancer asks about now). */
+export function healthEndpoint({ isHttps, storeStatus }: HealthOptions): Answerer {
   const headers = [false, true].map((https) => ({
     ...baseline(https),
     "content-type": "application/json; charset=utf-8",
@@ -145,18 +139,14 @@ export function healthEndpoint({
   };
 }
 
-/** The request listener's first step: false leaves the request to the app. */
-export function frontDoor({
-  pages,
-  files,
-  isHttps,
-  storeStatus,
-}: {
+interface FrontDoorOptions extends HealthOptions {
   pages: HomeDocuments;
   files: Map<string, StaticFile>;
-  isHttps: IsHttps;
   storeStatus: () => StoreStatus;
-}): Answerer {
+}
+
+/** The request listener's first step: false leaves the request to the app. */
+export function frontDoor({ pages, files, isHttps, storeStatus }: FrontDoorOptions): Answerer {
   const health = healthEndpoint({ isHttps, storeStatus });
   const byPage = {} as Record<HomePage, ByEncoding>;
   for (const [page, document] of Object.entries(pages) as [HomePage, PrerenderedPage][])
@@ -172,8 +162,7 @@ export function frontDoor({
       documentServed.publish({ status: response.statusCode, source: "prerendered" });
       return true;
     }
-    const query = target.indexOf("?");
-    const file = byPath.get(query === -1 ? target : target.slice(0, query));
+    const file = byPath.get(target.split("?", 1)[0]!);
     if (file) {
       answer(request, response, file, isHttps(request));
       return true;

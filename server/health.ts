@@ -17,12 +17,8 @@ export interface HealthReport {
 export function healthReport(store?: StoreStatus): HealthReport {
   const configured = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
   const contactFunction = { configured, mode: configured ? ("supabase" as const) : ("inbox" as const) };
-  const leadStore = store
-    ? {
-        engine: store.engine,
-        state: store.state,
-        ...(store.state === "unavailable" ? { reason: store.reasonClass ?? "error" } : {}),
-      }
-    : undefined;
-  return { status: "ok", contactFunction, ...(leadStore ? { leadStore } : {}) };
+  // Sent as JSON, which leaves out what is undefined: the store before it exists, a reason when up.
+  const reason = store?.state === "unavailable" ? (store.reasonClass ?? "error") : undefined;
+  const leadStore = store && { engine: store.engine, state: store.state, reason };
+  return { status: "ok", contactFunction, leadStore };
 }

@@ -2,7 +2,6 @@
 // page once and writes it beside the build with its brotli and gzip bytes; `npm start` serves them
 // as files (server/front-door.ts). The bytes also depend on SITE_URL and GA_MEASUREMENT_ID: a
 // server started with other values makes its own at start, and says so.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -10,7 +9,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 
 import { contactSentSearch } from "~/lib/contact/answer";
 
-import { compressOnce } from "./compress";
+import { compressOnce, entityTagOf } from "./compress";
 import type { Encoding } from "./http-rules";
 
 /** The pages made at build: the page, and the page a no-JavaScript sender is redirected to. */
@@ -48,10 +47,6 @@ const FOLDER = "home";
 const FILES: Record<Encoding, string> = { identity: ".html", br: ".html.br", gzip: ".html.gz" };
 const KEPT_HEADERS = ["content-security-policy", "content-type", "cache-control"];
 
-function digest(bytes: Buffer): string {
-  return createHash("sha256").update(bytes).digest("base64url").slice(0, 32);
-}
-
 /**
  * Asks the app for each home page as a visitor's GET would, so it takes the one document pipeline
  * (app/lib/document/). Anything but a 200 is a build that cannot serve its page: it throws.
@@ -65,15 +60,11 @@ export async function prerenderHome(build: ServerBuild, settings: DocumentSettin
     const html = await response.text();
     if (response.status !== 200)
       throw new Error(`GET ${url.pathname}${url.search} answered ${response.status}, not the page.`);
-    const headers = Object.fromEntries(
-      KEPT_HEADERS.flatMap((name) => {
-        const value = response.headers.get(name);
-        return value === null ? [] : [[name, value]];
-      }),
-    );
+    const kept = KEPT_HEADERS.filter((name) => response.headers.has(name));
+    const headers = Object.fromEntries(kept.map((name) => [name, response.headers.get(name)!]));
     const identity = Buffer.from(html, "utf8");
     const bodies = { identity, ...(await compressOnce(identity)) };
-    pages[page] = { headers, tag: digest(bodies.identity), bodies };
+    pages[page] = { headers, tag: entityTagOf(bodies.identity), bodies };
   }
   return pages;
 }
@@ -124,7 +115,7 @@ export function readHome(
     for (const encoding of Object.keys(FILES) as Encoding[])
       bodies[encoding] = readFileSync(join(dir, `${page}${FILES[encoding]}`));
     // A file cut short or replaced by hand would be served to everyone: the tag is its digest.
-    if (digest(bodies.identity) !== manifest.pages[page].tag)
+    if (entityTagOf(bodies.identity) !== manifest.pages[page].tag)
       return { unusable: `${FOLDER}/${page}.html does not match its manifest` };
     pages[page] = { ...manifest.pages[page], bodies };
   }

@@ -1,16 +1,23 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 
-/** Listens, or explains in one line why it cannot (the port is taken, the address is not ours). */
-export function listen(listener: RequestListener, port: number, host: string | undefined): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer(listener);
+/**
+ * Listens, `first` answering what it can and the app the rest; or `command` refuses, saying in one
+ * line why it cannot (the port is taken, the address is not ours).
+ */
+export function listen(
+  command: string,
+  first: (...args: Parameters<RequestListener>) => boolean,
+  app: RequestListener,
+  { port, host }: { port: number; host: string | undefined },
+): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      if (!first(request, response)) app(request, response);
+    });
     const ready = () => resolve(server);
     server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new Error(
-          `cannot listen on ${host ?? "every interface"}, port ${port} (${error.code ?? error.message})`,
-        ),
-      );
+      const where = `${host ?? "every interface"}, port ${port}`;
+      refuse(`${command}: cannot listen on ${where} (${error.code ?? error.message})`);
     });
     if (host) server.listen(port, host, ready);
     else server.listen(port, ready);

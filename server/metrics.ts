@@ -21,6 +21,24 @@ export interface MetricsOptions {
   leadCounts: () => Promise<LeadCounts>;
 }
 
+/** The lead store's counts as gauges, by metric name: the count each shows, and its help. */
+const LEAD_GAUGES: Record<string, [keyof LeadCounts, string]> = {
+  leads_pending: ["pending", "Leads whose call failed for sure, waiting for the dispatcher's next attempt."],
+  leads_possibly_delivered: [
+    "possiblyDelivered",
+    "Leads whose call had an unknown outcome: held for a person, never resent automatically.",
+  ],
+  leads_dead: ["dead", "Leads that failed CONTACT_RETRY_MAX_ATTEMPTS times: held for a person."],
+  leads_spam: [
+    "spam",
+    "Submissions held as spam: never sent, released by a person, erased after LEADS_SPAM_RETENTION_DAYS.",
+  ],
+  leads_oldest_pending_age_seconds: [
+    "oldestPendingAgeSeconds",
+    "Seconds since the oldest pending lead arrived (0 when none is pending).",
+  ],
+};
+
 export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -42,7 +60,7 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
     registers: [registry],
   });
 
-  // One query per scrape, shared by the four gauges.
+  // One query per scrape, shared by the lead gauges.
   let counts: Promise<LeadCounts | undefined> | undefined;
   const readCounts = () =>
     (counts ??= leadCounts()
@@ -54,41 +72,16 @@ export function createMetrics({ leadCounts }: MetricsOptions): Metrics {
         return undefined;
       })
       .finally(() => setTimeout(() => (counts = undefined), 0)));
-  const leadGauge = (name: string, help: string, pick: (value: LeadCounts) => number) =>
+  for (const [name, [count, help]] of Object.entries(LEAD_GAUGES))
     new Gauge({
       name,
       help,
       registers: [registry],
       async collect() {
         const value = await readCounts();
-        this.set(value ? pick(value) : Number.NaN);
+        this.set(value ? value[count] : Number.NaN);
       },
     });
-  leadGauge(
-    "leads_pending",
-    "Leads whose call failed for sure, waiting for the dispatcher's next attempt.",
-    (c) => c.pending,
-  );
-  leadGauge(
-    "leads_possibly_delivered",
-    "Leads whose call had an unknown outcome: held for a person, never resent automatically.",
-    (c) => c.possiblyDelivered,
-  );
-  leadGauge(
-    "leads_dead",
-    "Leads that failed CONTACT_RETRY_MAX_ATTEMPTS times: held for a person.",
-    (c) => c.dead,
-  );
-  leadGauge(
-    "leads_spam",
-    "Submissions held as spam: never sent, released by a person, erased after LEADS_SPAM_RETENTION_DAYS.",
-    (c) => c.spam,
-  );
-  leadGauge(
-    "leads_oldest_pending_age_seconds",
-    "Seconds since the oldest pending lead arrived (0 when none is pending).",
-    (c) => c.oldestPendingAgeSeconds,
-  );
 
   const leadAttempts = new Counter({
     name: "lead_delivery_attempts_total",

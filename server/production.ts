@@ -84,13 +84,7 @@ export async function startProduction({
     isHttps: httpsAsConfigured(env),
     storeStatus: () => leads.store.status(),
   });
-  const server = await listen(
-    (request, response) => {
-      if (!front(request, response)) app(request, response);
-    },
-    env.PORT,
-    env.HOST,
-  ).catch((error: Error) => refuse(`npm start: ${error.message}`));
+  const server = await listen("npm start", front, app, { port: env.PORT, host: env.HOST });
   console.log(JSON.stringify({ ...startupSummary(store), listening: addressOf(server) }));
   stopOnSignals(server, { graceMs: SHUTDOWN_GRACE_MS, afterClose: () => leads.stop() });
 }

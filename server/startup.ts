@@ -14,12 +14,8 @@ export function startupSummary(store: StoreStatus): Record<string, unknown> {
     contactSink: sink.mode,
     target: sink.target,
     contactFunctionTimeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-    leadStore: {
-      engine: store.engine,
-      location: store.location,
-      state: store.state,
-      ...(store.reason ? { reason: store.reason } : {}),
-    },
+    // JSON leaves out a reason that is undefined (a store that is up).
+    leadStore: { engine: store.engine, location: store.location, state: store.state, reason: store.reason },
     retry: {
       initialSeconds: env.CONTACT_RETRY_INITIAL_SECONDS,
       maxSeconds: env.CONTACT_RETRY_MAX_SECONDS,

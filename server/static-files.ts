@@ -1,13 +1,12 @@
 // The build's and public/'s files, held in memory by `npm start` and answered by the front door
 // (decision 041): their bytes change only with a deploy, so each is compressed once, not per
 // request. A kind not listed here is left to Express (`express.static`).
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 
 import { CACHE_CONTROL } from "~/lib/security/headers.server";
 
-import { compressOnce } from "./compress";
+import { compressOnce, entityTagOf } from "./compress";
 import type { Encoding } from "./http-rules";
 
 /** The kinds of file the site serves, with the Content-Type `express.static` gave them. */
@@ -70,7 +69,7 @@ async function load(path: string, cacheControl: string): Promise<StaticFile | nu
     );
   }
   return {
-    tag: createHash("sha256").update(identity).digest("base64url").slice(0, 32),
+    tag: entityTagOf(identity),
     bodies,
     headers: {
       "content-type": kind.type,

@@ -113,8 +113,9 @@ const tileClass =
   "group flex h-full items-center gap-4 p-4 text-white transition-colors hover:bg-white/[0.06] sm:p-5";
 
 function Tile({ tile }: { tile: CommunityTile }) {
-  const body = (
-    <>
+  const Anchor = tile.kind === "external" ? ExternalLink : "a";
+  return (
+    <Anchor href={tile.href} className={tileClass}>
       <span className="icon-tile bg-white/10 text-accent-400 transition-colors group-hover:bg-accent-400 group-hover:text-ink-950">
         <Icon name={tile.icon} className="size-5" />
       </span>
@@ -128,15 +129,6 @@ function Tile({ tile }: { tile: CommunityTile }) {
           <Icon name="arrow-right" className="size-4 transition-transform group-hover:translate-x-0.5" />
         </span>
       </span>
-    </>
-  );
-  return tile.kind === "external" ? (
-    <ExternalLink href={tile.href} className={tileClass}>
-      {body}
-    </ExternalLink>
-  ) : (
-    <a href={tile.href} className={tileClass}>
-      {body}
-    </a>
+    </Anchor>
   );
 }

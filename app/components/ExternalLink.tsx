@@ -5,16 +5,14 @@ import { newTabHint } from "~/content/external-link";
 interface ExternalLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "target" | "rel"> {
   href: string;
   children: ReactNode;
-  /** Omit the visually hidden "(opens in a new tab)" when the accessible name comes from aria-label. */
-  hint?: boolean;
 }
 
 /** A link that leaves the site: a new tab, without giving the opened page access to this one. */
-export function ExternalLink({ href, children, hint = true, ...rest }: ExternalLinkProps) {
+export function ExternalLink({ href, children, ...rest }: ExternalLinkProps) {
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
       {children}
-      {hint ? <span className="sr-only"> {newTabHint}</span> : null}
+      <span className="sr-only"> {newTabHint}</span>
     </a>
   );
 }

@@ -110,6 +110,27 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
 
   const enhanced = open !== null;
   const toggleProps = enhanced ? { role: "button", onClick: onToggle, onKeyDown: onToggleKeyDown } : {};
+  // Each toggle is shown in the state its `aria-expanded` states, and leads to the other.
+  const toggle = (opens: boolean) => {
+    const label = opens ? navigationText.menuToggle : navigationText.menuClose;
+    return (
+      <Tooltip label={label}>
+        <a
+          ref={opens ? openToggle : closeToggle}
+          id={opens ? OPEN_TOGGLE_ID : undefined}
+          href={opens ? `#${PANEL_ID}` : `#${OPEN_TOGGLE_ID}`}
+          aria-controls={PANEL_ID}
+          aria-expanded={!opens}
+          data-tooltip-trigger
+          className={`menu-toggle menu-toggle-${opens ? "open" : "close"}`}
+          {...toggleProps}
+        >
+          <span className="sr-only">{label}</span>
+          <Icon name={opens ? "menu" : "close"} className="size-6" />
+        </a>
+      </Tooltip>
+    );
+  };
 
   return (
     <div
@@ -119,35 +140,8 @@ export function MobileMenu({ sectionsOn = "" }: { sectionsOn?: SectionsOn }) {
       className="mobile-menu lg:hidden"
     >
       <TooltipGroup as="div">
-        <Tooltip label={navigationText.menuToggle}>
-          <a
-            ref={openToggle}
-            id={OPEN_TOGGLE_ID}
-            href={`#${PANEL_ID}`}
-            aria-controls={PANEL_ID}
-            aria-expanded="false"
-            data-tooltip-trigger
-            className="menu-toggle menu-toggle-open"
-            {...toggleProps}
-          >
-            <span className="sr-only">{navigationText.menuToggle}</span>
-            <Icon name="menu" className="size-6" />
-          </a>
-        </Tooltip>
-        <Tooltip label={navigationText.menuClose}>
-          <a
-            ref={closeToggle}
-            href={`#${OPEN_TOGGLE_ID}`}
-            aria-controls={PANEL_ID}
-            aria-expanded="true"
-            data-tooltip-trigger
-            className="menu-toggle menu-toggle-close"
-            {...toggleProps}
-          >
-            <span className="sr-only">{navigationText.menuClose}</span>
-            <Icon name="close" className="size-6" />
-          </a>
-        </Tooltip>
+        {toggle(true)}
+        {toggle(false)}
       </TooltipGroup>
       <div ref={panel} id={PANEL_ID} className="menu-panel">
         <MenuLinks sectionsOn={sectionsOn} onChoose={enhanced ? () => setOpen(false) : undefined} />

@@ -1,3 +1,5 @@
+import { Fragment } from "react";
+
 import { chatbotFlow, services, servicesIntro } from "~/content/services";
 import type { Service } from "~/content/types";
 import { PARAGRAPH_PAIR, TITLE_PAIR, withoutLoneLastWord } from "~/lib/typography";
@@ -65,16 +67,13 @@ function ServiceText({ service, wide = false }: { service: Service; wide?: boole
       ))}
     </ul>
   );
-  return wide ? (
-    <>
+  // The wide card's grid places the two side by side; elsewhere they stack in one box.
+  const Box = wide ? Fragment : "div";
+  return (
+    <Box>
       {intro}
       {features}
-    </>
-  ) : (
-    <div>
-      {intro}
-      {features}
-    </div>
+    </Box>
   );
 }
 

@@ -5,13 +5,13 @@ import {
   type ReactNode,
   useContext,
   useEffect,
-  useLayoutEffect,
   useRef,
   useState,
   useSyncExternalStore,
 } from "react";
 import { flushSync } from "react-dom";
 
+import { useBrowserLayoutEffect } from "~/lib/browser-layout-effect";
 import { whenReleased } from "~/lib/when-released";
 
 type TooltipModule = typeof import("./tooltip-radix");
@@ -76,9 +76,6 @@ function preloadOnFirstInteraction(): () => void {
 
 /** The module a group's tooltips render with: null until the group has swapped Radix in. */
 const GroupModule = createContext<TooltipModule | null>(null);
-
-// useLayoutEffect warns during server rendering; it only matters in the browser.
-const useBrowserLayoutEffect = typeof document === "undefined" ? () => {} : useLayoutEffect;
 
 interface TooltipGroupProps {
   as?: ElementType;

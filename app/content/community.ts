@@ -94,5 +94,3 @@ export const communityTiles: CommunityTile[] = [
     cta: "Watch now",
   },
 ];
-
-export { newTabHint } from "./external-link";

@@ -1,7 +1,5 @@
 /** The texts around the form's fields (the fields' own are in contact-fields.ts). */
 export const contactFormText = {
-  heading: "Request your free AI assessment",
-  intro: "Tell us where the manual work piles up. We reply with concrete next steps, not a sales script.",
   requiredNote: "Fields marked * are required.",
   optional: "(optional)",
   counterLabel: "characters used",

@@ -24,26 +24,10 @@ export function duration(seconds: number): string {
 /** "per 10 minutes", but "per hour" rather than "per 1 hour". */
 export const per = (seconds: number) => `per ${duration(seconds).replace(/^1 /, "")}`;
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+const LONG_DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
 
 /** "2026-12-02" → "2 December 2026": one way of writing a day for readers in every country. */
-export function longDate(day: string): string {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return `${date} ${MONTHS[month - 1]} ${year}`;
-}
+export const longDate = (day: string) => LONG_DATE.format(new Date(day));
 
 /** Keyed by the signals (app/lib/contact/spam.ts): one added without a sentence is a type error. */
 export const spamSignalWords: Record<SpamSignal, string> = {
@@ -301,8 +285,8 @@ export const privacyText = {
 
   automated: {
     heading: "Automated decisions: the spam check",
-    paragraphs: (signals: string[]): string[] => [
-      `A program scores every message for signs of spam: ${signals.join(", ")}. A message that scores high enough is held aside instead of reaching the agency, and you get the same answer as for any other message.`,
+    paragraphs: ({ spamSignals }: PrivacyFacts): string[] => [
+      `A program scores every message for signs of spam: ${spamSignals.map((signal) => spamSignalWords[signal]).join(", ")}. A message that scores high enough is held aside instead of reaching the agency, and you get the same answer as for any other message.`,
       "This is the only automated decision the site makes, and no profile of you is built. A person can review it: nobody is told when a message is held, so if you did not hear from us, write to the privacy contact and a person at the agency will look at the held messages and release yours.",
     ],
   },

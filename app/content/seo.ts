@@ -8,10 +8,7 @@ export const seo = {
     height: 630,
     alt: "AI Automation Agency: Transform Your Business with AI. Up to 80% less manual work, ROI in 3-6 months, start in 2 weeks.",
   },
-  business: {
-    areaServed: "US",
-    priceRange: "$$",
-  },
+  business: { areaServed: "US" },
   robots: {
     /** Paths crawlers should skip: operational endpoints, not pages. */
     disallow: ["/healthz"],

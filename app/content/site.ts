@@ -18,5 +18,3 @@ export const site = {
     shortVideoProfile: "https://example.com/short-video-profile",
   },
 } as const;
-
-export type Site = typeof site;

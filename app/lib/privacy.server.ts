@@ -10,8 +10,6 @@ import { CONTACT_FUNCTION } from "~/lib/leads/supabase-sink.server";
  * say one thing while the site does another.
  */
 
-export type PrivacyEnv = Env;
-
 /** `name` or `region` null: ops have not said yet (the page marks it, `npm start` warns). */
 export interface Processor {
   role: "hosting" | "database" | "function" | "email" | "analytics";
@@ -66,7 +64,7 @@ export const NO_DPO = "none";
 type Role = Processor["role"];
 
 /** This deployment's processors; `name` where the code decides who it is. */
-function processorsOf(env: PrivacyEnv): { role: Role; name?: string }[] {
+function processorsOf(env: Env): { role: Role; name?: string }[] {
   return [
     { role: "hosting" },
     // With DATABASE_URL every lead is kept by whoever hosts that PostgreSQL (decision 032).
@@ -80,15 +78,15 @@ function processorsOf(env: PrivacyEnv): { role: Role; name?: string }[] {
 }
 
 /** Ops name each processor the code cannot (PRIVACY_HOSTING_PROVIDER…) and say where each works. */
-const providerSetting = (role: Role) => `PRIVACY_${role.toUpperCase()}_PROVIDER` as keyof PrivacyEnv;
+const providerSetting = (role: Role) => `PRIVACY_${role.toUpperCase()}_PROVIDER` as keyof Env;
 const regionSetting = (role: Role) => `PRIVACY_${role.toUpperCase() as Uppercase<Role>}_REGION` as const;
 
 /**
  * Unset settings this deployment's page needs, in page order: `npm start` warns of them
  * (server/env-warnings.ts, where the controller's three have their own warning).
  */
-export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {
-  const needed: (keyof PrivacyEnv)[] = ["PRIVACY_DPO"];
+export function missingPrivacySettings(env: Env): (keyof Env)[] {
+  const needed: (keyof Env)[] = ["PRIVACY_DPO"];
   for (const { role, name } of processorsOf(env)) {
     if (!name) needed.push(providerSetting(role));
     needed.push(regionSetting(role));
@@ -100,7 +98,7 @@ export function missingPrivacySettings(env: PrivacyEnv): (keyof PrivacyEnv)[] {
 /** The later of two days written YYYY-MM-DD (which sort as text). */
 export const laterDay = (a: string, b: string | undefined): string => (b !== undefined && b > a ? b : a);
 
-export function privacyFacts(env: PrivacyEnv): PrivacyFacts {
+export function privacyFacts(env: Env): PrivacyFacts {
   const delivery = env.SUPABASE_URL ? "function" : "inbox";
   const processors: Processor[] = processorsOf(env).map(({ role, name }) => ({
     role,

@@ -27,28 +27,22 @@ export function whenReleased(element: Element | null, run: () => void): () => vo
     window.removeEventListener("click", onClick, true);
     clearTimeout(timer);
   };
+  const checkIn = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(check, ms);
+  };
   const check = () => {
     if (cancelled) return;
-    if (!isPressed(element)) {
-      stopListening();
-      run();
-      return;
-    }
-    clearTimeout(timer);
-    timer = setTimeout(check, RECHECK_MS);
+    if (isPressed(element)) return checkIn(RECHECK_MS);
+    stopListening();
+    run();
   };
-  function onRelease() {
-    clearTimeout(timer);
-    timer = setTimeout(check, CLICK_WAIT_MS);
-  }
+  const onRelease = () => checkIn(CLICK_WAIT_MS);
   // In the next task: after the click has been handled, by the element it was meant for.
-  function onClick() {
-    clearTimeout(timer);
-    timer = setTimeout(check, 0);
-  }
+  const onClick = () => checkIn(0);
   for (const type of RELEASES) window.addEventListener(type, onRelease, true);
   window.addEventListener("click", onClick, true);
-  timer = setTimeout(check, 0);
+  checkIn(0);
   return () => {
     cancelled = true;
     stopListening();

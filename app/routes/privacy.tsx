@@ -1,7 +1,9 @@
 import type { HeadersFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 
-import { PrivacyPage } from "~/components/PrivacyPage";
+import { PageLayout } from "~/components/PageLayout";
+import { PrivacyDetails } from "~/components/privacy/PrivacyDetails";
+import { PrivacySummary } from "~/components/privacy/PrivacySummary";
 import { privacyText } from "~/content/privacy";
 import { privacyRoute } from "~/lib/privacy.server";
 import { revalidateOnNavigationOnly } from "~/lib/revalidation";
@@ -22,6 +24,13 @@ export function loader() {
 
 export const shouldRevalidate = revalidateOnNavigationOnly;
 
+/** A short summary, then the detail (decision 043); complete without JavaScript. */
 export default function Privacy() {
-  return <PrivacyPage facts={useLoaderData<typeof loader>()} />;
+  const facts = useLoaderData<typeof loader>();
+  return (
+    <PageLayout sectionsOn="/" current="/privacy">
+      <PrivacySummary facts={facts} />
+      <PrivacyDetails facts={facts} />
+    </PageLayout>
+  );
 }

@@ -7,15 +7,8 @@ import type { Column } from "./table";
 
 /* What `npm run leads -- list` and `export` show of a lead. */
 
-export const statusText: Record<LeadState, string> = {
-  sending: "sending",
-  pending: "pending",
-  possibly_delivered: "possibly-delivered",
-  dead: "dead",
-  delivered: "delivered",
-  inbox: "inbox",
-  spam: "spam",
-};
+/** A state as the CLI writes it: `possibly-delivered`, the others as they are. */
+export const statusText = (state: LeadState) => state.replace("_", "-");
 
 /** Which leads `list` and `export` show; none set: those still to deliver. */
 export interface Selection {
@@ -23,24 +16,21 @@ export interface Selection {
   spam?: boolean;
   all?: boolean;
 }
-export const statesOf = (options: Selection): readonly LeadState[] =>
-  options.inbox ? ["inbox"] : options.spam ? ["spam"] : options.all ? leadStates : OPEN_STATES;
+
+/** The time in ISO 8601, UTC (`export`); empty for none. */
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
 /** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
-export const time = (ms: number | null) =>
-  ms === null ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+const time = (ms: number | null) => iso(ms).replace("T", " ").slice(0, 16);
 
 /** A note broken into lines of at most `width` columns, at spaces. */
 export function wrap(text: string, width: number): string {
   const lines: string[] = [];
-  let line = "";
   for (const word of text.split(" ")) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
+    const line = lines.at(-1);
+    if (line && line.length + 1 + word.length <= width) lines[lines.length - 1] = `${line} ${word}`;
+    else lines.push(word);
   }
-  if (line) lines.push(line);
   return lines.join("\n");
 }
 
@@ -54,12 +44,10 @@ function reasonText(lead: Lead): string {
 /** One of the visitor's values: empty once retention erased the lead's record. */
 const field = (lead: Lead, name: keyof LeadRequest) => lead.request?.[name] ?? "";
 
-type FieldLayout = Omit<Column<Lead>, "value">;
-
 // What gives way to a narrow terminal: the message, the error and every other field first, then
 // the company, then the name. The e-mail and the phone, how to reach the person, are never cut:
 // where they cannot fit, the leads are listed one record each, field by field.
-const FIELD_LAYOUT: Partial<Record<ContactFieldName, FieldLayout>> = {
+const FIELD_LAYOUT: Partial<Record<ContactFieldName, Omit<Column<Lead>, "value">>> = {
   name: { header: "Name", maxWidth: 24, minWidth: 6, givesWay: 2 },
   email: { header: "E-mail", maxWidth: 32, whole: true },
   phone: { header: "Phone", maxWidth: 18, whole: true },
@@ -73,31 +61,44 @@ const fieldColumn = ({ name, label }: (typeof CONTACT_FIELDS)[number]): Column<L
   value: (lead) => field(lead, name),
 });
 
-export const leadColumns: Column<Lead>[] = [
-  { header: "Status", maxWidth: 18, value: (lead) => statusText[lead.state] },
-  { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
-  { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
-  { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
-  ...CONTACT_FIELDS.map(fieldColumn),
-];
+// The columns besides the form's fields: how the lead fares, or why it is held as spam.
+const { status, received, tries, lastError, signals } = {
+  status: { header: "Status", maxWidth: 18, value: (lead) => statusText(lead.state) },
+  received: { header: "Received (UTC)", maxWidth: 16, value: (lead) => time(lead.receivedAt) },
+  tries: { header: "Tries", maxWidth: 5, value: (lead) => String(lead.attempts) },
+  lastError: { header: "Last error", maxWidth: 12, minWidth: 4, givesWay: 0, value: reasonText },
+  signals: { header: "Signals", maxWidth: 36, minWidth: 8, givesWay: 0, value: reasonText },
+} satisfies Record<string, Column<Lead>>;
+const fields = CONTACT_FIELDS.map(fieldColumn);
+const leadColumns = [status, received, tries, lastError, ...fields];
 
-/** `list --spam`: why each is held in place of tries and errors (a held submission has neither). */
-export const spamColumns: Column<Lead>[] = leadColumns.flatMap((column) =>
-  column.header === "Tries"
-    ? []
-    : column.header === "Last error"
-      ? [{ ...column, header: "Signals", maxWidth: 36, minWidth: 8 }]
-      : [column],
-);
+/** What `list` and `export` take for each selection: its states, how `list` counts them, its table. */
+interface Shown {
+  states: readonly LeadState[];
+  one: string;
+  many: string;
+  columns: Column<Lead>[];
+}
+const SHOWN: Record<keyof Selection | "open", Shown> = {
+  inbox: { states: ["inbox"], one: "inbox lead", many: "inbox leads", columns: [received, ...fields] },
+  // A held submission has no tries nor errors: why it is held instead.
+  spam: {
+    states: ["spam"],
+    one: "lead held as spam",
+    many: "leads held as spam",
+    columns: [status, received, signals, ...fields],
+  },
+  all: { states: leadStates, one: "lead", many: "leads", columns: leadColumns },
+  open: { states: OPEN_STATES, one: "lead to deliver", many: "leads to deliver", columns: leadColumns },
+};
 
-export const inboxColumns = leadColumns.filter(
-  (column) => !["Tries", "Last error", "Status"].includes(column.header),
-);
+export const shown = (options: Selection): Shown =>
+  SHOWN[options.inbox ? "inbox" : options.spam ? "spam" : options.all ? "all" : "open"];
 
 export const leadCsvColumns: CsvColumn<Lead>[] = [
   { header: "id", value: (lead) => lead.id },
-  { header: "status", value: (lead) => statusText[lead.state] },
-  { header: "receivedAt", value: (lead) => new Date(lead.receivedAt).toISOString() },
+  { header: "status", value: (lead) => statusText(lead.state) },
+  { header: "receivedAt", value: (lead) => iso(lead.receivedAt) },
   { header: "attempts", value: (lead) => lead.attempts },
   // A lead held as spam: its signals, the reason it is held (the columns stay those scripts read).
   {
@@ -105,13 +106,7 @@ export const leadCsvColumns: CsvColumn<Lead>[] = [
     value: (lead) => (lead.state === "spam" ? lead.spamSignals.join(" ") : (lead.lastReason ?? "")),
   },
   { header: "functionStatus", value: (lead) => lead.lastStatus ?? "" },
-  {
-    header: "deliveredAt",
-    value: (lead) => (lead.deliveredAt ? new Date(lead.deliveredAt).toISOString() : ""),
-  },
+  { header: "deliveredAt", value: (lead) => iso(lead.deliveredAt) },
   // Every field of the form, in its order, by the name the function receives.
-  ...CONTACT_FIELDS.map(({ name }): CsvColumn<Lead> => ({
-    header: name,
-    value: (lead) => field(lead, name),
-  })),
+  ...CONTACT_FIELDS.map(({ name }) => ({ header: name, value: (lead: Lead) => field(lead, name) })),
 ];

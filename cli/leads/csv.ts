@@ -5,11 +5,6 @@ export interface CsvColumn<Row> {
   value: (row: Row) => string | number | boolean | undefined;
 }
 
-export interface CsvOptions {
-  /** Every value exactly as stored, formula-looking ones included (`export --csv --raw`). */
-  raw?: boolean;
-}
-
 /** What makes a spreadsheet take a cell for a formula or a DDE call (OWASP's CSV injection list). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -19,13 +14,14 @@ export function neutraliseFormula(value: string): string {
 }
 
 /**
- * RFC 4180 CSV, text neutralised unless `raw`. csv-stringify quotes a lone LF or CR only when told
+ * RFC 4180 CSV, text neutralised unless `raw` (`export --csv --raw`: every value exactly as stored,
+ * formula-looking ones included). csv-stringify quotes a lone LF or CR only when told
  * (`quoted_match`): with CRLF records neither is its delimiter.
  */
 export function toCsv<Row>(
   rows: readonly Row[],
   columns: readonly CsvColumn<Row>[],
-  { raw = false }: CsvOptions = {},
+  { raw = false }: { raw?: boolean } = {},
 ): string {
   const cell = (value: string | number | boolean | undefined) =>
     typeof value === "string" && !raw ? neutraliseFormula(value) : (value ?? "");

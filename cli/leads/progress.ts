@@ -7,7 +7,7 @@ import { statusText } from "./columns";
 
 /** `retry`'s progress: what became of each lead it resent. */
 
-const note = (text: string) => process.stderr.write(`${text}\n`);
+export const note = (text: string) => process.stderr.write(`${text}\n`);
 export const plural = (count: number, one: string, many = `${one}s`) =>
   `${count} ${count === 1 ? one : many}`;
 
@@ -19,7 +19,7 @@ export function describeAttempt(attempt: Attempt): string {
     return "delivered by the function, but the store could not record it: it will show as possibly delivered; do not send it again";
   if (attempt.sent.ok) return "delivered";
   const why = `${attempt.sent.reason}${attempt.sent.status ? ` ${attempt.sent.status}` : ""}`;
-  return `failed (${why}): now ${attempt.state === "unknown" ? "unrecorded" : statusText[attempt.state]}`;
+  return `failed (${why}): now ${attempt.state === "unknown" ? "unrecorded" : statusText(attempt.state)}`;
 }
 
 /** A bar on a terminal; one plain line per lead otherwise (CI logs, pipes). */

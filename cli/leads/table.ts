@@ -31,24 +31,17 @@ export function fitColumns<Row>(
   width: number,
 ): number[] {
   const widths = [...natural];
-  const ranks = [...new Set(columns.map((column) => column.givesWay ?? 0))].sort((a, b) => a - b);
-  for (const rank of ranks) {
-    while (lineWidth(widths) > width) {
-      let widest = -1;
-      columns.forEach((column, index) => {
-        const current = widths[index] ?? 0;
-        if (
-          !column.whole &&
-          (column.givesWay ?? 0) === rank &&
-          column.minWidth !== undefined &&
-          current > column.minWidth &&
-          (widest < 0 || current > (widths[widest] ?? 0))
-        )
-          widest = index;
-      });
-      if (widest < 0) break;
-      widths[widest] = (widths[widest] ?? 0) - 1;
-    }
+  const narrowable = columns.flatMap(({ whole, minWidth, givesWay = 0 }, index) =>
+    whole || minWidth === undefined ? [] : [{ index, minWidth, givesWay }],
+  );
+  const current = (index: number) => widths[index] ?? 0;
+  while (lineWidth(widths) > width) {
+    // Of the columns still wider than their minimum: the lowest rank, its widest, its leftmost.
+    const next = narrowable
+      .filter(({ index, minWidth }) => current(index) > minWidth)
+      .sort((a, b) => a.givesWay - b.givesWay || current(b.index) - current(a.index))[0];
+    if (!next) break;
+    widths[next.index] = current(next.index) - 1;
   }
   return widths;
 }
@@ -88,18 +81,16 @@ interface Piece {
 }
 
 /** The value as pieces: each cluster whole, each escape whole (an escape is never cut either). */
-function pieces(value: string): Piece[] {
-  const result: Piece[] = [];
-  for (const { segment } of segmenter.segment(value)) {
+const pieces = (value: string): Piece[] =>
+  Array.from(segmenter.segment(value), ({ segment }) => {
     const plain = segment.replace(ESCAPED, "");
     const text = escapeControls(segment);
     // A control character is a cluster of its own (CR LF is one); a backslash may carry accents.
-    result.push({ text, width: text.length - plain.length + (plain ? clusterWidth(plain) : 0) });
-  }
-  return result;
-}
+    return { text, width: text.length - plain.length + (plain ? clusterWidth(plain) : 0) };
+  });
 
 const widthOf = (list: readonly Piece[]) => list.reduce((sum, piece) => sum + piece.width, 0);
+const textOf = (list: readonly Piece[]) => list.map((piece) => piece.text).join("");
 
 export function displayWidth(value: string): number {
   return widthOf(pieces(value));
@@ -120,16 +111,18 @@ function fitting(list: readonly Piece[], width: number): Piece[] {
 export function fitCell(value: string, width: number, cut: Column<unknown>["cut"] = "anywhere"): Piece {
   const all = pieces(value);
   const total = widthOf(all);
-  if (total <= width) return { text: all.map((piece) => piece.text).join(""), width: total };
+  if (total <= width) return { text: textOf(all), width: total };
   let kept = fitting(all, Math.max(0, width - 1));
   if (cut === "words") {
     const lastSpace = kept.map((piece) => piece.text).lastIndexOf(" ");
     if (lastSpace >= 0 && widthOf(kept.slice(0, lastSpace)) > width / 2) kept = kept.slice(0, lastSpace);
   }
-  return { text: `${kept.map((piece) => piece.text).join("")}…`, width: widthOf(kept) + 1 };
+  return { text: `${textOf(kept)}…`, width: widthOf(kept) + 1 };
 }
 
-const widest = (column: Column<unknown>) => (column.whole ? Number.POSITIVE_INFINITY : column.maxWidth);
+/** A row's cell in `column`: at most `width` wide, unless the column is never cut. */
+const cellOf = <Row>(column: Column<Row>, row: Row, width: number) =>
+  fitCell(column.value(row), column.whole ? Number.POSITIVE_INFINITY : width, column.cut);
 
 /** One record per row (as psql's expanded display): for a terminal too narrow for the table. */
 export function formatRecords<Row>(
@@ -139,22 +132,15 @@ export function formatRecords<Row>(
 ): string {
   const label = Math.max(...columns.map((column) => displayWidth(column.header)));
   const room = Math.max(8, terminalWidth - label - 3);
-  return rows
-    .map((row, index) => {
-      const title = `-[ RECORD ${index + 1} ]`;
-      const lines = columns.map((column) => {
-        // A column the table never narrows (no minimum) is not cut here either.
-        const uncut = column.whole || column.minWidth === undefined;
-        const cell = fitCell(column.value(row), uncut ? Number.POSITIVE_INFINITY : room, column.cut);
-        return `${column.header.padEnd(label)} | ${cell.text}`.trimEnd();
-      });
-      return [
-        title + "-".repeat(Math.max(0, Math.min(terminalWidth, label + 3 + room) - title.length)),
-        ...lines,
-      ].join("\n");
-    })
-    .join("\n")
-    .concat("\n");
+  const records = rows.flatMap((row, index) => [
+    `-[ RECORD ${index + 1} ]`.padEnd(Math.min(terminalWidth, label + 3 + room), "-"),
+    ...columns.map((column) => {
+      // A column the table never narrows (no minimum) is not cut here either.
+      const cell = cellOf(column, row, column.minWidth === undefined ? Number.POSITIVE_INFINITY : room);
+      return `${column.header.padEnd(label)} | ${cell.text}`.trimEnd();
+    }),
+  ]);
+  return records.join("\n") + "\n";
 }
 
 /** The rows as a table fitting `terminalWidth`, or one record per row if even the minimums do not. */
@@ -164,34 +150,23 @@ export function formatTable<Row>(
   terminalWidth = Number.POSITIVE_INFINITY,
 ): string {
   const natural = columns.map((column) =>
-    Math.max(
-      displayWidth(column.header),
-      ...rows.map((row) => fitCell(column.value(row), widest(column as Column<unknown>), column.cut).width),
-    ),
+    Math.max(displayWidth(column.header), ...rows.map((row) => cellOf(column, row, column.maxWidth).width)),
   );
   const limits = fitColumns(columns, natural, terminalWidth);
   if (rows.length > 0 && lineWidth(limits) > terminalWidth)
     return formatRecords(rows, columns, terminalWidth);
+  const headers = columns.map((column, index) => fitCell(column.header, limits[index] ?? column.maxWidth));
   const cells = rows.map((row) =>
-    columns.map((column, index) =>
-      fitCell(
-        column.value(row),
-        column.whole ? Number.POSITIVE_INFINITY : (limits[index] ?? column.maxWidth),
-        column.cut,
-      ),
-    ),
-  );
-  const headers = columns.map((column, index) =>
-    fitCell(column.header, limits[index] ?? Number.POSITIVE_INFINITY),
+    columns.map((column, index) => cellOf(column, row, limits[index] ?? column.maxWidth)),
   );
   const widths = columns.map((_, index) =>
-    Math.max(headers[index]?.width ?? 0, ...cells.map((line) => line[index]?.width ?? 0)),
+    Math.max(...[headers, ...cells].map((line) => line[index]?.width ?? 0)),
   );
+  const rule = widths.map((width) => ({ text: "-".repeat(width), width }));
   const render = (line: readonly Piece[]) =>
     line
-      .map((cell, index) => cell.text + " ".repeat(Math.max(0, (widths[index] ?? 0) - cell.width)))
+      .map((cell, index) => cell.text + " ".repeat((widths[index] ?? 0) - cell.width))
       .join(" ".repeat(GAP))
       .trimEnd();
-  const rule = widths.map((width) => "-".repeat(width)).join(" ".repeat(GAP));
-  return [render(headers), rule, ...cells.map(render)].join("\n") + "\n";
+  return [headers, rule, ...cells].map(render).join("\n") + "\n";
 }

@@ -40,6 +40,8 @@ describe("bad URLs", () => {
       const notFound = await wire(`${app.server.url}/no/such/page`, "identity");
       expect(bad.status).toBe(400);
       expect(notFound.status).toBe(404);
+      // Rendered for its request, never the cached home page's bytes: no ETag to revalidate.
+      expect(notFound.headers.etag).toBeUndefined();
       expect(documentHeaders(bad.headers)).toEqual(documentHeaders(notFound.headers));
       expect(String(bad.headers["content-security-policy"])).toMatch(
         /script-src (?:'sha256-[A-Za-z0-9+/]{43}=' )+'strict-dynamic'/,
@@ -120,7 +122,7 @@ describe("bad URLs", () => {
   });
 
   it("logs each as one JSON line with status and path, and no stack trace", async () => {
-    for (const path of ["/%", "/?index&_data=routes%2F_index", "/%.data"]) {
+    for (const path of ["/%", "/?index&_data=routes%2F_index", "/%.data", "/no/such/page"]) {
       await wire(`${app.server.url}${path}`, "identity");
     }
     const lines = app.server.output().split("\n");
@@ -132,6 +134,7 @@ describe("bad URLs", () => {
         expect.objectContaining({ method: "GET", path: "/%", status: 400 }),
         expect.objectContaining({ method: "GET", path: "/", status: 400 }),
         expect.objectContaining({ method: "GET", path: "/%.data", status: 400 }),
+        expect.objectContaining({ method: "GET", path: "/no/such/page", status: 404 }),
       ]),
     );
     expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);

@@ -1,21 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 
-import type { ContactFieldRow, FieldKind } from "~/content/contact-fields";
+import type { ContactFieldRow } from "~/content/contact-fields";
 import { contactFormText as text } from "~/content/contact-form";
 import { messageLength } from "~/lib/contact/form-data";
 
 import { Icon } from "../Icon";
 import { CONTACT_NOTICE_ID } from "./ContactNotice";
-
-const INPUT: Record<
-  Exclude<FieldKind, "select" | "textarea">,
-  { type: string; inputMode?: "email" | "tel" | "url" }
-> = {
-  text: { type: "text" },
-  email: { type: "email", inputMode: "email" },
-  tel: { type: "tel", inputMode: "tel" },
-  url: { type: "url", inputMode: "url" },
-};
 
 interface ContactFieldProps {
   field: ContactFieldRow;
@@ -76,7 +66,9 @@ export function ContactField({ field, defaultValue, invalid, noticeShown }: Cont
       ) : (
         <input
           {...control}
-          {...INPUT[field.kind]}
+          type={field.kind}
+          // The kind's own keyboard; a text field keeps the default one.
+          inputMode={field.kind === "text" ? undefined : field.kind}
           required={field.required}
           maxLength={field.maxLength}
           autoComplete={field.autoComplete}

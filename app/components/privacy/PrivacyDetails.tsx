@@ -1,12 +1,9 @@
 import type { ReactNode } from "react";
 
 import { CONTACT_FIELDS } from "~/content/contact-fields";
-import { privacyText, processorRoles, spamSignalWords } from "~/content/privacy";
+import { privacyText, processorRoles } from "~/content/privacy";
 import type { PrivacyFacts } from "~/lib/privacy.server";
 import { HEADING_PAIR, PARAGRAPH_PAIR, withoutLoneLastWord } from "~/lib/typography";
-
-import { NotPublished } from "./NotPublished";
-import { PrivacySection } from "./PrivacySection";
 
 /** Long e-mail addresses and names break anywhere rather than push the page sideways at 320 px. */
 const WRAP = "[overflow-wrap:anywhere]";
@@ -21,6 +18,18 @@ const bullets = (items: readonly string[]) => (
   </ul>
 );
 
+/** A value the configuration leaves out: a dashed gap, never a placeholder that passes for real. */
+function NotPublished({ label }: { label: string }) {
+  return (
+    <span
+      data-unpublished
+      className="inline-block rounded-sm border border-dashed border-ink-500 bg-ink-100 px-2 py-0.5 text-sm font-semibold text-ink-800"
+    >
+      {label}
+    </span>
+  );
+}
+
 function MailLink({ email }: { email: string }) {
   return (
     <a href={`mailto:${email}`} className={`link text-ink-950 ${WRAP}`}>
@@ -34,8 +43,26 @@ function Stated({ value, children }: { value: string | null; children?: (value: 
   return <>{children ? children(value) : value}</>;
 }
 
+type PartProps = { id: string; heading: string; children: ReactNode };
+
+/** A part of the detail, under its h2: its own fragment id. */
+function PrivacySection({ id, heading, children }: PartProps) {
+  return (
+    <section
+      id={id}
+      aria-labelledby={`${id}-heading`}
+      className="border-t border-ink-200 pt-10 not-first:mt-10 first:border-t-0 first:pt-0"
+    >
+      <h2 id={`${id}-heading`} className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">
+        {withoutLoneLastWord(heading, HEADING_PAIR)}
+      </h2>
+      <div className="mt-4 space-y-4 leading-relaxed text-ink-600">{children}</div>
+    </section>
+  );
+}
+
 /** A part inside a part (what the form collects, IP addresses, cookies): its own fragment id. */
-function SubPart({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
+function SubPart({ id, heading, children }: PartProps) {
   return (
     <div id={id} className="space-y-4 pt-2">
       <h3 className="text-xl font-bold tracking-tight text-ink-950">
@@ -233,9 +260,7 @@ const Complaint = () => paragraph(privacyText.complaint.text);
 
 const Voluntary = () => paragraph(privacyText.voluntary.text);
 
-const Automated = ({ spamSignals }: PrivacyFacts) => (
-  <>{privacyText.automated.paragraphs(spamSignals.map((signal) => spamSignalWords[signal])).map(paragraph)}</>
-);
+const Automated = (facts: PrivacyFacts) => <>{privacyText.automated.paragraphs(facts).map(paragraph)}</>;
 
 /** In the order of GDPR article 13(1)(a)-(f) and 13(2)(a)-(f) (decision 047). */
 const PARTS: { id: string; heading: string; Body: (facts: PrivacyFacts) => ReactNode }[] = [

@@ -9,6 +9,7 @@ import {
 } from "~/content/contact-form";
 import { contactSentLocation, wantsDataAnswer } from "~/lib/contact/answer";
 import { readFormBody, MAX_FORM_BYTES } from "~/lib/contact/body.server";
+import type { ContactResult } from "~/lib/contact/events.server";
 import {
   type ContactLogger,
   type ContactOutcome,
@@ -26,13 +27,14 @@ import type { ContactActionData } from "~/lib/contact/types";
 import type { SendResult } from "~/lib/leads/sink.server";
 import { attemptDelivery } from "~/lib/leads/delivery.server";
 import type { LeadServices } from "~/lib/leads/services.server";
-import type { LeadState } from "~/lib/leads/store.server";
+import type { LeadState, LimitDecision } from "~/lib/leads/store.server";
 
 type Failure = Extract<SendResult, { ok: false }>;
+type Outcome = Omit<ContactOutcome, "requestId" | "status" | "durationMs">;
 
 export interface ContactActionDeps {
   /** The lead store, the function (or none: the store is the inbox) and the limits. */
-  leads: Pick<LeadServices, "store" | "sink" | "limits" | "leaseMs">;
+  leads: Pick<LeadServices, "store" | "sink" | "limits">;
   log?: ContactLogger;
   /** Where the whole lead goes when the store cannot keep it (nothing calls the function then). */
   lastResort?: (line: string) => void;
@@ -76,18 +78,17 @@ export function createContactAction({
   return async function contactAction(request: Request, client?: string) {
     const started = now();
     const requestId = requestIdFor(request);
+    /** Logs the outcome; what the answer carries: its status, never cached, with the request's id. */
+    const logged = (status: number, outcome: Outcome, extraHeaders: Record<string, string> = {}) => {
+      log({ requestId, status, durationMs: Math.round(now() - started), ...outcome });
+      return { status, headers: { "Cache-Control": "no-store", "X-Request-Id": requestId, ...extraHeaders } };
+    };
     const answer = (
       status: number,
       payload: ContactActionData,
-      outcome: Omit<ContactOutcome, "requestId" | "status" | "durationMs">,
-      extraHeaders: Record<string, string> = {},
-    ) => {
-      log({ requestId, status, durationMs: Math.round(now() - started), ...outcome });
-      return data(payload, {
-        status,
-        headers: { "Cache-Control": "no-store", "X-Request-Id": requestId, ...extraHeaders },
-      });
-    };
+      outcome: Outcome,
+      extraHeaders?: Record<string, string>,
+    ) => data(payload, logged(status, outcome, extraHeaders));
     const error = (
       notice: ContactNoticeText,
       values: ContactValues,
@@ -98,45 +99,31 @@ export function createContactAction({
       ...(field ? { field } : {}),
     });
 
-    if (request.method !== "POST") {
-      return answer(
-        405,
-        error(contactNotices.unsupported, emptyValues()),
-        { result: "method-not-allowed" },
-        { Allow: ALLOWED_METHODS },
-      );
-    }
+    /** Refused before its fields are read: the form comes back empty. */
+    const refused = (
+      status: number,
+      notice: ContactNoticeText,
+      result: ContactResult,
+      extraHeaders?: Record<string, string>,
+    ) => answer(status, error(notice, emptyValues()), { result }, extraHeaders);
+
+    if (request.method !== "POST")
+      return refused(405, contactNotices.unsupported, "method-not-allowed", { Allow: ALLOWED_METHODS });
 
     const body = await readFormBody(request, maxBodyBytes);
-    if (body.kind === "too-large") {
-      return answer(
-        413,
-        error(contactNotices.tooLarge, emptyValues()),
-        { result: "too-large" },
-        body.drained ? {} : { Connection: "close" },
-      );
-    }
-    if (body.kind === "unsupported-type") {
-      return answer(
-        415,
-        error(contactNotices.unsupported, emptyValues()),
-        { result: "unsupported-type" },
-        { Accept: "application/x-www-form-urlencoded, multipart/form-data" },
-      );
-    }
-    if (body.kind === "malformed") {
-      return answer(400, error(contactNotices.unsupported, emptyValues()), { result: "malformed" });
-    }
+    if (body.kind === "too-large")
+      return refused(413, contactNotices.tooLarge, "too-large", body.drained ? {} : { Connection: "close" });
+    if (body.kind === "unsupported-type")
+      return refused(415, contactNotices.unsupported, "unsupported-type", {
+        Accept: "application/x-www-form-urlencoded, multipart/form-data",
+      });
+    if (body.kind === "malformed") return refused(400, contactNotices.unsupported, "malformed");
 
     const asData = wantsDataAnswer(body.fields);
-    const sentAnswer = (outcome: Omit<ContactOutcome, "requestId" | "status" | "durationMs">) => {
+    const sentAnswer = (outcome: Outcome) => {
       if (asData) return answer(200, { notice: { kind: "success", ...contactNotices.success } }, outcome);
       // Without JavaScript: POST, then GET a fixed page with the notice, so a reload never posts again.
-      log({ requestId, status: 303, durationMs: Math.round(now() - started), ...outcome });
-      return redirect(contactSentLocation, {
-        status: 303,
-        headers: { "Cache-Control": "no-store", "X-Request-Id": requestId },
-      });
+      return redirect(contactSentLocation, logged(303, outcome));
     };
 
     const values = contactValuesFrom(body.fields);
@@ -156,8 +143,8 @@ export function createContactAction({
 
     const failed = (
       sent: Failure,
-      result: "send-failed" | "timeout" | "duplicate",
-      keptIn?: "store" | "stderr",
+      keptIn: "store" | "stderr",
+      result: "send-failed" | "timeout" | "duplicate" = sent.reason === "timeout" ? "timeout" : "send-failed",
     ) =>
       answer(sent.reason === "timeout" ? 504 : 502, error(contactNotices.sendFailed, values), {
         result,
@@ -165,17 +152,21 @@ export function createContactAction({
         reason: sent.reason,
         ...(sent.status !== undefined ? { functionStatus: sent.status } : {}),
         ...(sent.detail ? { detail: sent.detail } : {}),
-        ...(keptIn ? { keptIn } : {}),
+        keptIn,
       });
-    const resultOf = (sent: Failure) => (sent.reason === "timeout" ? "timeout" : "send-failed");
+    const rateLimited = (limit: Extract<LimitDecision, { allowed: false }>) =>
+      answer(
+        429,
+        error(contactNotices.tooManyRequests, values),
+        { result: "rate-limited", rateLimitScope: limit.scope },
+        { "Retry-After": String(limit.retryAfterSeconds) },
+      );
 
     // Spam is kept but never sent, and answered like any success (decision 042); limited apart, so
     // a spam flood never uses up a real visitor's limit.
+    const honeypot = body.fields[honeypotField.name];
     const verdict = spamVerdict(validation.data, {
-      honeypot:
-        typeof body.fields[honeypotField.name] === "string"
-          ? (body.fields[honeypotField.name] as string)
-          : "",
+      honeypot: typeof honeypot === "string" ? honeypot : "",
       typingMs: typingMsFrom(body.fields[typingTimeField.name]),
     });
 
@@ -194,42 +185,30 @@ export function createContactAction({
       });
     } catch (storeError) {
       const limit = charged ?? (await limits.consume(client, kind));
-      if (!limit.allowed) {
-        return answer(
-          429,
-          error(contactNotices.tooManyRequests, values),
-          { result: "rate-limited", rateLimitScope: limit.scope },
-          { "Retry-After": String(limit.retryAfterSeconds) },
-        );
-      }
+      if (!limit.allowed) return rateLimited(limit);
       const reason = storeError instanceof Error ? storeError.message : String(storeError);
-      return failed(withoutStore(validation.data, requestId, reason), "send-failed", "stderr");
+      return failed(withoutStore(validation.data, requestId, reason), "stderr");
     }
 
     switch (admission.kind) {
       case "duplicate":
         return sentAnswer({ result: "duplicate", sink: sinkName });
       case "limited":
-        return answer(
-          429,
-          error(contactNotices.tooManyRequests, values),
-          { result: "rate-limited", rateLimitScope: admission.limit.scope },
-          { "Retry-After": String(admission.limit.retryAfterSeconds) },
-        );
+        return rateLimited(admission.limit);
       case "stored":
         if (verdict.spam) return sentAnswer({ result: "spam", spamSignals: verdict.signals });
         return sentAnswer({ result: "sent", sink: sinkName });
       case "in-flight": {
         // Another request (a double click, another instance) is sending it: its outcome is ours.
-        const state = await store.awaitOutcome(admission.id, leads.leaseMs).catch(() => "unknown" as const);
+        const state = await store.awaitOutcome(admission.id, store.leaseMs).catch(() => "unknown" as const);
         if (state === "delivered") return sentAnswer({ result: "duplicate", sink: sinkName });
-        return failed(failureOf(state), "duplicate", "store");
+        return failed(failureOf(state), "store", "duplicate");
       }
       case "claimed": {
         if (!sink) throw new Error("a lead was claimed for sending without a function");
         const { sent } = await attemptDelivery({ store, sink }, admission.claim, "visitor");
         if (sent.ok) return sentAnswer({ result: "sent", sink: sinkName });
-        return failed(sent, resultOf(sent), "store");
+        return failed(sent, "store");
       }
     }
   };

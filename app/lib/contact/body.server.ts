@@ -60,13 +60,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(new ArrayBuffer(total));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { kind: "ok", bytes };
+  return { kind: "ok", bytes: Buffer.concat(chunks, total) };
 }
 
 function collect(entries: Iterable<[string, string | File]>): Record<string, RawFieldValue> {
@@ -96,15 +90,14 @@ export async function readFormBody(request: Request, maxBytes = MAX_FORM_BYTES):
     ? await readLimited(request.body, maxBytes)
     : ({ kind: "ok", bytes: new Uint8Array(0) } as const);
   if (read.kind === "too-large") return read;
-  const bytes = read.bytes;
 
   try {
     if (type === "application/x-www-form-urlencoded") {
       // Invalid UTF-8 becomes U+FFFD instead of failing: the validator judges the text.
-      const params = new URLSearchParams(new TextDecoder().decode(bytes));
+      const params = new URLSearchParams(new TextDecoder().decode(read.bytes));
       return { kind: "ok", fields: collect(params.entries()) };
     }
-    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+    const form = await new Response(read.bytes as Uint8Array<ArrayBuffer>, {
       headers: { "content-type": contentType ?? type },
     }).formData();
     return { kind: "ok", fields: collect(form.entries()) };

@@ -38,8 +38,7 @@ const KIND_PATTERN: Partial<
 
 /** A field's checks in the order a visitor is told about them: the first failing one is shown. */
 function fieldSchema(field: ContactFieldRow) {
-  const checks: z.core.CheckFn<string>[] | z.core.$ZodCheck<string>[] = [];
-  const all = checks as z.core.$ZodCheck<string>[];
+  const all: z.core.$ZodCheck<string>[] = [];
   const said = field.messages;
   if (field.kind === "textarea") {
     // Browsers count a line break as one character against maxLength but send it as CRLF:
@@ -84,30 +83,20 @@ export type ContactValidation =
  * the first failure in the table's order wins.
  */
 export function validateContact(input: Record<string, unknown>): ContactValidation {
-  const candidate: Record<string, unknown> = {};
-  for (const field of contactFieldNames) candidate[field] = input[field] ?? "";
+  const candidate = Object.fromEntries(contactFieldNames.map((field) => [field, input[field] ?? ""]));
   const result = contactSchema.safeParse(candidate);
   if (result.success) return { ok: true, data: result.data };
-  let first: { field: ContactFieldName; message: string } | undefined;
-  let firstRank = Infinity;
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ContactFieldName;
-    const rank = contactFieldNames.indexOf(field);
-    // Issues within one field come in check order; keep the earliest field's first issue.
-    if (rank >= 0 && rank < firstRank) {
-      firstRank = rank;
-      first = { field, message: issue.message };
-    }
-  }
-  return { ok: false, ...(first ?? { field: "name", message: messages.notText }) };
+  const rank = (issue: z.core.$ZodIssue) => contactFieldNames.indexOf(issue.path[0] as ContactFieldName);
+  // Issues within one field come in check order, which the (stable) sort keeps: the earliest
+  // field's first issue wins.
+  const [first] = result.error.issues.filter((issue) => rank(issue) >= 0).sort((a, b) => rank(a) - rank(b));
+  return first
+    ? { ok: false, field: first.path[0] as ContactFieldName, message: first.message }
+    : { ok: false, field: "name", message: messages.notText };
 }
 
 /** The visitor's input as text for refilling the form; anything that is not text comes back empty. */
 export function contactValuesFrom(input: Record<string, unknown>): ContactValues {
-  const values = {} as ContactValues;
-  for (const field of contactFieldNames) {
-    const value = input[field];
-    values[field] = typeof value === "string" ? value : "";
-  }
-  return values;
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  return Object.fromEntries(contactFieldNames.map((field) => [field, text(input[field])])) as ContactValues;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
+import { text } from "node:stream/consumers";
 
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -33,11 +34,8 @@ interface Rendered {
 /** The whole document, once every part is ready (nothing on this site streams in later). */
 function render(request: Request, status: number, remixContext: EntryContext): Promise<Rendered> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     const sink = new PassThrough();
-    sink.on("data", (chunk: Buffer) => chunks.push(chunk));
-    sink.on("end", () => resolve({ html: Buffer.concat(chunks).toString("utf8"), status }));
-    sink.on("error", reject);
+    text(sink).then((html) => resolve({ html, status }), reject);
     const { pipe, abort } = renderToPipeableStream(
       <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_DEADLINE_MS} />,
       {

@@ -2,10 +2,10 @@ import type { Env } from "~/lib/env.server";
 import type { ContactSink } from "~/lib/leads/sink.server";
 import { createSupabaseSink } from "~/lib/leads/supabase-sink.server";
 import { createAlerts } from "~/lib/leads/alerts.server";
-import { type DatabaseConfig, openDatabase } from "~/lib/leads/database.server";
+import { openDatabase } from "~/lib/leads/database.server";
 import { startDispatcher } from "~/lib/leads/dispatcher.server";
 import { createContactLimits } from "~/lib/leads/limits.server";
-import { createLeadStore } from "~/lib/leads/store.server";
+import { createLeadStore, type LeadStoreOptions } from "~/lib/leads/store.server";
 
 /**
  * Everything that keeps and delivers leads, made once per process by the server and by the leads
@@ -16,40 +16,40 @@ export type LeadServices = ReturnType<typeof createLeadServices>;
 /** How long after a call's timeout its lease still runs: the time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
 
-export function databaseConfig(env: Env): DatabaseConfig {
-  // A request waits for a busy store (a connection, a write lock) as long as for the function.
-  return {
-    databaseUrl: env.DATABASE_URL,
-    file: env.LEADS_DATABASE_FILE,
-    busyMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-  };
+export function configuredSink(env: Env): ContactSink | undefined {
+  const { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey, CONTACT_FUNCTION_TIMEOUT_MS: timeoutMs } = env;
+  return url && anonKey ? createSupabaseSink({ url, anonKey, timeoutMs }) : undefined;
 }
 
-export function configuredSink(env: Env): ContactSink | undefined {
-  return env.SUPABASE_URL && env.SUPABASE_ANON_KEY
-    ? createSupabaseSink({
-        url: env.SUPABASE_URL,
-        anonKey: env.SUPABASE_ANON_KEY,
-        timeoutMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
-      })
-    : undefined;
+/** The lead store this configuration names, for the server and the CLI (which logs nothing). */
+export function openLeadStore(env: Env, log?: LeadStoreOptions["log"]) {
+  const database = openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    file: env.LEADS_DATABASE_FILE,
+    // A request waits for a busy store (a connection, a write lock) as long as for the function.
+    busyMs: env.CONTACT_FUNCTION_TIMEOUT_MS,
+  });
+  const store = createLeadStore({
+    database,
+    leaseMs: env.CONTACT_FUNCTION_TIMEOUT_MS + LEASE_MARGIN_MS,
+    retry: {
+      initialMs: env.CONTACT_RETRY_INITIAL_SECONDS * 1000,
+      maxMs: env.CONTACT_RETRY_MAX_SECONDS * 1000,
+      maxAttempts: env.CONTACT_RETRY_MAX_ATTEMPTS,
+    },
+    log,
+  });
+  return { database, store };
 }
 
 export function createLeadServices(env: Env) {
-  const database = openDatabase(databaseConfig(env));
-  const leaseMs = env.CONTACT_FUNCTION_TIMEOUT_MS + LEASE_MARGIN_MS;
-  const retry = {
-    initialMs: env.CONTACT_RETRY_INITIAL_SECONDS * 1000,
-    maxMs: env.CONTACT_RETRY_MAX_SECONDS * 1000,
-    maxAttempts: env.CONTACT_RETRY_MAX_ATTEMPTS,
-  };
-  const store = createLeadStore({ database, leaseMs, retry });
+  const { database, store } = openLeadStore(env);
   const sink = configuredSink(env);
   const limits = createContactLimits({
     perClient: env.RATE_LIMIT_PER_CLIENT,
     windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
     globalPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE,
-    ...(database.pool ? { pool: database.pool } : {}),
+    pool: database.pool,
   });
   const pendingAlertMs = env.LEADS_ALERT_PENDING_MINUTES * 60_000;
   const alerts = createAlerts({ url: env.LEADS_ALERT_WEBHOOK_URL, store, intervalMs: pendingAlertMs });
@@ -61,7 +61,6 @@ export function createLeadServices(env: Env) {
     sink,
     limits,
     alerts,
-    leaseMs,
     /** Connects, migrates and starts the dispatcher. */
     async start() {
       const status = await store.start();
@@ -70,7 +69,7 @@ export function createLeadServices(env: Env) {
         sink,
         alerts,
         // Often enough that the first retry is on time, rarely enough to cost nothing.
-        intervalMs: Math.max(250, Math.min(5_000, retry.initialMs / 2)),
+        intervalMs: Math.max(250, Math.min(5_000, (env.CONTACT_RETRY_INITIAL_SECONDS * 1000) / 2)),
         retention: {
           delivered: env.LEADS_RETENTION_DAYS,
           undelivered: env.LEADS_UNDELIVERED_RETENTION_DAYS,

@@ -1,7 +1,5 @@
 import { env } from "~/lib/env.server";
 
-import { isHttpsRequest } from "./proxy.server";
-
 /**
  * Every security and caching header the site sends, in one module (docs/architecture.md). The
  * server sets them on every response (server/app.ts), so a route cannot forget them. A document's
@@ -20,6 +18,7 @@ const GOOGLE_ANALYTICS = {
   ],
   imgSrc: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
 };
+const WITHOUT_ANALYTICS: typeof GOOGLE_ANALYTICS = { scriptSrc: [], connectSrc: [], imgSrc: [] };
 
 export interface PolicyOptions {
   /** One `'sha256-…'` source per script the document runs. */
@@ -33,21 +32,14 @@ export function contentSecurityPolicy({ scriptHashes, gaMeasurementId }: PolicyO
   if (scriptHashes.length === 0) throw new Error("A document policy needs at least one script hash.");
   const notHash = scriptHashes.find((source) => !HASH_SOURCE.test(source));
   if (notHash) throw new Error(`Not a script hash source: ${notHash}`);
-  const scriptSrc = [...scriptHashes, "'strict-dynamic'"];
-  const connectSrc = ["'self'"];
-  const imgSrc = ["'self'", "data:"];
-  if (gaMeasurementId) {
-    scriptSrc.push(...GOOGLE_ANALYTICS.scriptSrc);
-    connectSrc.push(...GOOGLE_ANALYTICS.connectSrc);
-    imgSrc.push(...GOOGLE_ANALYTICS.imgSrc);
-  }
+  const ga = gaMeasurementId ? GOOGLE_ANALYTICS : WITHOUT_ANALYTICS;
   return [
     "default-src 'self'",
-    `script-src ${scriptSrc.join(" ")}`,
+    `script-src ${[...scriptHashes, "'strict-dynamic'", ...ga.scriptSrc].join(" ")}`,
     "style-src 'self'",
-    `img-src ${imgSrc.join(" ")}`,
+    `img-src ${["'self'", "data:", ...ga.imgSrc].join(" ")}`,
     "font-src 'self'",
-    `connect-src ${connectSrc.join(" ")}`,
+    `connect-src ${["'self'", ...ga.connectSrc].join(" ")}`,
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -74,28 +66,17 @@ export const CACHE_CONTROL = {
 
 const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 
+/** Every powerful feature denied to the page and anything it embeds, but fullscreen for the page itself. */
+const DENIED_FEATURES =
+  "accelerometer autoplay browsing-topics camera display-capture encrypted-media geolocation gyroscope " +
+  "hid idle-detection magnetometer microphone midi payment publickey-credentials-get screen-wake-lock " +
+  "serial usb xr-spatial-tracking";
 const PERMISSIONS_POLICY = [
-  "accelerometer=()",
-  "autoplay=()",
-  "browsing-topics=()",
-  "camera=()",
-  "display-capture=()",
-  "encrypted-media=()",
+  ...DENIED_FEATURES.split(" ").map((feature) => `${feature}=()`),
   "fullscreen=(self)",
-  "geolocation=()",
-  "gyroscope=()",
-  "hid=()",
-  "idle-detection=()",
-  "magnetometer=()",
-  "microphone=()",
-  "midi=()",
-  "payment=()",
-  "publickey-credentials-get=()",
-  "screen-wake-lock=()",
-  "serial=()",
-  "usb=()",
-  "xr-spatial-tracking=()",
-].join(", ");
+]
+  .sort()
+  .join(", ");
 
 /** What every response carries unless it set the header itself. */
 export function defaultHeaders(https: boolean): Record<string, string> {
@@ -124,11 +105,6 @@ export function completeHeaders(response: OutgoingHeaders, https: boolean): void
   for (const [name, value] of Object.entries(defaultHeaders(https))) {
     if (!response.hasHeader(name)) response.setHeader(name, value);
   }
-}
-
-/** HSTS is sent when HTTPS is known: forced by configuration, or reported by a trusted proxy. */
-export function arrivedOverHttps(request: Request): boolean {
-  return env.FORCE_HTTPS || isHttpsRequest(request, env.TRUST_PROXY);
 }
 
 /** A document's Content-Security-Policy: its own scripts by hash, and GA when configured. */

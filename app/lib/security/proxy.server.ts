@@ -72,13 +72,10 @@ export function clientAddress(request: Request, trustedProxies: number): string 
   return hop === undefined ? undefined : normalizeAddress(hop);
 }
 
-/** Whether the visitor reached the outermost trusted proxy over HTTPS (X-Forwarded-Proto). */
-export function isHttpsRequest(request: Request, trustedProxies: number): boolean {
-  if (new URL(request.url).protocol === "https:") return true;
-  return forwardedAsHttps(request.headers.get("x-forwarded-proto"), trustedProxies);
-}
-
-/** The same, from the header alone (the server itself speaks plain HTTP). */
+/**
+ * Whether the visitor reached the outermost trusted proxy over HTTPS, by its X-Forwarded-Proto
+ * (the server itself speaks plain HTTP).
+ */
 export function forwardedAsHttps(forwardedProto: string | null, trustedProxies: number): boolean {
   return trustedHop(splitHops(forwardedProto), trustedProxies)?.toLowerCase() === "https";
 }

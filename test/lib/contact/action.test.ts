@@ -161,7 +161,6 @@ async function harness(options: HarnessOptions = {}) {
       store: options.failAfterLimit ? failingAfterLimit : store,
       sink: supabaseSink(),
       limits: createContactLimits({ ...limits, windowSeconds: 600 }),
-      leaseMs: LEASE_MS,
     },
     log: (outcome) => log.push(outcome),
     lastResort: (line) => lastResort.push(line),
