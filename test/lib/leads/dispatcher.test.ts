@@ -90,7 +90,8 @@ describe("dispatcher", () => {
     return admission.claim.lead.id;
   };
 
-  const dispatcher = () =>
+  /** A dispatcher whose timer never fires in a test: each pass is the test's `runOnce`. */
+  const dispatcher = (options: Partial<Parameters<typeof startDispatcher>[0]> = {}) =>
     startDispatcher({
       store,
       sink,
@@ -99,6 +100,7 @@ describe("dispatcher", () => {
       retention: { delivered: 90, undelivered: 180, spam: 30 },
       pendingAlertMs: 30 * 60_000,
       log: silent,
+      ...options,
     });
 
   // Retrying a due pending lead under its id until it is delivered: test/http/lead-delivery.test.ts.
@@ -140,15 +142,7 @@ describe("dispatcher", () => {
         return { ok: true };
       },
     };
-    const running = startDispatcher({
-      store,
-      sink: slow,
-      alerts,
-      intervalMs: 3_600_000,
-      retention: { delivered: 90, undelivered: 180, spam: 30 },
-      pendingAlertMs: 30 * 60_000,
-      log: silent,
-    });
+    const running = dispatcher({ sink: slow });
     await running.runOnce();
     expect([...calls].sort()).toEqual([...ids].sort());
     expect(sendingDuringCalls).toEqual([1, 1, 1, 1]);
@@ -221,15 +215,7 @@ describe("dispatcher", () => {
   it("alerts when the oldest pending lead is older than the limit, at most once per interval", async () => {
     await failedLead("slow@example.com", { ok: false, reason: "http", status: 503 });
     // No function to try it with (as when SUPABASE_URL is removed): it only waits, and ages.
-    const running = startDispatcher({
-      store,
-      sink: undefined,
-      alerts,
-      intervalMs: 3_600_000,
-      retention: { delivered: 90, undelivered: 180, spam: 30 },
-      pendingAlertMs: 30 * 60_000,
-      log: silent,
-    });
+    const running = dispatcher({ sink: undefined });
     clock += 29 * 60_000;
     await running.runOnce();
     await alerts.settled();
@@ -249,15 +235,7 @@ describe("dispatcher", () => {
     alerts = createAlerts({ url: hook.url, store, intervalMs: 60_000, log: silent });
     await failedLead("waiting@example.com", { ok: false, reason: "http", status: 503 });
     await failedLead("held@example.com", { ok: false, reason: "timeout", possiblyDelivered: true });
-    const running = startDispatcher({
-      store,
-      sink: undefined,
-      alerts,
-      intervalMs: 3_600_000,
-      retention: { delivered: 90, undelivered: 180, spam: 30 },
-      pendingAlertMs: 60_000,
-      log: silent,
-    });
+    const running = dispatcher({ sink: undefined, pendingAlertMs: 60_000 });
     clock += 2 * 60_000;
     await running.runOnce();
     await alerts.settled();
@@ -277,14 +255,10 @@ describe("dispatcher", () => {
     const id = await failedLead("old@example.com", { ok: false, reason: "http", status: 503 });
     /** A server started now: its dispatcher's first pass. */
     const firstPass = async () => {
-      const running = startDispatcher({
-        store,
+      const running = dispatcher({
         sink: undefined,
-        alerts,
-        intervalMs: 3_600_000,
         retention: { delivered: 90, undelivered: 10, spam: 30 },
         pendingAlertMs: 365 * 86_400_000,
-        log: silent,
       });
       await running.runOnce();
       await running.stop();
@@ -313,15 +287,7 @@ describe("dispatcher", () => {
       log: silent,
     });
     const id = await failedLead("hook@example.com", { ok: false, reason: "http", status: 500 });
-    const running = startDispatcher({
-      store,
-      sink,
-      alerts: failing,
-      intervalMs: 3_600_000,
-      retention: { delivered: 90, undelivered: 180, spam: 30 },
-      pendingAlertMs: 1,
-      log: silent,
-    });
+    const running = dispatcher({ alerts: failing, pendingAlertMs: 1 });
     clock += 1_000;
     await running.runOnce();
     expect((await store.get(id))?.state).toBe("delivered");
