@@ -9,32 +9,21 @@ import {
   browserEnv,
   type EngineLauncher,
   type EngineSession,
-  type Key,
   type SessionOptions,
   type Viewport,
 } from "./driver";
+import { DeviceSession } from "./device-session";
 
-/** Playwright's names for the keys a visitor presses (Space by its key value, as a person types it). */
-const KEYS: Record<Key, string> = {
-  Tab: "Tab",
-  "Shift+Tab": "Shift+Tab",
-  Enter: "Enter",
-  Escape: "Escape",
-  Space: " ",
-  ArrowRight: "ArrowRight",
-  ArrowDown: "ArrowDown",
-};
-
-class ChromiumSession implements EngineSession {
+class ChromiumSession extends DeviceSession implements EngineSession {
   readonly engine = "chromium";
-  private readonly messages: string[] = [];
 
   constructor(
     readonly javaScript: boolean,
     private readonly browser: Browser,
     private readonly context: BrowserContext,
-    private readonly page: Page,
+    protected override readonly page: Page,
   ) {
+    super(page);
     page.on("console", (message) => this.messages.push(`${message.type()}: ${message.text()}`));
     page.on("pageerror", (error) => this.messages.push(`pageerror: ${String(error)}`));
   }
@@ -51,50 +40,12 @@ class ChromiumSession implements EngineSession {
     return this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
   }
 
-  /** Through DevTools' own evaluation, never a <script> element the page's policy would refuse. */
-  async runScript(source: string): Promise<void> {
-    await this.page.evaluate(source);
-  }
-
-  async clickAt(x: number, y: number): Promise<void> {
-    await this.page.mouse.click(x, y);
-  }
-
-  async pointerDown(x: number, y: number): Promise<void> {
-    await this.page.mouse.move(x, y);
-    await this.page.mouse.down();
-  }
-
-  async pointerUp(): Promise<void> {
-    await this.page.mouse.up();
-  }
-
-  async press(key: Key): Promise<void> {
-    await this.page.keyboard.press(KEYS[key]);
-  }
-
-  async keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
-    await this.page.keyboard.down(KEYS[key]);
-  }
-
-  async keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void> {
-    await this.page.keyboard.up(KEYS[key]);
-  }
-
-  async type(text: string): Promise<void> {
-    await this.page.keyboard.type(text);
-  }
-
   async screenshot(path: string, selector?: string): Promise<void> {
     if (!selector) {
       await this.page.screenshot({ path });
       return;
     }
     await this.page.locator(selector).first().screenshot({ path, timeout: 10_000 });
-  }
-
-  consoleMessages(): string[] {
-    return [...this.messages];
   }
 
   async close(): Promise<void> {

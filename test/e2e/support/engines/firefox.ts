@@ -5,27 +5,17 @@
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
 import { findFirefox } from "../../../../scripts/engines.mjs";
 import {
   browserEnv,
   type EngineLauncher,
   type EngineSession,
-  type Key,
   type SessionOptions,
   type Viewport,
 } from "./driver";
-
-const KEYS: Record<Exclude<Key, "Shift+Tab">, KeyInput> = {
-  Tab: "Tab",
-  Enter: "Enter",
-  Escape: "Escape",
-  // The key's value (WebDriver BiDi has no "Space").
-  Space: " ",
-  ArrowRight: "ArrowRight",
-  ArrowDown: "ArrowDown",
-};
+import { DeviceSession } from "./device-session";
 
 /**
  * Firefox preferences for a test profile on a closed machine: no update checks, telemetry or
@@ -115,18 +105,17 @@ async function launch(options: SessionOptions): Promise<{ browser: Browser; prof
   }
 }
 
-class FirefoxSession implements EngineSession {
+class FirefoxSession extends DeviceSession implements EngineSession {
   readonly engine = "firefox";
-
-  private readonly messages: string[] = [];
 
   constructor(
     readonly javaScript: boolean,
     private readonly browser: Browser,
-    private readonly page: Page,
+    protected override readonly page: Page,
     /** A copy of the run's Firefox profile, removed at close (puppeteer keeps a folder it was given). */
     private readonly profile?: string,
   ) {
+    super(page);
     page.on("console", (message) => this.messages.push(`${message.type()}: ${message.text()}`));
     page.on("pageerror", (error) => this.messages.push(`pageerror: ${String(error)}`));
   }
@@ -143,46 +132,6 @@ class FirefoxSession implements EngineSession {
     return this.page.evaluate(fn as (arg: unknown) => Promise<R>, arg) as Promise<R>;
   }
 
-  /** Through WebDriver BiDi's script.evaluate, never a <script> element the page's policy would refuse. */
-  async runScript(source: string): Promise<void> {
-    await this.page.evaluate(source);
-  }
-
-  async clickAt(x: number, y: number): Promise<void> {
-    await this.page.mouse.click(x, y);
-  }
-
-  async pointerDown(x: number, y: number): Promise<void> {
-    await this.page.mouse.move(x, y);
-    await this.page.mouse.down();
-  }
-
-  async pointerUp(): Promise<void> {
-    await this.page.mouse.up();
-  }
-
-  async press(key: Key): Promise<void> {
-    if (key === "Shift+Tab") {
-      await this.page.keyboard.down("Shift");
-      await this.page.keyboard.press("Tab");
-      await this.page.keyboard.up("Shift");
-      return;
-    }
-    await this.page.keyboard.press(KEYS[key]);
-  }
-
-  async keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
-    await this.page.keyboard.down(KEYS[key]);
-  }
-
-  async keyUp(key: Exclude<Key, "Shift+Tab">): Promise<void> {
-    await this.page.keyboard.up(KEYS[key]);
-  }
-
-  async type(text: string): Promise<void> {
-    await this.page.keyboard.type(text);
-  }
-
   async screenshot(file: string, selector?: string): Promise<void> {
     const path = file as `${string}.png`;
     if (!selector) {
@@ -192,10 +141,6 @@ class FirefoxSession implements EngineSession {
     const element = await this.page.$(selector);
     if (!element) throw new Error(`${this.engine}: no ${selector} to screenshot`);
     await element.screenshot({ path });
-  }
-
-  consoleMessages(): string[] {
-    return [...this.messages];
   }
 
   async close(): Promise<void> {
