@@ -12,7 +12,7 @@ import { expect, it } from "vitest";
 
 import { describeEngines } from "./support/engines/suite";
 import { DESKTOP, type Visitor } from "./support/engines/visitor";
-import { AXE_TAGS, SUCCESS, uniqueContact } from "./support/spec-texts";
+import { AXE_TAGS, SUCCESS } from "./support/spec-texts";
 
 const MEASUREMENT_ID = "G-CONSENT1";
 const SERVER_ENV = { GA_MEASUREMENT_ID: MEASUREMENT_ID };
@@ -165,9 +165,7 @@ describeEngines(
       await page.waitForLanding("contact");
       expect(await page.evaluate(barGone)).toBe(true);
       // A submission without consent fires no form_submit (the Accept test below is the control).
-      const contact = uniqueContact();
-      for (const field of ["name", "email", "message"] as const)
-        await page.fill(`#contact [name="${field}"]`, contact[field]);
+      await page.fillValidRequest();
       await page.click('#contact form button[type="submit"]');
       await page.waitFor(toastSays, SUCCESS.title, "the success toast");
       expect(await page.evaluate(eventsOf)).toEqual([]);
@@ -210,9 +208,7 @@ describeEngines(
       await stack.proxy!.waitForHost(TAG_HOST, { from });
       expect(await choice(page)).toBe("granted");
       expect(await page.evaluate(eventsOf)).toEqual([]);
-      const contact = uniqueContact();
-      for (const field of ["name", "email", "message"] as const)
-        await page.fill(`#contact [name="${field}"]`, contact[field]);
+      await page.fillValidRequest();
       await page.click('#contact form button[type="submit"]');
       await page.waitFor(toastSays, SUCCESS.title, "the success toast");
       expect(await page.evaluate(eventsOf)).toEqual(["form_submit"]);

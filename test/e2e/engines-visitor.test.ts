@@ -12,7 +12,7 @@ import { headerLinks } from "~/content/navigation";
 import type { Viewport } from "./support/engines/driver";
 import { describeEngines } from "./support/engines/suite";
 import { DESKTOP, faqAnswersAre, PHONE, shownText, SIZES, type Visitor } from "./support/engines/visitor";
-import { SUCCESS, uniqueContact, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
+import { SUCCESS, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
 
 /**
  * Where an element (with its label, `withLabel`) is against the fixed header, the viewport and (when
@@ -144,13 +144,6 @@ async function placeUntilStill(page: Visitor, place: () => boolean, what: string
   if (still < 2) throw new Error(`${page.engine}: ${what} never held still`);
 }
 
-/** Fills the contact form's required fields, key by key, with a request no other test sends. */
-async function fillValidRequest(page: Visitor): Promise<void> {
-  const contact = uniqueContact();
-  for (const field of ["name", "email", "message"] as const)
-    await page.fill(`#contact [name="${field}"]`, contact[field]);
-}
-
 // Desktop tests first, then phone ones: each session goes there once (SIZES, visitor.ts).
 describeEngines("the page in every engine: what a visitor does", ({ engine, stack, visitor }) => {
   for (const javaScript of [true, false]) {
@@ -181,7 +174,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         { selector: "#contact-name", withLabel: true },
         "Full name and its label after an empty submit",
       );
-      await fillValidRequest(page);
+      await page.fillValidRequest();
       const before = stack.fake.requests.length;
       await page.click('#contact form button[type="submit"]');
       await waitForShown(page, "[role=region]", SUCCESS.title);
@@ -301,7 +294,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
     await page.submitAndSettle(() => page.click('#contact form button[type="submit"]'), /#contact-form/);
     await waitForShown(page, "#contact [role=alert]", VALIDATION_TITLE);
     expect(stack.fake.requests.length - before).toBe(0);
-    await fillValidRequest(page);
+    await page.fillValidRequest();
     await page.submitAndSettle(() => page.click('#contact form button[type="submit"]'), /contact=sent/);
     await waitForShown(page, "#contact [role=status]", SUCCESS.title);
     await page.waitForLanding("contact-form");

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { uniqueContact } from "../spec-texts";
 import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./driver";
 
 export const PHONE: Viewport = { width: 390, height: 844 };
@@ -219,6 +220,22 @@ export class Visitor {
   async fill(selector: string, text: string): Promise<void> {
     await this.click(selector);
     await this.session.type(text);
+    // If the keys missed the field, say where they went (Firefox once sent a form, message empty).
+    const [value, focus] = await this.session.evaluate(
+      (field) => [document.querySelector<HTMLInputElement>(field)?.value, document.activeElement?.outerHTML],
+      selector,
+    );
+    if (!value?.endsWith(text))
+      throw new Error(
+        `${this.engine}: ${selector} holds ${JSON.stringify(value)} after typing; focus: ${focus}`,
+      );
+  }
+
+  /** Types a request no other test sends into the contact form's required fields, key by key. */
+  async fillValidRequest(): Promise<void> {
+    const contact = uniqueContact();
+    for (const field of ["name", "email", "message"] as const)
+      await this.fill(`#contact [name="${field}"]`, contact[field]);
   }
 
   press(key: Key): Promise<void> {
