@@ -28,14 +28,14 @@ export const BUDGETS = [
     name: "lead store code (app/lib/leads/)",
     folders: ["app/lib/leads"],
     unit: "code lines",
-    max: 1_697,
+    max: 1_698,
     target: 1_700,
   },
   {
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 10_498,
+    max: 10_499,
     target: 10_500,
   },
   {
@@ -50,7 +50,7 @@ export const BUDGETS = [
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 22_585,
+    max: 22_581,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
@@ -61,7 +61,7 @@ export const BUDGETS = [
     max: 3_455,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 27_209, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 27_206, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */

@@ -31,9 +31,9 @@ export async function beginCall({ db, now, leaseMs }: StoreContext, { lead, toke
 }
 
 /**
- * The holder's word, after `beginCall` failed, that its call never began (the store may yet commit
- * `beginCall`: a paused server wakes): the lead goes back as it was, the attempt uncounted. False:
- * the claim no longer held the lead.
+ * The holder's word that its call never began (`beginCall` failed or answered too late; the store
+ * may yet commit it): the lead goes back as it was, the attempt uncounted, even from expiry's hold
+ * (which keeps the token). False: the claim no longer held the lead.
  */
 export async function releaseUncalled({ db, now }: StoreContext, { lead, token }: Claim) {
   const wasHeld = lead.callStartedAt !== null;
@@ -44,11 +44,12 @@ export async function releaseUncalled({ db, now }: StoreContext, { lead, token }
       leaseUntil: null,
       leaseToken: null,
       callStartedAt: lead.callStartedAt,
+      lastReason: lead.lastReason,
       nextAttemptAt: wasHeld ? null : now(),
       attempts: sql<number>`attempts - 1`,
     })
     .where("id", "=", lead.id)
-    .where("state", "=", "sending")
+    .where("state", "in", fromStates("releaseUncalled"))
     .where("leaseToken", "=", token)
     .executeTakeFirst();
   return changedOne(result);
@@ -151,7 +152,7 @@ export async function claimIfIn(context: StoreContext, id: string, states: reado
   return claimed;
 }
 
-/** Attempts whose lease ran out: held if their call had begun, else pending and due now. */
+/** Lapsed leases: held if their call had begun (keeping the token: releaseUncalled), else pending, due now. */
 export async function expireLeases({ db, now }: StoreContext) {
   const at = now();
   const uncalled = sql`call_started_at is null`;
@@ -163,7 +164,7 @@ export async function expireLeases({ db, now }: StoreContext) {
       attempts: sql<number>`case when ${uncalled} then attempts - 1 else attempts end`,
       lastReason: sql<string | null>`case when ${uncalled} then last_reason else 'unknown' end`,
       leaseUntil: null,
-      leaseToken: null,
+      leaseToken: sql<string | null>`case when ${uncalled} then null else lease_token end`,
     })
     .where("state", "=", "sending")
     .where("leaseUntil", "<", at)
