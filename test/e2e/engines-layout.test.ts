@@ -26,7 +26,7 @@ import { describeEngines, type EngineContext, screenshotDir } from "./support/en
 import { DESKTOP, PHONE, SIZES } from "./support/engines/visitor";
 import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
-// Widest first, as each session starts (WebKit restarts its browser between desktop and phone: webkit.ts).
+// Widest first, as each session starts (WebKit restarts its browser for phone widths: `zoomPhones`).
 const WIDTHS = [1440, 1280, 1024, 768, 640, 430, 390, 375, 360, 320];
 const PIPELINE_WIDTHS = [390, 375, 360, 320];
 const windowAt = (width: number) => ({ width, height: width < 640 ? 844 : 900 });
@@ -210,7 +210,7 @@ describeEngines(
     });
   },
   // The run's default (vitest.config.ts), named: the lone words are looked for with it.
-  { fonts: LIBERATION },
+  { fonts: LIBERATION, zoomPhones: true },
 );
 
 for (const fonts of FONT_SETS)
@@ -221,4 +221,5 @@ for (const fonts of FONT_SETS)
 
 describeEngines(`no lone word, fonts: ${DEJAVU.name}`, (context) => loneWordTests(context), {
   fonts: DEJAVU,
+  zoomPhones: true,
 });

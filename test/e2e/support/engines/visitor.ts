@@ -13,7 +13,7 @@ import type { EngineName, EngineSession, Key, PageFunction, Viewport } from "./d
 export const PHONE: Viewport = { width: 390, height: 844 };
 export const DESKTOP: Viewport = { width: 1280, height: 800 };
 /**
- * Desktop first, as every session starts: WebKit restarts its browser to go between desktop and
+ * Desktop first, as every session starts: WebKit may restart its browser to go between desktop and
  * phone widths (webkit.ts), so a file's tests take each session there once.
  */
 export const SIZES = [
@@ -116,7 +116,7 @@ export class Visitor {
 
   /**
    * Resizes the viewport of the page already open, as a phone turned or a window dragged does, and
-   * says whether that page is still open: WebKit restarts its browser between phone and desktop
+   * says whether that page is still open: WebKit may restart its browser between phone and desktop
    * widths (webkit.ts), which leaves no page.
    */
   async resize(viewport: Viewport): Promise<boolean> {
