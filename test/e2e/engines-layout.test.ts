@@ -23,13 +23,16 @@ import {
   sweepFrameReady,
 } from "./support/design";
 import { describeEngines, type EngineContext, screenshotDir } from "./support/engines/suite";
+import type { Viewport } from "./support/engines/driver";
 import { DESKTOP, PHONE, SIZES } from "./support/engines/visitor";
 import { findHorizontalOverflow, OVERFLOW_CONTROL_FINDINGS, plantOverflowControl } from "./support/layout";
 
-// Widest first, as each session starts (WebKit restarts its browser for phone widths: `zoomPhones`).
+// Widest first, as each session starts (WebKit restarts its browser to zoom: driver.ts's `zoomed`).
 const WIDTHS = [1440, 1280, 1024, 768, 640, 430, 390, 375, 360, 320];
 const PIPELINE_WIDTHS = [390, 375, 360, 320];
-const windowAt = (width: number) => ({ width, height: width < 640 ? 844 : 900 });
+// Phone widths zoomed: text is measured as on a phone's screen (decision 056).
+const zoomed = (viewport: Viewport): Viewport => ({ ...viewport, zoomed: viewport.width < 640 });
+const windowAt = (width: number) => zoomed({ width, height: width < 640 ? 844 : 900 });
 
 /**
  * How far the hero pipeline's line reaches below the middle of its last icon (≤ 0: it ends there).
@@ -88,7 +91,7 @@ function loneWordTests({ visitor }: Pick<EngineContext, "visitor">, layout = fal
     const inWindow = new Map<number, number[]>();
     const sizes = layout
       ? WIDTHS.map((width) => (width === DESKTOP.width ? DESKTOP : windowAt(width)))
-      : [DESKTOP, ...WINDOW_WIDTHS.map((width) => ({ width, height: HEIGHT }))];
+      : [DESKTOP, ...WINDOW_WIDTHS.map((width) => windowAt(width))];
     await page.throughSizes("/", sizes, async ({ width }) => {
       if (layout) {
         const problems = await page.evaluate(findHorizontalOverflow);
@@ -155,7 +158,7 @@ describeEngines(
         // As a visitor reads them: the page's JavaScript covered the cards not seen yet when it took
         // over, and uncovered them a second after they came into view. WebKit's layout of the row
         // broke only then, never on the first layout.
-        await page.open("/", viewport);
+        await page.open("/", zoomed(viewport));
         await page.waitFor(
           () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
           undefined,
@@ -203,14 +206,14 @@ describeEngines(
     // With JavaScript, the same text and styles: one font set tells whether a script made a lone word.
     it(`no lone word, desktop and phone, JavaScript on`, async () => {
       const page = await visitor(true);
-      await page.throughSizes("/", [DESKTOP, PHONE], async ({ width }) => {
+      await page.throughSizes("/", [DESKTOP, zoomed(PHONE)], async ({ width }) => {
         const orphans = (await page.evaluate(designFacts, true)).loneWords;
         expect(orphans, `${width} px: ${JSON.stringify(orphans, null, 1)}`).toEqual([]);
       });
     });
   },
   // The run's default (vitest.config.ts), named: the lone words are looked for with it.
-  { fonts: LIBERATION, zoomPhones: true },
+  { fonts: LIBERATION },
 );
 
 for (const fonts of FONT_SETS)
@@ -221,5 +224,4 @@ for (const fonts of FONT_SETS)
 
 describeEngines(`no lone word, fonts: ${DEJAVU.name}`, (context) => loneWordTests(context), {
   fonts: DEJAVU,
-  zoomPhones: true,
 });

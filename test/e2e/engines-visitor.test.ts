@@ -135,13 +135,29 @@ async function openAt(page: Visitor, id: string, viewport: Viewport): Promise<vo
  * (content-visibility; WebKit has no scroll anchoring) can move it after a scroll. Page scripts
  * may be off, so the waiting is done here, not with the page's timers.
  */
-async function placeUntilStill(page: Visitor, place: () => boolean, what: string): Promise<void> {
+/**
+ * Puts the e-mail field's top at `top` px from the viewport's top (negative: from its bottom), with
+ * focus on the field `focus`. Runs in the page; true once it was there (within a pixel: positions
+ * can be fractional, and scrolling moves by whole pixels). Focus first: an engine may scroll to it
+ * even when asked not to (Firefox without JavaScript); the scroll after it decides where the page is.
+ */
+function placeEmail({ focus, top }: { focus: string; top: number }): boolean {
+  document.getElementById(focus)!.focus({ preventScroll: true });
+  const off =
+    document.getElementById("contact-email")!.getBoundingClientRect().top -
+    (top < 0 ? window.innerHeight + top : top);
+  const placed = Math.abs(off) < 1.5;
+  if (!placed) window.scrollTo({ top: window.scrollY + Math.round(off), behavior: "instant" });
+  return placed;
+}
+
+async function placeUntilStill(page: Visitor, spot: Parameters<typeof placeEmail>[0]) {
   let still = 0;
   for (let round = 0; round < 40 && still < 2; round++) {
-    still = (await page.evaluate(place)) ? still + 1 : 0;
+    still = (await page.evaluate(placeEmail, spot)) ? still + 1 : 0;
     if (still < 2) await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  if (still < 2) throw new Error(`${page.engine}: ${what} never held still`);
+  if (still < 2) throw new Error(`${page.engine}: the e-mail field never held still at ${spot.top} px`);
 }
 
 // Desktop tests first, then phone ones: each session goes there once (SIZES, visitor.ts).
@@ -188,21 +204,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         // The e-mail field just below the bottom edge, with focus on the field before it. Scrolling
         // there renders the parts above it (content-visibility), which WebKit (no scroll anchoring)
         // lets move the field: placed again until it stays where it should be, before the Tab.
-        await placeUntilStill(
-          page,
-          () => {
-            const email = document.getElementById("contact-email")!;
-            // Within a pixel: positions can be fractional, and scrolling moves by whole pixels.
-            // Focus first: an engine may scroll to it even when asked not to (Firefox without
-            // JavaScript); the scroll after it decides where the page is.
-            document.getElementById("contact-name")!.focus({ preventScroll: true });
-            const off = email.getBoundingClientRect().top - window.innerHeight + 4;
-            const placed = Math.abs(off) < 1.5;
-            if (!placed) window.scrollTo({ top: window.scrollY + Math.round(off), behavior: "instant" });
-            return placed;
-          },
-          "the e-mail field 4 px above the bottom edge",
-        );
+        await placeUntilStill(page, { focus: "contact-name", top: -4 });
         await page.press("Tab");
         await expectComesIntoClearView(
           page,
@@ -210,20 +212,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
           "E-mail after Tab",
         );
         // The e-mail field under the fixed header, then Shift+Tab from the field after it.
-        await placeUntilStill(
-          page,
-          () => {
-            const email = document.getElementById("contact-email")!;
-            (email.closest("form")!.elements.namedItem("phone") as HTMLElement).focus({
-              preventScroll: true,
-            });
-            const off = email.getBoundingClientRect().top - 30;
-            const placed = Math.abs(off) < 1.5;
-            if (!placed) window.scrollTo({ top: window.scrollY + Math.round(off), behavior: "instant" });
-            return placed;
-          },
-          "the e-mail field 30 px below the top, under the header",
-        );
+        await placeUntilStill(page, { focus: "contact-phone", top: 30 });
         await page.press("Shift+Tab");
         await expectComesIntoClearView(
           page,

@@ -12,6 +12,11 @@ export const ENGINE_NAMES: readonly EngineName[] = ["chromium", "firefox", "webk
 export interface Viewport {
   width: number;
   height: number;
+  /**
+   * WebKit lays it out at page zoom 2, where text breaks into lines as on a phone's 2x screen (zoom
+   * 1 breaks some differently), as it does any viewport its window cannot reach. Others ignore it.
+   */
+  zoomed?: boolean;
 }
 
 export interface SessionOptions {
@@ -27,12 +32,6 @@ export interface SessionOptions {
    * localhost: a test records where the page tried to go (test/e2e/support/recording-proxy.ts).
    */
   proxy?: string;
-  /**
-   * WebKit lays out every phone width (under 640 px) at page zoom 2, where text breaks into lines
-   * as on a phone's 2x screen (zoom 1 breaks some differently); otherwise only the widths its window
-   * cannot reach (under 334 px), and a phone-sized session needs no restart. Others ignore it.
-   */
-  zoomPhones?: boolean;
 }
 
 /** The browser's environment for a session: this process's, with the session's font set. */

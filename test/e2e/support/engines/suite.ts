@@ -72,7 +72,7 @@ function useServer(serverEnv: Record<string, string | undefined>, recordRequests
 }
 
 /**
- * `zoomPhones`: see SessionOptions. `fonts`: the font set every session of the suite uses (test/fonts/font-sets.ts); the run's default
+ * `fonts`: the font set every session of the suite uses (test/fonts/font-sets.ts); the run's default
  * when unset. `serverEnv`: the server's environment beside the browser tests' own. `recordRequests`:
  * every session sends what leaves 127.0.0.1 to a recording proxy (`stack.proxy`), which sends
  * nothing on.
@@ -84,13 +84,7 @@ export function describeEngines(
     fonts,
     serverEnv = {},
     recordRequests = false,
-    zoomPhones,
-  }: {
-    fonts?: FontSet;
-    serverEnv?: Record<string, string | undefined>;
-    recordRequests?: boolean;
-    zoomPhones?: boolean;
-  } = {},
+  }: { fonts?: FontSet; serverEnv?: Record<string, string | undefined>; recordRequests?: boolean } = {},
 ): void {
   describe(title, { timeout: 120_000 }, () => {
     const stack = useServer(serverEnv, recordRequests);
@@ -109,7 +103,7 @@ export function describeEngines(
             if (!sessions.has(javaScript))
               sessions.set(
                 javaScript,
-                launcher.open({ javaScript, fonts: fonts?.file, proxy: stack.proxy?.url, zoomPhones }),
+                launcher.open({ javaScript, fonts: fonts?.file, proxy: stack.proxy?.url }),
               );
             return new Visitor(await sessions.get(javaScript)!, stack.app.url);
           },

@@ -11,8 +11,8 @@
  * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
  *   `--full-screen`). Narrower viewports run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which
  *   WebKitGTK applies as a page zoom: a 640 px window lays the page out in a 320 CSS px viewport;
- *   with `zoomPhones`, every phone width does, as text is measured on a phone's 2x screen. The
- *   session is restarted when a viewport needs the other scale.
+ *   so does a viewport marked `zoomed` (driver.ts). The session is restarted when a viewport needs
+ *   the other scale.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -41,7 +41,6 @@ const START_POLICY: StartPolicy = { deadlineMs: 60_000 };
 const COMMAND_DEADLINE_MS = 30_000;
 /** Below this width a window cannot go: such viewports use page zoom 2 instead. */
 const NARROWEST_WINDOW = 334;
-const PHONES_BELOW = 640;
 
 /** The keys a test may press, as WebDriver key values. */
 const KEYS: Record<Exclude<Key, "Shift+Tab">, string> = {
@@ -226,8 +225,7 @@ class WebKitSession implements EngineSession {
     private readonly policy: StartPolicy,
     private readonly xvfb: { process: ChildProcess; display: string },
     private readonly configHome: string,
-    private readonly proxy: string | undefined,
-    private readonly zoomBelow: number,
+    private readonly proxy: string | undefined = undefined,
   ) {}
 
   /** Starts a driver and a MiniBrowser with the given zoom, within the policy's deadline. */
@@ -285,7 +283,7 @@ class WebKitSession implements EngineSession {
   }
 
   async setViewport(viewport: Viewport): Promise<void> {
-    const zoom = viewport.width < this.zoomBelow ? 2 : 1;
+    const zoom = viewport.zoomed || viewport.width < NARROWEST_WINDOW ? 2 : 1;
     if (this.running?.zoom !== zoom) {
       await this.stop();
       await this.start(zoom);
@@ -457,7 +455,6 @@ export function webkitLauncher(override: { browser?: string; policy?: StartPolic
         xvfb,
         configHome,
         options.proxy,
-        options.zoomPhones ? PHONES_BELOW : NARROWEST_WINDOW,
       );
       try {
         await session.start(1);
