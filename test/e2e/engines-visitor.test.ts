@@ -226,7 +226,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
   for (const javaScript of [true, false]) {
     const js = `JavaScript ${javaScript ? "on" : "off"}`;
 
-    it(`phone, ${js}: the toggle opens and closes the menu, and choosing a section closes it and lands there`, async () => {
+    it(`phone, ${js}: the toggle opens and closes the menu, and choosing a section closes it and lands there; a FAQ question opens its answer, and opening another closes it`, async () => {
       const page = await visitor(javaScript);
       await page.open("/", PHONE);
       if (javaScript) await page.waitForEnhancement();
@@ -251,11 +251,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.click('header [aria-controls="mobile-menu"]');
       await page.waitFor(menuShown, false, "the toggle to close the menu on #testimonials");
       expect(await page.scrollY()).toBe(y);
-    });
-
-    it(`phone, ${js}: a FAQ question opens its answer, and opening another closes it`, async () => {
-      const page = await visitor(javaScript);
-      await openAt(page, "faq", PHONE);
+      // The same page, read on to the FAQ.
       await page.click("#faq h3", faqs[0]!.question);
       await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [0], closed: [1] }, "answer 1 open");
       await page.click("#faq h3", faqs[1]!.question);
