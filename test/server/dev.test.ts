@@ -109,30 +109,74 @@ async function stopThroughNpm(run: NpmRun, signal: NodeJS.Signals, port: number)
   await waitFor("every process npm started to end", () => processes.every((pid) => !isAlive(pid)), 10_000);
 }
 
-describeBrowser("npm run dev", () => {
+/** What a developer's terminal must never show on a dev build (issue 24: two on every build). */
+function expectNoBuildWarnings(run: NpmRun): void {
+  expect(run.output()).not.toMatch(/css-syntax-error|\[WARNING\]|▲|warning/i);
+}
+
+/**
+ * `MOCKS=true npm run dev` as a developer uses it (issue 24: it mocked nothing, every call went to
+ * the network). The shell says SUPABASE_URL is a real listener and names a production lead store
+ * (a file, and a PostgreSQL URL): none may see anything. MOCKS_MODE=fail is the handlers' option
+ * (test/lib/contact/dev-mocks.test.ts) and the environment's (test/lib/env.test.ts).
+ */
+describeBrowser("MOCKS=true npm run dev", () => {
   let dir: string;
   let browser: Browser;
+  let shellFunction: FakeFunction;
+  let productionFile: string;
+  let serial = 0;
 
   beforeAll(async () => {
     dir = checkoutCopy();
     copyProductionBuild(dir);
-    browser = await launchChromium();
+    [browser, shellFunction] = await Promise.all([launchChromium(), startFakeFunction()]);
+    productionFile = join(mkdtempSync(join(tmpdir(), "dev-mocks-production-")), "leads.sqlite");
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all([browser?.close(), shellFunction?.close()]);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("builds into .builds/dev only, listens on 127.0.0.1, reloads the open page on an edit of content or a component, stops on SIGTERM to npm; npm start then serves the production build and refuses the development one in one line", async () => {
+  const shell = (port: number) => ({
+    ...isolated(dir),
+    PORT: String(port),
+    MOCKS: "true",
+    SUPABASE_URL: shellFunction.url,
+    SUPABASE_ANON_KEY: "a-real-looking-anon-key",
+    LEADS_DATABASE_FILE: productionFile,
+    // Nothing listens there: were it used, every lead would go to the function directly, unstored.
+    DATABASE_URL: "postgres://site:secret@127.0.0.1:1/production",
+    CONTACT_FUNCTION_TIMEOUT_MS: "1500",
+    // The dispatcher would retry the mock-fail lead later: not within this test.
+    CONTACT_RETRY_INITIAL_SECONDS: "3600",
+  });
+
+  /** A visitor without JavaScript sends the form; the answer as the browser gets it. */
+  async function send(url: string, message: string): Promise<{ status: number; html: string }> {
+    const body = new URLSearchParams({
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      message: `${message} (dev mocks case ${++serial})`,
+    });
+    const res = await fetch(`${url}/?index`, { method: "POST", body, redirect: "manual" });
+    if (res.status !== 303) return { status: res.status, html: await res.text() };
+    const next = await fetch(new URL(res.headers.get("location")!, url));
+    return { status: 303, html: await next.text() };
+  }
+
+  it("builds into .builds/dev only, listens on 127.0.0.1, reloads the open page on an edit of content or a component; the mock succeeds, fails on mock-fail and times out on mock-timeout as a visitor sees it, the real URL and the production file get nothing; no build warning; stops on SIGINT to npm; npm start then serves the production build and refuses the development one in one line", async () => {
     const production = productionBuildFiles(dir);
     const port = await freePort();
-    const dev = runNpm(["run", "dev"], { cwd: dir, env: { ...isolated(dir), PORT: String(port) } });
+    const dev = runNpm(["run", "dev"], { cwd: dir, env: shell(port) });
     try {
       const url = `http://127.0.0.1:${port}`;
       await waitForStatus(dev, `${url}/`);
       expect(existsSync(join(dir, ".builds/dev/index.js"))).toBe(true);
       // 7F000001 is 127.0.0.1: no socket on any other address.
       expect(listeningAddresses(port)).toEqual(["0100007F"]);
+      expect(dev.output()).toContain("[mocks] send-contact-email is mocked: succeeds");
+      expect(dev.output()).toContain('"contactSink":"mocked"');
 
       const page = await browser.newPage();
       // React's development build warns of what the server's HTML and the first client render
@@ -178,7 +222,28 @@ describeBrowser("npm run dev", () => {
       await expect.poll(() => page.locator('[data-edited="component"]').count(), { timeout: 60_000 }).toBe(1);
       await page.close();
 
-      await stopThroughNpm(dev, "SIGTERM", port);
+      const ok = await send(url, "Please automate our weekly invoicing run for us.");
+      expect(ok.status).toBe(303);
+      expect(ok.html).toContain(SUCCESS.title);
+      const failed = await send(url, "Please mock-fail this one, it is a test of the error.");
+      expect(failed.status).toBe(502);
+      expect(failed.html).toContain(SEND_ERROR.title);
+      const timedOut = await send(url, "Please mock-timeout this one, the server gives up.");
+      expect(timedOut.status).toBe(504);
+      expect(timedOut.html).toContain(SEND_ERROR.title);
+      expect(dev.output().match(/\[mocks\] send-contact-email called \(mocked\)/g)).toHaveLength(3);
+      // Kept in the development data folder, never where the shell pointed.
+      const kept = readLeads(join(dir, ".data/dev/leads.sqlite"));
+      expect(kept.map((lead) => [lead.message.split(",")[0], lead.state])).toEqual([
+        ["Please automate our weekly invoicing run for us. (dev mocks case 1)", "delivered"],
+        ["Please mock-fail this one", "pending"],
+        ["Please mock-timeout this one", "possibly_delivered"],
+      ]);
+      expect(existsSync(productionFile)).toBe(false);
+      expect(shellFunction.requests).toHaveLength(0);
+      expectNoBuildWarnings(dev);
+
+      await stopThroughNpm(dev, "SIGINT", port);
     } finally {
       if (dev.process.exitCode === null) killTree(dev.pid);
     }
@@ -209,135 +274,6 @@ describeBrowser("npm run dev", () => {
       killTree(start.pid);
     }
   }, 360_000);
-});
-
-/** What a developer's terminal must never show on a dev build (issue 24: two on every build). */
-function expectNoBuildWarnings(run: NpmRun): void {
-  expect(run.output()).not.toMatch(/css-syntax-error|\[WARNING\]|▲|warning/i);
-}
-
-/**
- * `MOCKS=true npm run dev` as a developer uses it (issue 24: it mocked nothing, every call went
- * to the network). A visitor without JavaScript posts the form; MSW answers in the dev process.
- * The shell says SUPABASE_URL is a real listener and names a production lead store (a file, and a
- * PostgreSQL URL): none may see anything.
- */
-describe("MOCKS=true npm run dev", () => {
-  let dir: string;
-  let shellFunction: FakeFunction;
-  let productionFile: string;
-  let serial = 0;
-
-  beforeAll(async () => {
-    dir = checkoutCopy();
-    shellFunction = await startFakeFunction();
-    productionFile = join(mkdtempSync(join(tmpdir(), "dev-mocks-production-")), "leads.sqlite");
-  }, 120_000);
-  afterAll(async () => {
-    await shellFunction?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const shell = (extra: Record<string, string | undefined>) => ({
-    ...isolated(dir),
-    MOCKS: "true",
-    SUPABASE_URL: shellFunction.url,
-    SUPABASE_ANON_KEY: "a-real-looking-anon-key",
-    LEADS_DATABASE_FILE: productionFile,
-    // Nothing listens there: were it used, every lead would go to the function directly, unstored.
-    DATABASE_URL: "postgres://site:secret@127.0.0.1:1/production",
-    CONTACT_FUNCTION_TIMEOUT_MS: "1500",
-    // The dispatcher would retry the mock-fail lead later: not within this test.
-    CONTACT_RETRY_INITIAL_SECONDS: "3600",
-    ...extra,
-  });
-
-  /** A visitor without JavaScript sends the form; the answer as the browser gets it. */
-  async function send(url: string, message: string): Promise<{ status: number; html: string }> {
-    const body = new URLSearchParams({
-      name: "Ada Lovelace",
-      email: "ada@example.com",
-      message: `${message} (dev mocks case ${++serial})`,
-    });
-    const res = await fetch(`${url}/?index`, { method: "POST", body, redirect: "manual" });
-    if (res.status !== 303) return { status: res.status, html: await res.text() };
-    const next = await fetch(new URL(res.headers.get("location")!, url));
-    return { status: 303, html: await next.text() };
-  }
-
-  const stop = async (run: NpmRun) => {
-    if (run.process.exitCode !== null) return;
-    process.kill(run.pid, "SIGTERM");
-    await run.exited;
-  };
-
-  it("succeeds, fails on mock-fail and times out on mock-timeout as a visitor sees it; the real URL and the production file get nothing; no build warning; stops on SIGINT to npm", async () => {
-    const port = await freePort();
-    const dev = runNpm(["run", "dev"], { cwd: dir, env: shell({ PORT: String(port) }) });
-    try {
-      const url = `http://127.0.0.1:${port}`;
-      await waitForStatus(dev, `${url}/`);
-      expect(dev.output()).toContain("[mocks] send-contact-email is mocked: succeeds");
-      expect(dev.output()).toContain('"contactSink":"mocked"');
-
-      const ok = await send(url, "Please automate our weekly invoicing run for us.");
-      expect(ok.status).toBe(303);
-      expect(ok.html).toContain(SUCCESS.title);
-
-      const failed = await send(url, "Please mock-fail this one, it is a test of the error.");
-      expect(failed.status).toBe(502);
-      expect(failed.html).toContain(SEND_ERROR.title);
-
-      const timedOut = await send(url, "Please mock-timeout this one, the server gives up.");
-      expect(timedOut.status).toBe(504);
-      expect(timedOut.html).toContain(SEND_ERROR.title);
-
-      expect(dev.output().match(/\[mocks\] send-contact-email called \(mocked\)/g)).toHaveLength(3);
-      // Kept in the development data folder, never where the shell pointed.
-      const kept = readLeads(join(dir, ".data/dev/leads.sqlite"));
-      expect(kept.map((lead) => [lead.message.split(",")[0], lead.state])).toEqual([
-        ["Please automate our weekly invoicing run for us. (dev mocks case 1)", "delivered"],
-        ["Please mock-fail this one", "pending"],
-        ["Please mock-timeout this one", "possibly_delivered"],
-      ]);
-      expect(existsSync(productionFile)).toBe(false);
-      expect(shellFunction.requests).toHaveLength(0);
-      expectNoBuildWarnings(dev);
-      await stopThroughNpm(dev, "SIGINT", port);
-    } finally {
-      await stop(dev);
-    }
-  }, 240_000);
-
-  it("MOCKS_MODE=fail: every call fails with the error notice; PORT unset listens on 3001, beside npm start's 3000", async () => {
-    const busy = await isListening(3001);
-    const dev = runNpm(["run", "dev"], {
-      cwd: dir,
-      env: shell({ PORT: undefined, MOCKS_MODE: "fail" }),
-    });
-    try {
-      if (busy) {
-        // Someone else holds 3001 on this machine: dev still tries 3001, and says so.
-        expect((await dev.exited).code).toBe(1);
-        expect(dev.output()).toMatch(/npm run dev: .*127\.0\.0\.1:3001/);
-        return;
-      }
-      const url = "http://127.0.0.1:3001";
-      await waitForStatus(dev, `${url}/`);
-      expect(dev.output()).toContain('"listening":"http://127.0.0.1:3001"');
-      expect(dev.output()).toContain(
-        "[mocks] send-contact-email is mocked: every call fails (MOCKS_MODE=fail)",
-      );
-      const failed = await send(url, "An ordinary message that would succeed otherwise.");
-      expect(failed.status).toBe(502);
-      expect(failed.html).toContain(SEND_ERROR.title);
-      expect(dev.output()).toContain("[mocks] send-contact-email called (failing)");
-      expect(shellFunction.requests).toHaveLength(0);
-      expectNoBuildWarnings(dev);
-    } finally {
-      await stop(dev);
-    }
-  }, 240_000);
 });
 
 describe("the dev test's copy", () => {
