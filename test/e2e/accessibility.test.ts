@@ -13,9 +13,9 @@ import { AXE_TAGS, VALIDATION_TITLE } from "./support/spec-texts";
 const AXE_TIMEOUT = 120_000;
 
 /**
- * Why axe may leave a text's contrast for a person to judge: the background is a gradient, an
- * image or another element, which it does not compute. Those are measured below from the pixels.
- * Any other reason (a colour it cannot parse, an error, "default") means the rule did not run.
+ * Reasons axe leaves a text's contrast for review because it cannot compute the background (a
+ * gradient, an image, another element): those are measured below from the pixels. Any other reason
+ * (a colour it cannot parse, an error, "default") means the rule did not run.
  */
 const FOR_REVIEW = new Set([
   "bgImage",
@@ -45,10 +45,8 @@ interface Measured {
 }
 
 /**
- * Two style sheets the measurement adds to the page (constructed, so the page's policy on inline
- * styles does not apply): one holds transitions still while measuring, the other, switched on and
- * off, makes every text transparent. A sheet is one style change for the whole page, where an
- * inline style on each element was a thousand (issue 39: the audits' costliest step).
+ * Constructed sheets, so the page's policy on inline styles does not apply, and one style change for
+ * the whole page rather than one per element (issue 39).
  */
 async function installTextHider(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -83,7 +81,6 @@ async function removeTextHider(page: Page): Promise<void> {
   });
 }
 
-/** A text to measure, where it is on screen now. */
 interface OnScreen {
   index: number;
   color: string;
@@ -92,23 +89,17 @@ interface OnScreen {
 }
 
 /**
- * The contrast of texts whose background axe could not compute (a gradient, an image, another
- * element behind), measured from the pixels: two screenshots of the viewport, as shown and with
- * every text on the page made transparent. Where they differ, glyphs are drawn; each text's colour
- * is compared with what lies behind each of its pixels, and the worst one counts.
- *
- * The first text not yet measured is scrolled to the middle of the viewport; every other one that
- * is then wholly on screen and on top (nothing over any part of it) is measured from the same two
- * screenshots.
+ * Two screenshots, as shown and with every text transparent: where they differ, glyphs are drawn,
+ * and each text's worst pixel against what lies behind it counts. Every text wholly on screen and on
+ * top when the first pending one is centred is measured from the same pair.
  */
 async function measureContrast(
   page: Page,
   selectors: string[],
 ): Promise<{ ratio: number; required: number }[]> {
   const results: { ratio: number; required: number }[] = [];
-  // Scrolling a text into view must not put it under the pointer, or it would turn to its hover
-  // colours between reading its colour and the screenshots: unless the pointer rests on something
-  // fixed (a toast it keeps open, the header), it moves to the fixed header.
+  // A text scrolled under the pointer would turn to its hover colours: unless the pointer rests on
+  // something fixed (a toast it keeps open, the header), it moves to the fixed header.
   const pointerOnFixed = await page.evaluate(() =>
     Array.from(document.querySelectorAll(":hover")).some((el) => getComputedStyle(el).position === "fixed"),
   );
@@ -257,7 +248,6 @@ async function measureContrast(
 }
 
 interface Audit {
-  /** Failures, one line each: empty when the page passes. */
   problems: string[];
   /** Texts left for review, with the contrast measured from the pixels. */
   measured: Measured[];
@@ -337,8 +327,8 @@ async function audit(page: Page, label: string, measureWithin?: string, only?: s
 }
 
 /**
- * On `/` axe itself must have checked texts (the issue's proof that the rule runs); on a page whose
- * every text sits on a gradient (the 404), the texts measured from the pixels count.
+ * Axe itself must have checked texts (the proof that the rule runs), except on a page whose every
+ * text sits on a gradient (the 404), where the texts measured from the pixels count.
  */
 async function expectAccessible(
   page: Page,
@@ -350,10 +340,7 @@ async function expectAccessible(
   }: {
     axeMustCheck?: boolean;
     measureWithin?: string;
-    /**
-     * The parts a state changes, when the rest of the page is the state already audited whole (the
-     * FAQ opened, a toast shown): axe's run on a whole page is the suite's costliest step.
-     */
+    /** The parts a state changes, when the rest of the page was already audited whole. */
     only?: string[];
   } = {},
 ): Promise<Audit> {
@@ -381,8 +368,7 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
     expect(colourDeclarations.filter((declaration) => /okl(?:ab|ch)\(/.test(declaration))).toEqual([]);
   }
 
-  // One page per size goes through the states a visitor brings about in turn: each audit after the
-  // first covers only what its state changed (axe's run on a whole page is the costliest step).
+  // One page per size goes through the states a visitor brings about in turn.
   for (const { name, options } of SIZES) {
     it(
       `${name}: home page, FAQ collapsed${name === "phone" ? ", the mobile menu open" : ""}, FAQ expanded (all 8, one answer open), a toast open (the validation error)`,

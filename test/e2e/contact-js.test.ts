@@ -60,7 +60,6 @@ describeBrowser("contact form with JavaScript", () => {
       await submitButton(page).click();
       const notice = toast(page, VALIDATION_TITLE).filter({ hasText: message });
       await expect.poll(() => notice.isVisible(), { message: label }).toBe(true);
-      // Values stay so the visitor can fix them.
       expect(await contactValues(page), label).toEqual({ ...VALID_CONTACT, ...change });
     }
     await waitForFormAtRest(page);
@@ -136,7 +135,6 @@ describeBrowser("contact form with JavaScript", () => {
       buttonBox!.y < toastBox!.y + toastBox!.height;
     expect(overlap, JSON.stringify({ toastBox, buttonBox })).toBe(false);
 
-    // Sent again: no 'Error Sending Message' beside 'Sending Message...'.
     stack.fake.setMode({ kind: "slow", delayMs: 1200 });
     await submitButton(page).click();
     await expect.poll(() => submitButton(page).innerText()).toContain(SUBMITTING_LABEL);
@@ -201,9 +199,8 @@ describeBrowser("contact form with JavaScript", () => {
     });
     const typed = { ...uniqueContact(), name: "" };
     await fillContact(page, typed);
-    // Typed, as a bot driving a browser types: the first keystroke starts the clock. Only the last
-    // character is a key press, so the 3 s run from it to the submit, however slowly a busy machine
-    // types (fifteen key presses took more than 3 s with the suite running beside them).
+    // The first keystroke starts the clock: only the last character is a key press, so the 3 s run
+    // from it to the submit however slowly a busy machine types.
     await field(page, "name").fill("cheap-pills.co");
     await field(page, "name").press("m");
     await submitButton(page).click();
@@ -276,7 +273,6 @@ describeBrowser("contact form with JavaScript", () => {
       () => (window as unknown as { __e2eSaid: { role: string | null; text: string }[] }).__e2eSaid,
     );
 
-  /** What has focus: the form's submit button, the toast, or something else (named). */
   const focusIs = (page: Page) =>
     page.evaluate(() => {
       const active = document.activeElement;

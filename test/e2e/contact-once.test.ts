@@ -66,10 +66,8 @@ describeBrowser("every lead exactly once, in the browser", () => {
     await fillContact(page, uniqueContact());
     const answeredBefore = answeredSubmissions(stack.app.output());
     const posts = countPosts(page);
-    // A POST that got its answer reached the server; one the second click aborted may never have
-    // (counting those as sent failed by chance under load). The one call is made by the time the
-    // visitor lands on the success page: an aborted POST that arrives later meets the delivered
-    // lead and is a duplicate, never a call.
+    // A POST that got its answer reached the server; one the second click aborted may never have.
+    // The one call is made by the success page: an aborted POST arriving later is a duplicate.
     const answeredPosts = { count: 0 };
     page.on("requestfinished", (request) => {
       if (request.method() === "POST") answeredPosts.count += 1;

@@ -18,7 +18,6 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
   // The reviews' stars, quotes and authors line up, in every engine: engines-layout.test.ts.
   const stack = useStack();
 
-  /** The hero's headline lines, where its main button ends, and where the page is scrolled. Runs in the page. */
   function heroFacts() {
     const heading = document.querySelector("h1")!;
     const range = document.createRange();
@@ -32,7 +31,6 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     return { lines: tops.size, buttonBottom: button.getBoundingClientRect().bottom, scrollY: window.scrollY };
   }
 
-  /** The submit's size and colour, and the size of every visible link to #contact. Runs in the page. */
   function callsToAction() {
     const size = (el: Element) => {
       const box = el.getBoundingClientRect();
@@ -45,8 +43,6 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     return { submit: size(submit), background: getComputedStyle(submit).backgroundColor, links };
   }
 
-  // One page per size: what it shows as it opens, then with every section revealed, then (on a
-  // phone) with the menu open.
   for (const { name, options } of SIZES) {
     it(`${name}: ${name === "desktop" ? "at 1280×800 the hero's headline takes at most four lines and its main button ends above the fold; " : ""}the form's submit is the strongest call to action (the accent, at least as large as every other link to #contact); every testimonial's stars stand out from their card (3:1 or more); with every section revealed the page is at most ${MAX_PAGE_HEIGHT[name].toLocaleString("en")} px tall and has at most three corner radii and two shadows (pills and circles aside), with the phone menu open too`, async () => {
       const page = await stack.page(options);
@@ -92,7 +88,6 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     });
   }
 
-  /** At ten scroll positions from top to bottom, a visible link to #contact is in the viewport. */
   async function expectContactLinkAlwaysInView(page: Page): Promise<void> {
     const height = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
     for (let step = 0; step < 10; step += 1) {
@@ -103,7 +98,6 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
           const box = link.getBoundingClientRect();
           if (box.width === 0 || box.top < 0 || box.bottom > window.innerHeight) return false;
           if (box.left < 0 || box.right > window.innerWidth) return false;
-          // Painted on top at its centre: not covered by anything.
           const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
           return top !== null && link.contains(top);
         }),
@@ -155,8 +149,7 @@ describeBrowser("the design: a page that sells (issue 20)", () => {
     await expect.poll(async () => (await read()).colour).not.toBe(empty.placeholder);
 
     const row = page.getByRole("region", { name: "More reviews" });
-    // From the last link of the section before (the featured review has nothing to focus), one Tab
-    // reaches the row.
+    // One Tab from the section before's last link (the featured review has nothing to focus).
     await page.locator("#testimonials").scrollIntoViewIfNeeded();
     await page.locator("#community a").last().focus();
     await page.keyboard.press("Tab");

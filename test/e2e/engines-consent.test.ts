@@ -1,11 +1,9 @@
 /**
- * Consent before analytics (docs/requirements.md, section 4; decision 047) as a visitor meets it in
- * Chromium, Firefox and WebKit, with GA_MEASUREMENT_ID set. Every request that would leave the
- * machine goes to a recording proxy that sends nothing on (test/e2e/support/recording-proxy.ts):
- * the "nothing from Google" checks read what each browser tried, and Accept is their positive
- * control (the same proxy sees gtag.js asked for). axe audits the bar in every engine: each driver
- * runs axe-core's source as its own evaluation, which the page's Content-Security-Policy does not
- * stop, and axe.run needs no eval, which the policy still refuses the page.
+ * Consent before analytics (docs/requirements.md, section 4; decision 047) in Chromium, Firefox and
+ * WebKit. Requests go to a recording proxy that sends nothing on (test/e2e/support/recording-proxy.ts);
+ * Accept is the positive control of the "nothing from Google" checks. axe-core's source runs as the
+ * driver's own evaluation, which the page's Content-Security-Policy does not stop, and axe.run needs
+ * no eval, which the policy still refuses the page.
  */
 import axe from "axe-core";
 import { expect, it } from "vitest";
@@ -20,7 +18,6 @@ const SERVER_ENV = { GA_MEASUREMENT_ID: MEASUREMENT_ID };
 const GOOGLE = /google|doubleclick/i;
 const TAG_HOST = /^www\.googletagmanager\.com$/;
 
-/** The bar is on screen (not hidden, laid out). Runs in the page. */
 function barShown(): boolean {
   const bar = document.getElementById("consent-bar");
   return Boolean(bar && !bar.hidden && bar.getBoundingClientRect().height > 0);
@@ -40,14 +37,13 @@ async function openFresh(page: Visitor, path = "/"): Promise<void> {
 
 const choice = (page: Visitor) => page.evaluate(() => localStorage.getItem("analytics-consent"));
 
-/** A toast shows `title`. Runs in the page. */
 function toastSays(title: string): boolean {
   return Array.from(document.querySelectorAll("[role=region] *")).some(
     (el) => el.children.length === 0 && (el.textContent ?? "").includes(title),
   );
 }
 
-/** The events gtag was asked for, by name (the tag cannot load here: dataLayer is what it would read). */
+/** The tag cannot load here: dataLayer is what it would read. */
 function eventsOf(): string[] {
   const layer = (window as unknown as { dataLayer?: ArrayLike<unknown>[] }).dataLayer ?? [];
   return Array.from(layer)
@@ -56,10 +52,7 @@ function eventsOf(): string[] {
     .map((entry) => String(entry[1]));
 }
 
-/**
- * axe's rules of `tags` on the bar, each as "rule: the nodes it looked at". Runs in the page, once
- * axe-core's source has run there.
- */
+/** Runs in the page, once axe-core's source has run there. */
 async function auditBar(tags: string[]): Promise<{ passes: string[]; violations: string[] }> {
   const pageAxe = (window as unknown as { axe: typeof axe }).axe;
   const results = await pageAxe.run("#consent-bar", { runOnly: { type: "tag", values: tags } });
@@ -145,7 +138,6 @@ describeEngines(
       expect(await page.evaluate(() => document.activeElement?.getAttribute("data-consent"))).toBe("decline");
       expect(googleSince(from)).toEqual([]);
       expect(await page.evaluate(() => typeof (window as { gtag?: unknown }).gtag)).toBe("undefined");
-      // Enter on the focused Decline chooses it.
       await page.press("Enter");
       await page.waitFor(barGone, undefined, "the bar to go after Enter on Decline");
       expect(await choice(page)).toBe("denied");

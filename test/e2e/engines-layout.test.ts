@@ -1,13 +1,9 @@
 /**
- * What every visitor sees, in the three engines they use (issue 25): nothing spills sideways from
- * 320 to 1440 px without JavaScript (with it: layout.test.ts), the hero's line ends at its last
- * step, the reviews line up, a picture of every section per engine for people to compare, and no
- * paragraph, heading or label ends on a lone word (issues 20, 35, 39).
- *
- * Lone words are looked for with either font set a visitor may have (decision 039): Liberation
- * Sans, which measures like Arial and Helvetica (the run's default, beside the other checks), and a
- * bare Debian's DejaVu only. The page keeps this promise with CSS (`text-wrap`) and no-break
- * spaces, never by tuning for one font.
+ * What every visitor sees in the three engines (issue 25): nothing spills sideways from 320 to
+ * 1440 px without JavaScript (with it: layout.test.ts), the hero's line ends at its last step, the
+ * reviews line up, a picture of every section per engine, and no lone word (issues 20, 35, 39).
+ * Lone words are looked for with either font set a visitor may have (decision 039); the page avoids
+ * them with CSS (`text-wrap`) and no-break spaces, never by tuning for one font.
  */
 import { statSync } from "node:fs";
 
@@ -59,7 +55,6 @@ function pipelineOverhang(): { overhang: number; lastIconMiddle: number; lines: 
   return { overhang: lowest - lastIconMiddle, lastIconMiddle, lines };
 }
 
-/** The tops of each review card's stars, quote and author: one list per part. */
 function reviewRows(): { stars: number[]; quotes: number[]; authors: number[] } {
   const cards = Array.from(document.querySelectorAll("#testimonials .swipe-track article"));
   const tops = (index: number) => cards.map((card) => card.children[index]!.getBoundingClientRect().top);
@@ -83,10 +78,9 @@ function loneWordTests({ visitor }: Pick<EngineContext, "visitor">, layout = fal
     `${WIDTHS.join(", ")} px: no element overflows its box or the viewport horizontally; ` +
     `at ${PIPELINE_WIDTHS.join(", ")} px the hero's pipeline line ends at its last step's icon; `;
   it(`${layout ? layoutTitle : ""}no lone word at desktop and every phone width from 320 to 430 px, JavaScript off`, async () => {
-    // Without JavaScript every part is rendered at once (content-visibility is for scripted
-    // pages), so every block is measured: in the window at desktop size and at a few phone
-    // widths, then in the page's copy in a frame laid out at every phone width
-    // (mountSweepFrame), which is held line for line to the window where both were measured.
+    // Without JavaScript every block is rendered at once (content-visibility is for scripted pages):
+    // measured in the window at desktop and a few phone widths, then in a frame at every phone width
+    // (mountSweepFrame), held line for line to the window where both were measured.
     const page = await visitor(false);
     const inWindow = new Map<number, number[]>();
     const sizes = layout
@@ -114,8 +108,7 @@ function loneWordTests({ visitor }: Pick<EngineContext, "visitor">, layout = fal
       { id: SWEEP_FRAME, control: LONE_WORD_CONTROL },
       "the page's copy in the sweep frame",
     );
-    // A quarter of the widths a call: each call answers well within a driver's command deadline
-    // (WebKit's 30 s, passed by the whole sweep on a loaded machine).
+    // A quarter of the widths a call: the whole sweep can pass WebKit's 30 s command deadline.
     const sweep: DesignFacts["sweep"] = [];
     for (let from = 0; from < PHONE_WIDTHS.length; from += 28) {
       const widths = PHONE_WIDTHS.slice(from, from + 28);
@@ -155,9 +148,8 @@ describeEngines(
     for (const { name, viewport } of SIZES) {
       it(`${name}: the reviews' stars, quotes and authors line up across the cards (within 1 px), and every section is there${screenshotDir ? ", pictured under test-results/screenshots/" : ""} (${engine})`, async () => {
         const page = await visitor(true);
-        // As a visitor reads them: the page's JavaScript covered the cards not seen yet when it took
-        // over, and uncovered them a second after they came into view. WebKit's layout of the row
-        // broke only then, never on the first layout.
+        // As a visitor reads them: cards not yet seen are covered, then uncovered once in view. WebKit's
+        // layout of the row broke only then, never on the first layout.
         await page.open("/", zoomed(viewport));
         await page.waitFor(
           () => document.querySelectorAll("#testimonials [data-skeleton]").length > 0,
@@ -177,7 +169,6 @@ describeEngines(
         expect(spread(rows.stars), `stars ${rows.stars}`).toBeLessThanOrEqual(1);
         expect(spread(rows.quotes), `quotes ${rows.quotes}`).toBeLessThanOrEqual(1);
         expect(spread(rows.authors), `authors ${rows.authors}`).toBeLessThanOrEqual(1);
-        // Each section by its id (the hero by its island name), then the page's footer.
         const parts = await page.evaluate(() => [
           ...Array.from(document.querySelectorAll<HTMLElement>("main > section")).map((section) =>
             section.id

@@ -1,17 +1,10 @@
 /**
- * A press that spans hydration (issue 35), in Chromium, Firefox and WebKit: the visitor puts a
- * finger (here the pointer's button) down on a control of the server's page before the JavaScript
- * has taken over, or holds Space on the control that has keyboard focus, the page hydrates while
- * it is down, and they let go after. The control must act
- * exactly once: the menu open (not opened and closed again), the FAQ answer open, one request at
- * the contact function. A control that hydration or an enhancement replaced between the press and
- * the release is clicked by no one: the press was on the old element, the release on the new one.
- *
- * The scripts are held at the server's side (`startHoldingProxy`: WebKit has no network
- * interception), so each engine runs the same steps: load the page with its scripts held, press
- * (which is itself the first intent that asks for them, decision 036), release the scripts, wait
- * until the page is hydrated and its requests have settled (the lazily loaded parts included:
- * the FAQ's accordion, the tooltips), then release the pointer.
+ * A press that spans hydration (issue 35), in Chromium, Firefox and WebKit: the pointer, or Space on
+ * the focused control, goes down on the server's page, the page hydrates, and the press ends after.
+ * The control must act exactly once (the menu open, not opened and closed again; the FAQ answer
+ * open; one request). A control replaced between press and release is clicked by no one: the press
+ * was on the old element, the release on the new one. The scripts are held at the server's side
+ * (`startHoldingProxy`: WebKit has no network interception), so every engine runs the same steps.
  */
 import { afterEach, expect, it } from "vitest";
 
@@ -32,7 +25,6 @@ function twoFramesLater(): Promise<boolean> {
   );
 }
 
-/** The menu is open: its panel shown, and the toggle shown says so. Runs in the page. */
 function menuOpen(): boolean {
   const panel = document.getElementById("mobile-menu");
   const toggle = Array.from(document.querySelectorAll('header [aria-controls="mobile-menu"]')).find(
@@ -41,7 +33,6 @@ function menuOpen(): boolean {
   return (panel?.checkVisibility() ?? false) && toggle?.getAttribute("aria-expanded") === "true";
 }
 
-/** The FAQ's first answer is shown, and the second is not. */
 const FIRST_ANSWER_OPEN = { answers: faqs.map((faq) => faq.answer), open: [0], closed: [1] };
 
 describeEngines("a press that began before hydration acts once", ({ stack, visitor }) => {
@@ -52,10 +43,8 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
   });
 
   /**
-   * The visitor at a fresh proxy (a fresh origin, nothing cached) holding the scripts: opens `path`
-   * at phone size, presses on the target (the pointer on it, or `press` of their own), and returns
-   * once hydration has happened under the press and every request has settled; the pointer (or
-   * key) is still down.
+   * At a fresh proxy (a fresh origin, nothing cached) holding the scripts; returns once hydration has
+   * happened under the press and every request has settled, the pointer (or key) still down.
    */
   async function pressThroughHydration(
     path: string,
@@ -83,10 +72,7 @@ describeEngines("a press that began before hydration acts once", ({ stack, visit
     return page;
   }
 
-  /**
-   * `check(arg)` (run in the page) comes true, and is still true after the page has rendered four
-   * more frames: nothing acted twice.
-   */
+  /** `check(arg)` comes true and still holds four frames later: nothing acted twice. */
   async function holdsStill<A>(
     page: Visitor,
     check: (arg: A) => boolean,

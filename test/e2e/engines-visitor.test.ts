@@ -63,13 +63,9 @@ function placeOf({
 type Place = NonNullable<ReturnType<typeof placeOf>>;
 
 /**
- * After a key press, the field the visitor moved to comes into clear view by itself. WebKit reveals
- * it at its next rendering update, after the WebDriver action has returned: measured with two busy
- * loops beside it, 52-670 ms later, every time with the field still where the press left it at
- * first. Waiting for the scroll to hold still (240 ms without a change) then measured before the
- * reveal had begun: 4 px into view, the CI failure of ffc1299. So this waits for the place the
- * visitor ends up seeing, as they do, and then checks it whole; a page that never reveals the
- * field still fails.
+ * WebKit reveals the field at its next rendering update, after the WebDriver action has returned,
+ * so waiting for the scroll to hold still can measure before the reveal begins. This waits for the
+ * place the visitor ends up seeing, then checks it whole; a page that never reveals it still fails.
  */
 async function expectComesIntoClearView(
   page: Visitor,
@@ -97,7 +93,6 @@ function expectInClearView(place: Place | null, what: string): void {
 
 const ANSWERS = faqs.map((faq) => faq.answer);
 
-/** Collects in the page the errors it throws from now on, uncaught or unhandled. Runs in the page. */
 function watchPageErrors(): void {
   const heard: string[] = [];
   Object.assign(window, { pageErrors: heard });
@@ -107,7 +102,6 @@ function watchPageErrors(): void {
   );
 }
 
-/** Whether the phone menu is shown (`shown`) or hidden. Runs in the page. */
 function menuShown(shown: boolean): boolean {
   return (document.getElementById("mobile-menu")?.checkVisibility() ?? false) === shown;
 }
@@ -117,11 +111,9 @@ async function waitForShown(page: Visitor, scope: string, text: string): Promise
 }
 
 /**
- * Opens the page at a section's address and waits until a visitor could act on it: with
- * JavaScript, taken over; in any case, at rest on that section. Without JavaScript the stylesheet
- * glides to an address's #fragment, and WebKit may begin that glide after the load event: a click
- * aimed before it began lands on whatever the glide brings under the pointer (the second FAQ
- * question instead of the first, in WebKit without JavaScript).
+ * Waits until a visitor could act: taken over (with JavaScript) and at rest on the section. Without
+ * JavaScript WebKit may begin the stylesheet's glide to the #fragment after the load event, and a
+ * click aimed before it began lands on whatever the glide brings under the pointer.
  */
 async function openAt(page: Visitor, id: string, viewport: Viewport): Promise<void> {
   await page.open(`/#${id}`, viewport);
@@ -130,16 +122,9 @@ async function openAt(page: Visitor, id: string, viewport: Viewport): Promise<vo
 }
 
 /**
- * Runs `place` in the page (it scrolls and focuses, and says whether nothing had to move) until it
- * finds everything in place twice in a row, 150 ms apart: a part rendered late above the field
- * (content-visibility; WebKit has no scroll anchoring) can move it after a scroll. Page scripts
- * may be off, so the waiting is done here, not with the page's timers.
- */
-/**
- * Puts the e-mail field's top at `top` px from the viewport's top (negative: from its bottom), with
- * focus on the field `focus`. Runs in the page; true once it was there (within a pixel: positions
- * can be fractional, and scrolling moves by whole pixels). Focus first: an engine may scroll to it
- * even when asked not to (Firefox without JavaScript); the scroll after it decides where the page is.
+ * `top` is from the viewport's top (negative: from its bottom). Within a pixel: positions can be
+ * fractional, and scrolling moves by whole pixels. Focus first: an engine may scroll to it even when
+ * asked not to (Firefox without JavaScript); the scroll after it decides where the page is.
  */
 function placeEmail({ focus, top }: { focus: string; top: number }): boolean {
   document.getElementById(focus)!.focus({ preventScroll: true });
@@ -151,6 +136,11 @@ function placeEmail({ focus, top }: { focus: string; top: number }): boolean {
   return placed;
 }
 
+/**
+ * Until the field is in place twice in a row, 150 ms apart: a part rendered late above it
+ * (content-visibility; WebKit has no scroll anchoring) can move it after a scroll. Page scripts may
+ * be off, so the waiting is done here, not with the page's timers.
+ */
 async function placeUntilStill(page: Visitor, spot: Parameters<typeof placeEmail>[0]) {
   let still = 0;
   for (let round = 0; round < 40 && still < 2; round++) {
@@ -183,8 +173,6 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.click('#contact form button[type="submit"]');
       await waitForShown(page, "[role=region]", VALIDATION_TITLE);
       await waitForShown(page, "[role=region]", VALIDATION.name);
-      // As after a Tab: WebKit reveals the field at its next rendering update (seen 90 px above
-      // the viewport when the scroll was read as settled before it began, with four files running).
       await expectComesIntoClearView(
         page,
         { selector: "#contact-name", withLabel: true },
@@ -201,9 +189,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       it(`${name}, JavaScript ${javaScript ? "on" : "off"}: Tab onto a field below the fold brings it fully into view, and Shift+Tab onto one under the header too`, async () => {
         const page = await visitor(javaScript);
         await page.open("/", viewport);
-        // The e-mail field just below the bottom edge, with focus on the field before it. Scrolling
-        // there renders the parts above it (content-visibility), which WebKit (no scroll anchoring)
-        // lets move the field: placed again until it stays where it should be, before the Tab.
+        // The e-mail field just below the bottom edge, with focus on the field before it.
         await placeUntilStill(page, { focus: "contact-name", top: -4 });
         await page.press("Tab");
         await expectComesIntoClearView(
@@ -251,7 +237,6 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.click('header [aria-controls="mobile-menu"]');
       await page.waitFor(menuShown, false, "the toggle to close the menu on #testimonials");
       expect(await page.scrollY()).toBe(y);
-      // The same page, read on to the FAQ.
       await page.click("#faq h3", faqs[0]!.question);
       await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [0], closed: [1] }, "answer 1 open");
       await page.click("#faq h3", faqs[1]!.question);
@@ -260,11 +245,9 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
         { answers: ANSWERS, open: [1], closed: [0] },
         "answer 2 open, 1 closed",
       );
-      // View More Questions lists all eight; their answers are reachable.
       await page.click("#faq summary, #faq button", "View More Questions");
       await page.click("#faq h3", faqs[7]!.question);
       await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [7], closed: [0] }, "answer 8 open");
-      // Collapsible: the open one closes when chosen again.
       await page.click("#faq h3", faqs[7]!.question);
       await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [], closed: [7] }, "answer 8 closed");
     });

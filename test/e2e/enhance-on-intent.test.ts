@@ -26,7 +26,6 @@ import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
 const isScript = (url: URL) => url.pathname.startsWith("/build/") && url.pathname.endsWith(".js");
 
-/** Every script the page requests, in order. */
 function scriptRequests(page: Page): string[] {
   const requested: string[] = [];
   page.on("request", (request) => {
@@ -55,10 +54,7 @@ async function waitForIdleAsked(page: Page): Promise<void> {
   );
 }
 
-/**
- * Holds every script response of the page it is installed on until `release()`: the visitor acts
- * while the JavaScript loads.
- */
+/** Holds every script response until `release()`: the visitor acts while the JavaScript loads. */
 function holdScripts() {
   const waiting: Route[] = [];
   let released = false;
@@ -76,7 +72,6 @@ function holdScripts() {
   };
 }
 
-/** How many pixels of two PNG screenshots of the same size differ by more than 40/255 in a channel. */
 async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
   return page.evaluate(
     async ([x, y]) => {

@@ -29,7 +29,6 @@ describeBrowser("FAQ accordion", () => {
   const answer = (page: Page, index: number) =>
     page.locator("#faq").getByText(faqs[index]!.answer, { exact: false }).first();
 
-  /** Where the focused element is, against the fixed header and the viewport. */
   const focusedPlace = (page: Page) =>
     page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
@@ -56,8 +55,7 @@ describeBrowser("FAQ accordion", () => {
     );
   }
 
-  // A phone page resized from the narrowest to a common phone, and a desktop page. At each size the
-  // FAQ starts with four questions shown; View More Questions shows all eight, View Less four again.
+  // A phone page resized from the narrowest to a common phone, and a desktop page.
   for (const sizes of [
     [
       [320, 640],
@@ -105,7 +103,6 @@ describeBrowser("FAQ accordion", () => {
         await expectToggleFocusedInView(page, "View More Questions");
         await expect.poll(() => visibleQuestions(page)).toEqual([0, 1, 2, 3]);
 
-        // The same with the keyboard.
         await scrollSoThat("#faq button[aria-expanded]:not([data-state])", 0, "bottom");
         await page.keyboard.press("Enter");
         await less.waitFor();
@@ -119,11 +116,7 @@ describeBrowser("FAQ accordion", () => {
     });
   }
 
-  /**
-   * Holds the accordion's code, on the page it is installed on, until released, so a test can act
-   * while the FAQ is still native `<details>` markup (on a fast machine it would otherwise arrive
-   * before the first Tab).
-   */
+  /** So a test acts while the FAQ is still native `<details>` (a fast machine swaps it before a Tab). */
   function holdAccordion() {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -199,10 +192,6 @@ describeBrowser("FAQ accordion", () => {
         .locator("button[aria-expanded]:not([data-state]), details[data-faq-more] > summary");
     const label = (page: Page) => toggleOf(page).innerText();
 
-    /**
-     * The toggle's text colour against what is painted behind it (its own background, or the
-     * nearest ancestor's), from the computed styles once its colour transition has finished.
-     */
     async function toggleContrast(page: Page): Promise<{ ratio: number; text: string; back: string }> {
       const toggle = toggleOf(page);
       await expect
@@ -258,9 +247,8 @@ describeBrowser("FAQ accordion", () => {
         await measure("hovered");
         await page.mouse.down();
         await measure("pressed");
-        // The click shows the other label; the pointer has not moved (with JavaScript the page
-        // keeps the button under it), as the tester left it. Without JavaScript the questions
-        // push the toggle down, so the pointer follows it.
+        // With JavaScript the button stays under the unmoved pointer; without, the questions push
+        // the toggle down, so the pointer follows it.
         await page.mouse.up();
         await expect.poll(() => label(page)).toBe("View Less");
         if (!javaScriptEnabled) await toggle.hover();
@@ -272,7 +260,6 @@ describeBrowser("FAQ accordion", () => {
         if (!javaScriptEnabled) await toggle.hover();
         await measure("hovered");
 
-        // Focused from the keyboard, the pointer elsewhere, then focused and hovered.
         await page.mouse.move(1, 1);
         await toggle.focus();
         await measure("focused");
@@ -282,7 +269,6 @@ describeBrowser("FAQ accordion", () => {
         await toggle.hover();
         await measure("focused and hovered");
 
-        // Collapsed again, then arrived at as a keyboard visitor does.
         await page.keyboard.press("Enter");
         await expect.poll(() => label(page)).toBe("View More Questions");
         await page.mouse.move(1, 1);
@@ -305,7 +291,6 @@ describeBrowser("FAQ accordion", () => {
 
         await page.keyboard.press("Tab");
         expect(await focused(), "the first question View More Questions showed").toBe(faqs[4]!.question);
-        // On through the new questions, as they read.
         for (const { question } of faqs.slice(5)) {
           await page.keyboard.press("Tab");
           expect(await focused()).toBe(question);
@@ -320,7 +305,6 @@ describeBrowser("FAQ accordion", () => {
       });
     }
 
-    /** Without JavaScript, the toggle follows the last question shown, open (8) and closed (4). */
     async function expectToggleAfterLastQuestion(page: Page): Promise<void> {
       const where = async () =>
         page.evaluate(() => {

@@ -23,8 +23,7 @@ async function markCandidates(page: Page): Promise<Candidate[]> {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
     const selector = "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable=true]";
-    // Per element and its two nearest ancestors (a ring may be drawn on a wrapper with :focus-within):
-    // whether an outline is drawn (and how), and the box-shadow (Tailwind's ring utilities).
+    // The outline, and the box-shadow (Tailwind's ring utilities).
     const style = (el: Element | null | undefined) => {
       if (!el) return "";
       const s = getComputedStyle(el);
@@ -57,7 +56,6 @@ async function markCandidates(page: Page): Promise<Candidate[]> {
   });
 }
 
-/** Which marked element has focus now, and whether it looks different from when it did not. */
 async function focusedState(page: Page): Promise<{ id: string | null; tag: string; ring: boolean }> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
@@ -114,7 +112,6 @@ describeBrowser("keyboard", () => {
       expect(skip.top).toBeGreaterThanOrEqual(0);
       await page.keyboard.press("Enter");
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
-      // The next Tab continues inside the main content, past the header.
       await page.keyboard.press("Tab");
       expect(await page.evaluate(() => !!document.activeElement?.closest("#main"))).toBe(true);
     });

@@ -12,11 +12,10 @@ describeBrowser("navigation", () => {
     await waitForScrollToSettle(page);
   }
 
-  // The spec's header buttons smooth-scroll to their sections. With JavaScript, smooth scrolling
-  // starts at the visitor's first intent (app/lib/document/smooth-scroll.ts), so that the browser's
-  // own scrolls as the page opens (a restored position, a fragment) never glide: the style the
-  // browser reads when it follows the link is checked, before and after hydration (the page's
-  // scroll position, read from a main thread busy hydrating, lags behind the compositor's glide).
+  // Smooth scrolling starts at the first intent (app/lib/document/smooth-scroll.ts), so the browser's
+  // own scrolls as the page opens (a restored position, a fragment) never glide. The style read as the
+  // link is followed is checked, not the position: read from a main thread busy hydrating, it lags
+  // behind the compositor's glide.
   for (const hydrated of [false, true])
     it(`desktop, with JavaScript${hydrated ? ", once hydrated" : ", before hydration"}: a header link scrolls smoothly, the page's opening did not`, async () => {
       const page = await stack.page(DESKTOP, {
@@ -43,10 +42,9 @@ describeBrowser("navigation", () => {
       });
     });
 
-  // Without JavaScript the glide is the stylesheet's (scroll-behavior: smooth): the link is
-  // followed, and the page has not moved yet in the same task, where a jump would already have
-  // landed; then it lands. Counting the positions seen on the way measured the machine's load (a
-  // busy machine samples fewer frames), not the page (issue 39).
+  // Without JavaScript the glide is the stylesheet's (scroll-behavior: smooth): in the task that
+  // follows the link the page has not moved yet, where a jump would already have landed. Counting
+  // positions on the way would measure the machine's load, not the page (issue 39).
   it("desktop, without JavaScript: a header link glides to its section, and with reduced motion jumps", async () => {
     const page = await stack.page({ ...DESKTOP, javaScriptEnabled: false });
     const header = page.locator("header").first();
@@ -116,7 +114,6 @@ describeBrowser("navigation", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
 
-    /** Where focus is: in the menu (toggle or panel), or elsewhere and whether it is seen there. */
     const focus = () =>
       page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
@@ -164,7 +161,6 @@ describeBrowser("navigation", () => {
       expect(back.seen, `Shift+Tab to ${back.label}`).toBe(true);
     }
 
-    // Escape from inside the panel closes it and puts focus on the toggle.
     if ((await toggle.getAttribute("aria-expanded")) !== "true") {
       await toggle.focus();
       await page.keyboard.press("Enter");
@@ -178,7 +174,6 @@ describeBrowser("navigation", () => {
     await expect.poll(() => menu.isVisible()).toBe(false);
     await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
 
-    // Space toggles it too, and Enter on a link chooses the section and closes the menu.
     await page.keyboard.press("Space");
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
     await menu.getByRole("link", { name: "About", exact: true }).focus();

@@ -12,10 +12,7 @@ import { scrollThrough } from "./support/page";
  * complete without JavaScript, and usable with the keyboard. axe runs in accessibility.test.ts.
  */
 
-/**
- * Values as long as real ones get: a controller's legal name, an address, an e-mail address with a
- * long domain and no hyphen (a hyphen is a place to break a line anyway; this one has none).
- */
+/** As long as real values get; the e-mail has no hyphen, which would be a place to break a line. */
 const LONG_VALUES = {
   PRIVACY_CONTROLLER_NAME: "Intercontinental Automation Consultancy Services Limited Liability Company",
   PRIVACY_CONTROLLER_ADDRESS:
@@ -59,7 +56,6 @@ describeBrowser("the privacy page in a browser", () => {
     return page;
   }
 
-  /** Nothing spills sideways at 320 px (the page is resized there from whatever width it has). */
   async function expectNoOverflowAt320(page: Page): Promise<void> {
     await page.setViewportSize({ width: 320, height: 844 });
     const problems = await page.evaluate(findHorizontalOverflow);
@@ -88,9 +84,8 @@ describeBrowser("the privacy page in a browser", () => {
     expect(box.right).toBeLessThanOrEqual(320);
   });
 
-  // With nothing configured, every part and every in-page link's target are in the HTML
-  // (test/http/privacy.test.ts); the parts are shown without JavaScript (the test above), and
-  // nothing overflows at 320 px (the test below).
+  // With nothing configured, every part and in-page link target is in the HTML (test/http/privacy.test.ts);
+  // the parts are shown without JavaScript (the test above).
   it("nothing configured, with JavaScript: Skip to main content comes first and lands in main; every link on the page shows a focus ring; at 320 px nothing overflows horizontally", async () => {
     const page = await open(stack.app.url, true, PHONE.viewport!.width);
     await page.keyboard.press("Tab");

@@ -15,10 +15,9 @@ import {
 import { SUCCESS, uniqueContact } from "./support/spec-texts";
 
 /**
- * A cheaper first frame (decision 036): with JavaScript, the parts after the hero are rendered only
- * when in view until the loader renders each for good in idle time. These tests take idle time away
- * (the parts stay unrendered, with estimated heights) and check that nothing the visitor does
- * depends on an estimate: the defects that made `content-visibility` fail before (docs/performance.md).
+ * A cheaper first frame (decision 036): with JavaScript, the parts after the hero render only in view
+ * until the loader renders each in idle time. With idle time taken away (estimated heights), nothing
+ * the visitor does may depend on an estimate (docs/performance.md).
  */
 
 /** The browser is never idle: the later parts stay as the first frame left them. */
@@ -28,11 +27,7 @@ async function neverIdle(page: Page): Promise<void> {
   });
 }
 
-/**
- * What the page does, as it happens, in `window.trail`: scrolls and their ends, presses, focus moves,
- * fragment changes and, after load, every change of nodes (hydration's and the FAQ's swaps) and of
- * `style` and `data-smooth-scroll` (the later parts rendered, smooth scrolling turned on).
- */
+/** What the page does, as it happens, in `window.trail`: for a failure to tell. */
 async function recordTrail(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const trail: unknown[] = [];
@@ -96,7 +91,7 @@ describeBrowser("the parts after the hero, rendered later", () => {
     const states = await partStates(page);
     expect(states.length).toBe(10);
     // Chromium leaves a part it skips out of the accessibility tree: until it is rendered, a screen
-    // reader finds nothing of it (measured: 284 nodes, no form field, against 1,252 rendered).
+    // reader finds nothing of it.
     const messageFields = async () => {
       const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as {
         nodes: { role?: { value?: string }; description?: { value?: string } }[];
@@ -125,8 +120,7 @@ describeBrowser("the parts after the hero, rendered later", () => {
       await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" }));
       await waitForScrollToSettle(page);
       await page.locator("footer").last().getByRole("link", { name: "Testimonials", exact: true }).click();
-      // Once in about ten CI runs the phone's smooth scroll stopped some 150 ms in (docs/testing.md):
-      // if it happens again, the failure says what the page did around the click.
+      // Should the smooth scroll stop short (docs/testing.md), the failure says what the page did.
       await expectLandedOn(page, "#testimonials").catch(async (error: Error) => {
         const trail = await page.evaluate(() => (window as unknown as { trail: unknown[] }).trail);
         error.message += `\nwhat the page did (ms since load, event, scrollY, detail): ${JSON.stringify(trail)}`;
@@ -172,7 +166,6 @@ describeBrowser("the parts after the hero, rendered later", () => {
           (path) => Math.round(document.querySelector(path)!.getBoundingClientRect().top),
           before.path,
         );
-      // Every scroll position of the reloaded document, from its first script on.
       await page.context().addInitScript(() => {
         const positions: number[] = [];
         Object.assign(window, { scrollPositions: positions });
@@ -186,10 +179,9 @@ describeBrowser("the parts after the hero, rendered later", () => {
         .toBeLessThanOrEqual(24);
       await waitForScrollToSettle(page);
       expect(Math.abs((await topOfBefore()) - before.top)).toBeLessThanOrEqual(24);
-      // And it appears there at once: no glide down from the top of the page (smooth-scroll.ts),
-      // which passes through dozens of positions. A position restored while the document was still
-      // being parsed can move once or twice more as the parts render (scroll anchoring keeps the
-      // content where it is), so up to two other positions are allowed.
+      // And at once: no glide down from the top (smooth-scroll.ts), which passes through dozens of
+      // positions. A position restored during parsing can move once or twice more as the parts
+      // render (scroll anchoring keeps the content where it is), so two other positions are allowed.
       const positions = await page.evaluate(
         () => (window as unknown as { scrollPositions: number[] }).scrollPositions,
       );

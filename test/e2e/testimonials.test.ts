@@ -42,17 +42,15 @@ describeBrowser("testimonials and layout stability", () => {
   for (const { name, options } of SIZES) {
     it(`${name}: from hydration on the cards wait under their skeletons; scrolled into view they are covered in the frame that shows them, and show once the skeletons go`, async () => {
       const page = await stack.page(options);
-      // The section's first intersection report comes a frame or more after hydration (later on a
-      // busy machine: a chance failure with files side by side, issue 39). A visitor who scrolls
-      // before it has seen the cards at once, by design; this test is about one who scrolls after.
+      // The first intersection report comes a frame or more after hydration (issue 39); a visitor who
+      // scrolls before it sees the cards at once, by design. This test is about one who scrolls after.
       await page.waitForFunction(
         () => document.querySelectorAll("#testimonials [data-skeleton]").length === 6,
       );
 
-      // Read inside the page, frame by frame: what is painted on top at the centre of each card in
-      // view (its skeleton, or the card itself) in the first frame after the scroll, and in the
-      // first frame after the skeletons went. When they go (1000 ms after the section enters, to the
-      // millisecond) is the component test's, on a fake clock (test/components/testimonials.test.tsx).
+      // Read in the page: what is painted at the centre of each card in view (its skeleton, or the card)
+      // in the first frame after the scroll and in the first after the skeletons went. When they go is
+      // the component test's, on a fake clock (test/components/testimonials.test.tsx).
       const timeline = await page.evaluate(
         () =>
           new Promise<{

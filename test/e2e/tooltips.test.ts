@@ -30,9 +30,8 @@ describeBrowser("tooltips on icon-only controls", () => {
   it("hovering shows the label, and moving away hides it (the delay, to the millisecond: test/components/tooltip.test.tsx)", async () => {
     const page = await stack.page();
     const { link, label } = await firstSocialLink(page);
-    // Bring the page footer (the last <footer>; testimonial cards have their own) into view with
-    // the pointer away from the icons, once the page has loaded what it loads on its own (the
-    // sections above rendered late may move it), and there again.
+    // To the page footer (the last <footer>; testimonial cards have their own), the pointer away from
+    // the icons, and there again once what the page loads on its own (late sections) may have moved it.
     const toFooter = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll("footer"))
