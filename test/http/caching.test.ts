@@ -4,12 +4,7 @@ import { useAppWithFunction } from "../support/app-server";
 import { wire } from "../support/wire";
 import { contactRequest } from "../support/contact-request";
 
-/**
- * How the production server lets browsers and a CDN cache, and how it compresses:
- * fingerprinted assets are immutable for a year, the home page can be served by a CDN
- * for a few minutes, an action's answer is never stored, and text is sent brotli when
- * the client offers it, gzip otherwise.
- */
+/** How the production server lets browsers and a CDN cache, and how it compresses. */
 
 let formSerial = 0;
 /** A valid submission, a different request each call (an identical one is not sent again). */

@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server";
 
 /**
- * Without a proxy (TRUST_PROXY=0, the default) the per-client limit goes by the socket's own
- * address (issue 24): one client's loop of distinct valid posts is stopped by its own limit, and
- * never uses up the ceiling that every other visitor shares. Two clients are two loopback
- * addresses (127.0.0.1 and 127.0.0.2: Linux routes all of 127/8 to the loopback interface).
+ * Without a proxy (TRUST_PROXY=0, the default) the per-client limit goes by the socket's address
+ * (issue 24): one client's loop is stopped by its own limit and never uses up the shared ceiling.
+ * Two clients are two loopback addresses (Linux routes all of 127/8 to the loopback interface).
  */
 
 function post(
@@ -70,7 +69,6 @@ describe("the per-client limit without a proxy", () => {
     expect(Number(limited.retryAfter)).toBeGreaterThan(60);
     expect(server.output()).toContain('"rateLimitScope":"client"');
     expect(server.output()).not.toContain('"rateLimitScope":"global"');
-    // Another visitor is not locked out by the first one's loop.
     expect((await post(server.url, "127.0.0.2", 200)).status).toBe(303);
   });
 

@@ -8,25 +8,18 @@ import { scriptsRefusedByPolicy } from "../security/html";
 import { type LeadRow, readLeads } from "../support/leads";
 
 /**
- * Fuzzes the contact action over HTTP with randomized and hostile bodies, as
- * a bot on the open internet would. Deterministic per seed (FUZZ_SEED; the seed
- * is printed so a failure can be replayed), FUZZ_COUNT cases (default 2,000).
- *
- * Every case carries a unique token in its message, so after the run each
- * function call can be traced to the case that caused it. Invariants:
- * - no 5xx at all (the fake function always succeeds, so not even 502/504);
- * - the server never crashes and still serves the page afterwards;
- * - each case answered as sent is exactly one lead in the store: held as spam and never
- *   called (a filled honeypot always is: decision 042), or delivered by exactly one call
- *   with exactly the values it sent (trimmed), whose Idempotency-Key is the lead's id;
- *   no other case reached the function or left a lead in the store.
- *   "Sent" is 303 See Other for the no-JS document endpoint (POST, then GET), 200
- *   for single fetch with the enhanced form's `answer=data`, and single fetch's
- *   redirect (202) for a hostile body that reached single fetch without it;
- * - cases built to be valid are answered as sent, cases built to be invalid get
- *   their precise 4xx;
- * - no HTML answer contains a script its policy does not allow by hash, an inline
- *   event handler, or any of the injected markup unescaped.
+ * Fuzzes the contact action over HTTP with randomized and hostile bodies, as a bot would.
+ * Deterministic per seed (FUZZ_SEED, printed for replay); FUZZ_COUNT cases (default 2,000).
+ * Each case carries a unique token in its message, so every call and lead traces to its case.
+ * Invariants:
+ * - no 5xx (the fake function always succeeds), and the server still serves the page afterwards;
+ * - each case answered as sent (303 for the no-JS document endpoint, 200 for single fetch with
+ *   `answer=data`, 202 for a hostile body that reached single fetch without it) is one lead: held
+ *   as spam and never called (a filled honeypot always is: decision 042), or delivered by one call
+ *   with exactly its trimmed values under the lead's id; no other case reaches the function or store;
+ * - valid cases are answered as sent, invalid ones get their precise 4xx;
+ * - no HTML answer holds a script its policy does not allow by hash, an inline event handler, or
+ *   injected markup unescaped.
  */
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 2_000);
@@ -123,7 +116,6 @@ interface Case {
   kind: "valid" | "invalid" | "honeypot" | "hostile";
   /** What the case expects: a status, or "any" for hostile bodies whose outcome is not known up front. */
   expectStatus: number | "any";
-  /** For valid cases: exactly what the function must receive. */
   expectBody?: Record<Field, string>;
   document: boolean;
   body: Buffer | string;
@@ -373,7 +365,6 @@ const HOSTILE: ((
     return { body, contentType: "application/x-www-form-urlencoded", why: `invalid UTF-8 in ${field}` };
   },
   (r, f, token) => {
-    // Broken percent-encoding.
     const broken = r.pick([
       "%",
       "%Z",
@@ -396,7 +387,6 @@ const HOSTILE: ((
     };
   },
   (r, f, token) => {
-    // Control characters and huge-but-allowed values.
     const control = String.fromCharCode(...Array.from({ length: r.int(1, 20) }, () => r.int(0, 31)));
     const field = r.pick(FIELDS);
     const fields = {
@@ -420,7 +410,6 @@ const HOSTILE: ((
     return { body, contentType: "application/x-www-form-urlencoded", why: "structural noise" };
   },
   (r, f, token) => {
-    // Malformed multipart: wrong or missing boundary, truncated body.
     const { body, contentType } = multipart(
       r,
       Object.entries({ ...f, message: `${token} ${f.message}` }).map(([name, value]) => ({ name, value })),
@@ -438,7 +427,6 @@ const HOSTILE: ((
     };
   },
   (r, f, token) => {
-    // Random bytes with a form content type.
     const bytes = Buffer.from(Array.from({ length: r.int(0, 4_000) }, () => r.int(0, 255)));
     return {
       body: Buffer.concat([Buffer.from(`message=${token}&`), bytes]),
@@ -512,9 +500,8 @@ describe("contact action under fuzzing", () => {
     const cases = Array.from({ length: COUNT }, (_, id) => makeCase(random, id));
     let next = 0;
     const started = Date.now();
-    // A fresh connection for every request (no keep-alive): a connection error is then the server's
-    // doing (a 413 may close it before the whole body is sent), never a reused connection the server
-    // was just closing, and no request is ever sent twice.
+    // No keep-alive: a connection error is then the server's doing (a 413 may close it before the
+    // whole body is sent), never a reused connection it was closing, and no request is sent twice.
     const dispatcher = new Agent({ pipelining: 0 });
     const send = async (testCase: Case) => {
       const url = testCase.document ? `${app.server.url}/?index` : `${app.server.url}/_root.data?index`;
@@ -558,7 +545,6 @@ describe("contact action under fuzzing", () => {
     const describeCase = (o: Outcome) =>
       `#${o.testCase.id} ${o.testCase.kind} "${o.testCase.description}" (${o.testCase.document ? "document" : "data"}) -> ${o.status}${o.error ? ` ${o.error}` : ""}`;
 
-    // The function calls, by the token of the case that made them.
     const tokenOf = (message: unknown) =>
       /fz[0-9a-z]+q[0-9a-z]+z/.exec(String(message ?? ""))?.[0] ?? "(none)";
     const calls = new Map<string, Record<string, unknown>[]>();
@@ -576,7 +562,6 @@ describe("contact action under fuzzing", () => {
     if (calls.has("(none)"))
       problems.push(`${calls.get("(none)")!.length} function call(s) without a case token`);
 
-    // The lead store, by the token of the case that made each lead.
     const leads = new Map<string, LeadRow[]>();
     for (const lead of readLeads(store.LEADS_DATABASE_FILE!)) {
       const token = tokenOf(lead.message);
@@ -605,8 +590,6 @@ describe("contact action under fuzzing", () => {
       const made = calls.get(testCase.token) ?? [];
       const kept = leads.get(testCase.token) ?? [];
       const answeredSent = [200, 202, 303].includes(o.status);
-      // Answered as sent: one lead, either delivered by one call or held as spam and never called
-      // (decision 042; a filled honeypot always is). Otherwise nothing kept, nothing called.
       const heldAsSpam = answeredSent && kept.length === 1 && kept[0]?.state === "spam";
       if (testCase.kind === "honeypot" && answeredSent && !heldAsSpam)
         problems.push(`a filled honeypot not held as spam: ${describeCase(o)}`);
@@ -661,7 +644,6 @@ describe("contact action under fuzzing", () => {
     expect(outcomes.length).toBe(COUNT);
     expect(valid.length).toBeGreaterThan(COUNT * 0.2);
 
-    // Still alive and well.
     expect(app.server.process.exitCode).toBeNull();
     const page = await fetch(`${app.server.url}/`);
     expect(page.status).toBe(200);

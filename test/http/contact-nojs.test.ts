@@ -32,10 +32,8 @@ const baseForm = contactRequest({
   industry: "Manufacturing",
   message: "We want to automate our invoicing, <b>please</b>.",
 });
-/**
- * Each test sends its own request: the server answers an identical one it delivered in the last
- * 10 minutes without sending it again (decision 026), which the tests of that rule check.
- */
+// Each test sends its own request: an identical one delivered in the last 10 minutes is not sent
+// again (decision 026).
 let form = baseForm;
 let testSerial = 0;
 beforeEach(() => {
@@ -81,7 +79,6 @@ const encode = (fields: Record<string, string> | string[][]) => new URLSearchPar
 const leadsOf = (file: string, message: string): LeadRow[] =>
   readLeads(file).filter((lead) => lead.message === message);
 
-/** The opening tag of the form control with that name. */
 function control(html: string, name: string): string {
   const match = html.match(new RegExp(`<(input|textarea|select)[^>]*\\bname="${name}"[^>]*>`));
   if (!match) throw new Error(`no control named ${name}`);
@@ -113,7 +110,7 @@ describe("contact form without JavaScript (Supabase function)", () => {
   const file = store.LEADS_DATABASE_FILE!;
   const app = useAppWithFunction({
     SUPABASE_ANON_KEY: ANON_KEY,
-    // Far above an answer's time on a loaded machine (400 ms failed a success there).
+    // Far above an answer's time on a loaded machine.
     CONTACT_FUNCTION_TIMEOUT_MS: "5000",
     TRUST_PROXY: "1",
     RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",

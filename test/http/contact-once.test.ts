@@ -18,9 +18,8 @@ const said = (field: ContactFieldName) =>
 /**
  * Every lead exactly once, as the server meets it (decision 026): a no-JavaScript success is a
  * redirect to a fixed page, an identical request is never sent twice, spam is held and never sent,
- * and a one-line field cannot carry a second line. TRUST_PROXY=0, as on a fresh install: the socket
- * address is the client, so every post here is one client (127.0.0.1); its limit is raised to 50
- * so that the file's posts stay under it.
+ * and a one-line field cannot carry a second line. TRUST_PROXY=0: every post here is one client
+ * (127.0.0.1), so its limit is raised to 50.
  */
 
 const SENT_LOCATION = "/?contact=sent#contact-form";
@@ -42,10 +41,7 @@ const post = (server: AppServer, fields: Record<string, string>) =>
     redirect: "manual",
   });
 
-/**
- * The result the server logged for one answer, found by its X-Request-Id. The log arrives through a
- * pipe and may trail the answer: wait for the line rather than count lines at one instant.
- */
+/** The result logged for one answer (by X-Request-Id); waits, as the log may trail the answer. */
 async function loggedResult(server: AppServer, res: Response): Promise<string> {
   const id = res.headers.get("x-request-id");
   expect(id).toBeTruthy();
@@ -144,7 +140,6 @@ describe("every lead exactly once (Supabase function)", () => {
       expect(title).toBe(contactNotices.validationTitle);
       expect(description).toBe(said(field).notOneLine);
       expect(app.fake.requests).toHaveLength(0);
-      // Not kept either.
       expect(readLeads(file).some((lead) => JSON.stringify(lead).includes("evil.example"))).toBe(false);
     });
   }

@@ -15,17 +15,12 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
 
 /**
  * No request waits forever on the lead store, and no visitor is told a lie when it cannot keep a
- * lead (issues 18 and 23). Two faults that really happen to an SQLite file, reproduced for real:
- * - a store that does not answer: another process (a stuck `npm run leads`, a backup tool) holds
- *   the file's write lock; the server waits its busy timeout, then treats the store as unavailable;
- * - a full disk: the store's folder is a small tmpfs, filled up after the server started (needs
- *   root to mount: skipped, visibly, outside CI for another user; a mount that fails, fails);
- * - a PostgreSQL server that hangs (its processes stopped with SIGSTOP, as a frozen VM or a full
- *   disk under the database looks from the network): connections open, queries never answered.
- * Either way the function is not called (the store may hold the lead already, under the key the
- * dispatcher will send it with: decision 032), the visitor is told it was not sent, in bounded
- * time, and the lead goes to the log in full (the last resort); once the fault is gone the store
- * comes back by itself, and the visitor's second try is delivered once, under the lead's own key.
+ * lead (issues 18 and 23). Faults reproduced for real: another process holding the SQLite write
+ * lock, a full disk (a small tmpfs filled after the server started), and a PostgreSQL server whose
+ * processes are stopped with SIGSTOP (as a frozen VM looks from the network). Either way the function
+ * is not called (the store may hold the lead already, under the key the dispatcher will send it
+ * with: decision 032), the visitor is told it was not sent, in bounded time, and the lead goes to
+ * the log in full; once the fault is gone the store comes back and the second try is delivered once.
  */
 
 const form = (message = "Please automate our compiler paperwork, thank you.") =>
@@ -43,7 +38,6 @@ const lines = (server: AppServer, event: string) =>
     .filter((line) => line.includes(`"event":"${event}"`))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-/** Every log line but the last resort's carries no personal data. */
 function expectNoPersonalDataOutsideLastResort(server: AppServer) {
   const others = server
     .output()
@@ -69,7 +63,6 @@ function holdWriteLock(file: string): () => void {
   };
 }
 
-/** A tmpfs of `size` mounted on a fresh folder; throws with the reason when it cannot be. */
 function smallDisk(size: string): { dir: string; unmount: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "full-disk-"));
   try {
@@ -87,7 +80,6 @@ function smallDisk(size: string): { dir: string; unmount: () => void } {
   };
 }
 
-/** Writes into `dir` until the disk is full (ENOSPC). */
 function fillUp(dir: string): string {
   const filler = join(dir, "filler");
   const chunk = Buffer.alloc(64 * 1024, 1);
@@ -137,8 +129,7 @@ describe("a lead store that does not answer (its write lock held by another proc
     });
     release = holdWriteLock(file);
 
-    // The function works, but the store cannot say what it holds: no call, the error notice, and
-    // the whole lead in the log, nowhere else.
+    // The function works, but the store cannot say what it holds: so no call.
     const message = "Please automate our compiler paperwork, first request.";
     const failed = await post(server, form(message));
     expect(failed.status).toBe(502);
@@ -158,8 +149,6 @@ describe("a lead store that does not answer (its write lock held by another proc
     });
     expect(readLeads(file)).toEqual([]);
 
-    // The other process lets go: the visitor's second try is kept and delivered, once, under the
-    // lead's own key.
     release();
     release = undefined;
     const kept = await post(server, form(message));
@@ -228,7 +217,6 @@ describe("a full disk under the lead store", () => {
         RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
         ...store,
       });
-      // A first lead while there is room.
       expect((await post(server, form("A first request, while the disk has room."))).status).toBe(303);
       expect(readLeads(file)).toHaveLength(1);
 
@@ -259,8 +247,7 @@ describe("a full disk under the lead store", () => {
       expect(server.output()).not.toContain('"event":"lead_store_reconnected"');
       expect(await storeState(server)).not.toBe("ready");
 
-      // Space is freed: the store comes back without a restart; the visitor's second try is kept
-      // and delivered once.
+      // The store comes back without a restart.
       rmSync(filler);
       await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
       expect((await post(server, form(message))).status).toBe(303);
@@ -277,7 +264,6 @@ describe("a full disk under the lead store", () => {
   );
 });
 
-/** The leads in a PostgreSQL store, oldest first. */
 async function pgLeads(url: string): Promise<{ state: string; message: string; id: string }[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

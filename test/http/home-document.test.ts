@@ -9,10 +9,9 @@ import { useAppWithFunction } from "../support/app-server";
 import { wire, type WireResponse } from "../support/wire";
 
 /**
- * The home document is made once, by `npm run build`, compressed once, and served as a file before
- * Express and Remix see the request (docs/decisions/041-home-page-as-a-file.md). What this must
- * never do: serve one visitor's answer to another, or serve bytes whose scripts the policy does not
- * allow.
+ * The home document is made once by `npm run build`, compressed once, and served as a file before
+ * Express and Remix see the request (docs/decisions/041-home-page-as-a-file.md). It must never serve
+ * one visitor's answer to another, or bytes whose scripts the policy does not allow.
  */
 
 const BR = "br, gzip";
@@ -182,7 +181,6 @@ describe("the home document, made at build and served as a file", () => {
       "function error 502",
       "rate-limited 429",
     ]);
-    // A success carries nothing of the visitor: a redirect to the fixed page with the notice.
     expect(sent.body.length).toBe(0);
     expect(header(sent, "location")).toBe("/?contact=sent#contact-form");
 

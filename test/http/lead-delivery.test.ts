@@ -47,14 +47,12 @@ async function submit(
 const leadsOf = (file: string, message: string): LeadRow[] =>
   readLeads(file).filter((lead) => lead.message === message);
 
-/** The one lead of that message. */
 function leadOf(file: string, message: string): LeadRow {
   const leads = leadsOf(file, message);
   expect(leads).toHaveLength(1);
   return leads[0]!;
 }
 
-/** The function's requests for that message, by the Idempotency-Key they carried. */
 const keysFor = (fake: FakeFunction, message: string) =>
   fake.requests
     .filter((request) => (request.json as { message?: string } | undefined)?.message === message)
@@ -199,7 +197,6 @@ describe("a request the function does not confirm is kept in the store before th
       expect(lead.received_at).toBeLessThanOrEqual(to);
       if (failure.state === "pending") expect(lead.next_attempt_at).toBeGreaterThan(to);
       else expect(lead.next_attempt_at).toBeNull();
-      // Exactly what the function was sent, under the lead's id.
       expect(app.fake.requests).toHaveLength(1);
       expect(app.fake.requests[0]?.json).toEqual(fields);
       expect(app.fake.requests[0]?.headers["idempotency-key"]).toBe(lead.id);

@@ -111,7 +111,6 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const text = await res.text();
 
-    // Every line the scrape must hold.
     expect(text.split("\n")).toEqual(
       expect.arrayContaining([
         'contact_submissions_total{result="sent"} 1',

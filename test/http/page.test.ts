@@ -51,7 +51,6 @@ describe("home page HTML (server-rendered, no JavaScript)", () => {
     expect(faq).toBe(ids.length - 1);
     for (const id of ids.slice(1)) expect(id, "every section after the hero is anchored").not.toBe("");
     expect(new Set(ids).size).toBe(ids.length);
-    // The footer follows main.
     const footer = pageFooter(doc);
     expect(footer).not.toBeNull();
     expect(main!.compareDocumentPosition(footer!) & 4).toBe(4);

@@ -30,11 +30,7 @@ interface Page {
   main: string;
 }
 
-/**
- * The parts of the detail, by their ids, in the order of GDPR article 13(1)(a)-(f), then 13(2)(a)-(f)
- * (decision 047): controller, DPO, purposes and bases, legitimate interests, recipients, transfers;
- * retention, rights, withdrawing consent, complaint, whether data must be given, automated decisions.
- */
+/** The detail's parts in the order of GDPR article 13(1)(a)-(f), then 13(2)(a)-(f) (decision 047). */
 const ARTICLE_13_ORDER = [
   "controller",
   "dpo",
@@ -51,10 +47,8 @@ const ARTICLE_13_ORDER = [
 ];
 
 /**
- * What the page said before it was held to each deployment, false for some or all of them: requests
- * "sent nowhere else" (the database's provider holds them), no log with the address (the proxy's
- * access log has it), nothing erased automatically (retention erases every state), analytics on
- * legitimate interest (it needs consent).
+ * False for some or all deployments: the database's provider holds requests, the proxy's access log
+ * has the address, retention erases every state, and analytics needs consent.
  */
 const FALSE_STATEMENTS = [
   /sent nowhere else/i,
@@ -93,7 +87,6 @@ function expectRightsAndHowTo(doc: Doc) {
   expect(textOf(doc, "#automated")).toContain("a person at the agency will look at the held messages");
 }
 
-/** The processors the page lists, by role, each with its name and place as the page reads them. */
 function processorsOf(doc: Doc): Record<string, string> {
   return Object.fromEntries(
     Array.from(doc.querySelectorAll("#recipients [data-processor]")).map((li) => [

@@ -8,11 +8,9 @@ import { readLeads } from "../support/leads";
 import { contactRequest } from "../support/contact-request";
 
 /**
- * Spam held, never sent, never lost (issue 41, decision 042), as a visitor and a bot meet it:
- * posts to the built server with the fake function on 127.0.0.1. A held submission is answered
- * exactly like a sent one, never reaches the function and is held as spam (what ops then do with
- * it: test/cli/leads.test.ts). The real leads that resemble spam in one way each reach the function
- * once.
+ * Spam held, never sent, never lost (issue 41, decision 042), posted to the built server: a held
+ * submission is answered exactly like a sent one and never reaches the function (what ops then do
+ * with it: test/cli/leads.test.ts); real leads that resemble spam in one way reach it once.
  */
 
 let serial = 0;
@@ -74,8 +72,7 @@ describe("spam held, never sent, never lost (issue 41)", () => {
     expect(callsFor(linkSpam.email)).toEqual([]);
     expect(callsFor(trapped.email)).toEqual([]);
 
-    // Held with the signals that held them: what `npm run leads -- list --spam` shows and `release`
-    // sends once (test/cli/leads.test.ts).
+    // Held with the signals that held them: what `npm run leads -- list --spam` shows.
     const held = readLeads(file)
       .filter((lead) => lead.state === "spam")
       .map((lead) => [lead.name, lead.spam_signals])

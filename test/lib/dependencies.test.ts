@@ -4,12 +4,7 @@ import { fileURLToPath } from "node:url";
 
 import { describe, expect, it } from "vitest";
 
-/**
- * Dependencies point one way (docs/architecture.md): the contact form (`app/lib/contact/`: its
- * validation, action and answers) depends on the leads (`app/lib/leads/`: the store, the delivery,
- * the function's client), never the reverse; nothing under `app/lib/` reaches into routes or
- * components; and the Node server (`server/`) uses the app, never the reverse.
- */
+/** Dependencies point one way (docs/architecture.md). */
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -20,7 +15,6 @@ const sources = (dir: string): string[] =>
     return /\.tsx?$/.test(name) ? [path] : [];
   });
 
-/** The modules a source file imports (static and dynamic), as written. */
 export function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]!);
 }

@@ -21,12 +21,9 @@ import { contactRequest } from "../../support/contact-request";
 
 /**
  * The contact action's wiring of the lease, the limits and the store's faults, at unit level, where
- * HTTP cannot reach (or only at great cost): a lease shorter than the function's own timeout, a
- * store that goes away mid-call or fails after asking the limit, a store that never opened, a
- * client the server cannot identify, more invalid posts than the ceiling. Over a real lead store
- * (an SQLite file in a temporary folder, migrated as the server does) and the real supabase-js
- * client, whose calls MSW answers in place of the function `send-contact-email`. What a visitor
- * meets is proved over HTTP (test/http), the store's rules by test/lib/leads/store-contract.ts.
+ * HTTP cannot reach (or only at great cost). Over a real SQLite lead store and the real supabase-js
+ * client, whose calls MSW answers in place of the function `send-contact-email`. What a visitor meets
+ * is proved over HTTP (test/http), the store's rules by test/lib/leads/store-contract.ts.
  */
 
 // MSW answers before anything leaves the process; the address is loopback anyway.
@@ -58,7 +55,6 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-/** The function answers every call with `reply`, recording each. */
 function functionAnswers(
   reply: () => Response | Promise<Response> = () => HttpResponse.json({ success: true }),
 ) {

@@ -6,10 +6,8 @@ import { HELD_SCRIPTS_ID, INTENT_EVENTS, NO_PAINT_FALLBACK_MS } from "~/lib/docu
 import { compilePaintFirstLoader } from "../../../scripts/bundle.mjs";
 
 /**
- * The inline loader of decisions 022 and 036, exactly as the build compiles it (with an evaluation
- * order written in) and the server inlines it, run against a document shaped like the one the
- * server sends: Remix's context script, the JSON data block holding the preloads and the bootstrap,
- * and the loader after them.
+ * The inline loader of decisions 022 and 036, exactly as the build compiles it and the server inlines
+ * it, run against a document shaped like the one the server sends.
  */
 const PRELOADS = ["/build/entry.js", "/build/_shared/react.js", "/build/root.js"];
 // Leaves first, as the build writes it: one module this document does not preload (another route's).
@@ -33,7 +31,6 @@ function serverDocument() {
     `<p id="after"></p>`;
 }
 
-/** What the page looks like now: the elements between the heading and the paragraph, in order. */
 function state() {
   const elements: string[] = [];
   for (
@@ -62,7 +59,6 @@ const LIVE = [
   `script# module async ${BOOTSTRAP}`,
 ];
 
-/** A PerformanceObserver that reports what the test tells it to. */
 function fakePaintTiming() {
   const observers: { callback: PerformanceObserverCallback; observer: { disconnect(): void } }[] = [];
   class FakeObserver {
@@ -88,7 +84,6 @@ function fakePaintTiming() {
   };
 }
 
-/** requestIdleCallback that runs only when the test says the browser is idle. */
 function fakeIdle() {
   const callbacks: IdleRequestCallback[] = [];
   vi.stubGlobal("requestIdleCallback", (callback: IdleRequestCallback) => callbacks.push(callback));
@@ -101,10 +96,7 @@ function fakeIdle() {
   };
 }
 
-/**
- * The module scripts the loader adds to <head> to evaluate a chunk, kept out of the document (happy-dom
- * would try to fetch them): the test says when each has run.
- */
+/** The module scripts the loader adds to <head>, kept out of the document: happy-dom would fetch them. */
 function fakeModuleScripts() {
   const added: HTMLScriptElement[] = [];
   vi.spyOn(document.head, "append").mockImplementation((...nodes) => {
@@ -131,8 +123,7 @@ const runLoader = (source = loaderSource) => new Function(source)();
 describe("the paint-first loader", () => {
   it("is one small classic script that can sit inside a <script> element", () => {
     expect(loaderSource.length).toBeGreaterThan(200);
-    // With the later parts' rendering (render-later.ts) and smooth scrolling on intent
-    // (smooth-scroll.ts, 150 bytes); every byte of it is in every document.
+    // Every byte of it (render-later.ts and smooth-scroll.ts included) is in every document.
     expect(loaderWithoutOrder.length).toBeLessThan(2850);
     expect(loaderSource).not.toMatch(/<\/script|<!--|\bimport\b|\bexport\b/);
   });
@@ -178,8 +169,7 @@ describe("the paint-first loader", () => {
     expect(state()).toEqual(PRELOADED);
     expect(modules.srcs()).toEqual([]);
 
-    // Then the modules this document preloads, leaves first, one at a time: the next only once the
-    // last has run.
+    // Then the preloaded modules, leaves first, each only once the last has run.
     idle.idle();
     expect(modules.srcs()).toEqual(["module /build/_shared/react.js"]);
     idle.idle();
@@ -296,7 +286,6 @@ describe("the paint-first loader", () => {
     vi.advanceTimersByTime(NO_PAINT_FALLBACK_MS - 100);
     expect(idle.pending()).toBe(0);
     vi.advanceTimersByTime(100);
-    // Idle time asked for the later parts' rendering and for the enhancement.
     expect(idle.pending()).toBe(2);
   });
 

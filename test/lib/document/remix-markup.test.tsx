@@ -8,10 +8,9 @@ import { holdScriptsUntilPaint, moveTrailingMarkupIntoBody } from "~/lib/documen
 import { HELD_SCRIPTS_ID } from "~/lib/document/paint-first";
 
 /**
- * The paint-first step (decision 022) rewrites what Remix's `<Scripts>` writes. This renders the
- * real `<Scripts>` of the installed Remix, through its own request handler, on a one-route app
- * with this project's future flags, so that an upgrade that changes the markup fails here, loudly,
- * and not in a visitor's browser.
+ * The paint-first step (decision 022) rewrites what Remix's `<Scripts>` writes: this renders the installed
+ * Remix's real `<Scripts>` on a one-route app with this project's future flags, so that an upgrade that
+ * changes the markup fails here and not in a visitor's browser.
  */
 function Layout() {
   return (

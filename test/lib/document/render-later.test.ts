@@ -3,10 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { LATER_PARTS, renderLaterParts } from "~/lib/document/render-later";
 
-/**
- * The later parts' rendering (decision 036) against a document shaped like the page: the hero, two
- * later sections, the footer. The browser side (estimates, landings) is test/e2e/render-later.test.ts.
- */
+/** The later parts' rendering (decision 036); the browser side is test/e2e/render-later.test.ts. */
 function page() {
   document.body.innerHTML =
     '<header><a href="#two">Two</a></header>' +

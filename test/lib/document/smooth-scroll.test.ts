@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { INTENT_EVENTS } from "~/lib/document/paint-first";
 import { SMOOTH_SCROLL_ATTRIBUTE, smoothScrollOnIntent } from "~/lib/document/smooth-scroll";
 
-/** Smooth scrolling turned on by the visitor's first intent (smooth-scroll.ts, app/styles/app.css). */
 describe("smooth scrolling on intent", () => {
   const smooth = () => document.documentElement.hasAttribute(SMOOTH_SCROLL_ATTRIBUTE);
   afterEach(() => document.documentElement.removeAttribute(SMOOTH_SCROLL_ATTRIBUTE));

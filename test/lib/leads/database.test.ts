@@ -82,7 +82,6 @@ describe("which store errors mean the database is not there (issue 33)", () => {
   );
 
   it("never reads a message: an error without a code is not an outage, whatever it says", () => {
-    // What the old rule (/timeout|connect/ in the text) took for an outage, marking the store down.
     expect(isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(false);
     expect(isConnectionError(new Error('value for column "message" mentions a timeout'))).toBe(false);
   });

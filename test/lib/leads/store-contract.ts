@@ -45,13 +45,11 @@ const allow = async () => ({ allowed: true as const });
 const retry = { initialMs: 30_000, maxMs: 3_600_000, maxAttempts: 3 };
 
 export interface Engine {
-  /** A fresh, empty database's configuration for `openDatabase`. */
   fresh(): Promise<{ databaseUrl?: string; file: string }>;
   /**
-   * Whether one process may open the database twice. PostgreSQL: yes, as two instances do.
-   * SQLite: one instance per file, and better-sqlite3 waits for the file's lock synchronously, so
-   * a second connection in the same process would wait on the first forever; "another instance"
-   * is then the same store (its connection serializes every transaction, as one server does).
+   * Whether one process may open the database twice. Not SQLite: better-sqlite3 waits for the file's
+   * lock synchronously, so a second connection in the same process would wait on the first forever;
+   * "another instance" is then the same store, whose connection serializes every transaction.
    */
   severalInstances: boolean;
 }
@@ -68,7 +66,6 @@ export function storeContract(engine: Engine) {
   let clock: number;
   const opened: { store: LeadStore; database: OpenDatabase }[] = [];
 
-  /** One instance: its own connection(s) to the shared database. */
   const instance = async (options: { leaseMs?: number; databaseClock?: boolean } = {}) => {
     if (!engine.severalInstances && opened[0]) return opened[0].store;
     const database = openDatabase(config);
@@ -95,11 +92,9 @@ export function storeContract(engine: Engine) {
     for (const { store } of opened.splice(0)) await store.close();
   });
 
-  // --- the state table, transition by transition (issue 40) -------------------------------------
-  // Each transition is run on a lead in every state, with everything else about the row set so that
+  // The state table: each transition runs on a lead in every state, the rest of the row set so that
   // only its state can stop it (a lease token every claim would match, a live lease, due now,
-  // delivered and received long ago): the row must change exactly when the table lists its state
-  // among the transition's `from`.
+  // delivered and received long ago).
   const TOKEN = "the-claim's-token";
   const drivers: Record<
     Exclude<TransitionName, "admit">,
@@ -333,7 +328,6 @@ export function storeContract(engine: Engine) {
     const admission = await store.admit(request(), { mode: "function", allow });
     if (admission.kind !== "claimed") throw new Error(admission.kind);
     clock += 1_001;
-    // The holder, slow to start its call, finds its lease gone: no call.
     expect(await store.beginCall(admission.claim)).toBe(false);
     expect(await store.expireLeases()).toEqual({ held: [], returned: [admission.claim.lead.id] });
     expect(await store.get(admission.claim.lead.id)).toMatchObject({
