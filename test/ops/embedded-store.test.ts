@@ -9,12 +9,7 @@ import { afterDispatcherPasses, METRICS_TOKEN } from "../support/dispatcher";
 import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
 
-/**
- * The embedded default (one `npm start`, the SQLite file) through what ops do to a process: a
- * SIGKILL during a call and a restart on the same file. The lead is never lost and never sent twice
- * by a machine: held as possibly delivered once its lease runs out; an identical post after the
- * restart of a delivered lead makes no call.
- */
+/** The embedded default (one `npm start`, the SQLite file) through a SIGKILL during a call and a restart. */
 describe("the embedded SQLite store across a SIGKILL and a restart", () => {
   let fake: FakeFunction;
   let server: AppServer | undefined;

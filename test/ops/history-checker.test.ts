@@ -16,10 +16,8 @@ import {
 } from "../support/history/checker";
 
 /**
- * The history test's checker (test/support/history/checker.ts), fed small hand-written histories:
- * one that keeps every rule, and for each rule histories that break it (each must be caught) and
- * the legitimate ones it must let pass (a second call a person asked for, a call whose outcome was
- * lost). Pure: no server, no build.
+ * The history test's checker, fed small hand-written histories: for each rule, ones that break it
+ * (each must be caught) and legitimate ones it must let pass. Pure: no server, no build.
  */
 
 const T = 1_800_000_000_000;
@@ -274,7 +272,7 @@ describe("the history checker", () => {
         ],
       });
       expect(rules(input)).toContain("one call in flight");
-      // Ended when its caller gave up, as the checker used to count it, the overlap goes unseen.
+      // Counted as ended when its caller gave up, the overlap would go unseen.
       const untilTheCallerLeft = { ...input, calls: input.calls.map(({ finishedAt: _, ...rest }) => rest) };
       expect(rules(untilTheCallerLeft)).not.toContain("one call in flight");
     });
@@ -767,8 +765,7 @@ describe("the history checker", () => {
     expect(rules(lost)).toEqual(["held only when unsure", "delivered or held"]);
     const goingDown = { ...lost, events: [{ at: T + 10, what: 'function {"kind":"down"}' }], leaseMs: 6_500 };
     expect(rules(goingDown)).toEqual(["delivered or held"]);
-    // Held so, then a person's resend failed for sure (a 500): it stays held, rightly (SQLite soak
-    // seed 3175140527).
+    // Held so, then a person's resend failed for sure (a 500): it stays held, rightly.
     const resentAfterDown = {
       ...goingDown,
       calls: [
@@ -792,7 +789,7 @@ describe("the history checker", () => {
     expect(rules({ ...late, leaseMs: 9_000 })).toEqual(["held only when unsure", "delivered or held"]);
     const frozen = { ...held, events: [{ at: T + 10, what: "SIGSTOP pg-a.1 for 8000 ms" }] };
     expect(rules(frozen)).toEqual(["delivered or held"]);
-    // Held so, then a person's resend failed for sure: it stays held (SQLite soak seed 1965077891).
+    // Held so, then a person's resend failed for sure: it stays held.
     const resentAfterFrozen = {
       ...frozen,
       calls: [failed, { ...failed, by: "visitor" as const, arrivedAt: T + 9_000, endedAt: T + 9_010 }],

@@ -11,13 +11,9 @@ import { signalTree } from "../support/npm";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * The randomized history test on PostgreSQL (issue 33; SQLite's is history-sqlite.test.ts): three
- * instances on one database (one 20 s ahead, Debian's faketime), visitors posting and resending a
- * small, moving set of leads at random instances, the dispatchers, `npm run leads -- retry` (some
- * runs 20 s ahead too) and `forget` at random times, and a nemesis: the function's faults, an
- * instance SIGKILLed, SIGTERMed or frozen, PostgreSQL paused (SIGSTOP), one server connection
- * paused, PostgreSQL stopped. The checker (test/support/history/checker.ts) proves the rules of
- * decision 032 over the whole history.
+ * The randomized history test on PostgreSQL (issue 33): three instances on one database (one, and
+ * some CLI runs, 20 s ahead), with the database's own faults besides the function's and the
+ * instances'. The rules of decision 032 are test/support/history/checker.ts's.
  */
 
 const suite = historySuite("test/ops/history-postgres.test.ts", 45);

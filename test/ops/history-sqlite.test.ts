@@ -9,12 +9,8 @@ import { historySuite } from "../support/history/suite";
 import { readLeads } from "../support/leads";
 
 /**
- * The randomized history test on SQLite (issue 33; PostgreSQL's is history-postgres.test.ts): one
- * instance and the CLI on one file, visitors posting and resending a small, moving set of leads,
- * the dispatcher, `npm run leads -- retry` and `forget` at random times, and a nemesis (the function
- * slow, failing, hanging, answering garbage, down; the instance SIGKILLed, SIGTERMed or frozen).
- * Every call and visitor request is recorded; the checker (test/support/history/checker.ts, unit
- * tested in history-checker.test.ts) proves the rules of decision 032 over the whole history.
+ * The randomized history test on SQLite (issue 33): see test/support/history/scenario.ts for the run
+ * and checker.ts for the rules of decision 032 it proves over the whole history.
  */
 
 const suite = historySuite("test/ops/history-sqlite.test.ts", 30);

@@ -8,9 +8,7 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
 
 /**
  * Several `npm start` instances on one PostgreSQL lead store, as ops run them behind a load
- * balancer (issue 23): every lead exactly once, never lost, delivered without an operator, limits
- * counted once for all, through SIGKILL, restarts and a database that goes away. Real processes,
- * a real PostgreSQL server, the function faked on 127.0.0.1.
+ * balancer (issue 23): real processes, a real PostgreSQL server, the function faked.
  */
 
 const SECOND = 1_000;
@@ -136,7 +134,6 @@ describeWithPostgres("three instances on one PostgreSQL lead store", () => {
       if (answer.status === 429) expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     expect(statuses).toEqual([303, 303, 303, 429]);
-    // Another client is not affected.
     expect(
       (
         await post(servers[2]!, newClient(), {

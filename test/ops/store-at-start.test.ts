@@ -5,10 +5,8 @@ import { type FakeFunction, startFakeFunction } from "../support/fake-function";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * A PostgreSQL lead store that cannot be reached when the server starts (issue 23): the server
- * starts anyway and says so in its startup line, serves the page, answers a post with the error
- * notice (no call: decision 032) and logs the lead, and reconnects (and migrates) by itself once
- * the database is there; the visitor's second try is then delivered.
+ * A PostgreSQL lead store unreachable at start (issue 23): a post meanwhile gets the error notice
+ * and makes no call (decision 032); once the database is there the server reconnects and migrates.
  */
 describeWithPostgres("a lead store that is down when the server starts", () => {
   let postgres: PostgresServer;

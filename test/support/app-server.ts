@@ -15,10 +15,7 @@ export function leadStoreEnv(dir = mkdtempSync(join(tmpdir(), "leads-"))): Recor
   return { LEADS_DATABASE_FILE: join(dir, "leads.sqlite") };
 }
 
-/**
- * Starts the production build (`npm run build` output) on a free port of 127.0.0.1, exactly as
- * `npm start` serves it, and waits until /healthz says it is ready (the home page is built).
- */
+/** The production build as `npm start` serves it; /healthz says ready once the home page is built. */
 export function startAppServer(env: Record<string, string | undefined> = {}): Promise<AppServer> {
   return startServer({
     buildDir: serverBuildDir,
@@ -44,11 +41,7 @@ export interface AppWithFunction {
   fake: FakeFunction;
 }
 
-/**
- * For the tests of one `describe` (or file): the production server wired to a fake
- * `send-contact-email` on 127.0.0.1, started before the tests and stopped after them. The fields
- * are set once `beforeAll` has run; `env` adds to or overrides the server's environment.
- */
+/** The production server wired to a fake `send-contact-email`; the fields are set in `beforeAll`. */
 export function useAppWithFunction(env: Record<string, string | undefined> = {}): AppWithFunction {
   const app = {} as AppWithFunction;
   beforeAll(async () => {

@@ -10,7 +10,6 @@ const outDir = process.env.REMIX_BUILD_DIR?.replace(/\/+$/, "");
 export const serverBuildDir = join(root, outDir ?? "build");
 export const browserBuildDir = join(root, outDir ? `${outDir}/assets` : "public/build");
 
-/** Every file under `dir`, recursively. */
 export function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);

@@ -1,10 +1,7 @@
 import { CONTACT_FIELDS } from "~/content/contact-fields";
 import type { LeadRequest } from "~/lib/leads/sink.server";
 
-/**
- * A contact request as the validator passes it on: every field of the field table, empty unless
- * given. Tests build requests through it, so a field added to the table needs no test changed.
- */
+/** Every field of the field table, empty unless given: a field added to the table needs no test changed. */
 export function contactRequest(values: Partial<LeadRequest> = {}): LeadRequest {
   return {
     ...(Object.fromEntries(CONTACT_FIELDS.map((field) => [field.name, ""])) as LeadRequest),

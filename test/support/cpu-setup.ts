@@ -1,13 +1,8 @@
 /**
- * A setup file of every test file (vitest.config.ts): the CPU time the file cost the machine, handed
- * to the times reporter (scripts/test-times.mjs) in the file's meta. Files run side by side on two
- * cores, so what a file costs the run is its CPU time, not its wall time.
- *
- * Counted with a cgroup where the kernel lets this process make one (cgroup v2, as root on CI's
- * machines): the file's worker moves itself into a cgroup of its own, which every process it starts
- * joins, so a browser's renderers are counted too, though they outlive their parent and are never
- * reaped by the worker (they were half of the run's CPU time, and uncounted before). Elsewhere, the
- * worker's own time and that of the processes it reaped (/proc/self/stat), marked as a floor.
+ * Each test file's CPU time, for the times reporter (scripts/test-times.mjs): files run side by side
+ * on two cores, so what a file costs the run is its CPU time, not its wall time. A cgroup of the
+ * worker's own also counts a browser's renderers, which the worker never reaps; without one (not
+ * root, no cgroup v2), /proc/self/stat gives only a floor.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

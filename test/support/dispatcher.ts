@@ -2,10 +2,8 @@ import { expect } from "vitest";
 
 import type { AppServer } from "./app-server";
 
-/** The metrics token a test server is started with when a test reads its dispatcher's passes. */
 export const METRICS_TOKEN = "test-metrics-token";
 
-/** How many passes the server's dispatcher has run to their end (`lead_dispatcher_passes_total`). */
 export async function dispatcherPasses(server: AppServer): Promise<number> {
   const res = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
   expect(res.status, "GET /metrics (start the server with METRICS_TOKEN)").toBe(200);
@@ -15,9 +13,8 @@ export async function dispatcherPasses(server: AppServer): Promise<number> {
 }
 
 /**
- * Resolves once each server's dispatcher has run `count` more passes: "nothing more happened" said
- * as an event, so a check after it covers every call a dispatcher could have made meanwhile,
- * however slow the machine.
+ * "Nothing more happened" as an event: a check after it covers every call a dispatcher could have
+ * made meanwhile, however slow the machine.
  */
 export async function afterDispatcherPasses(servers: AppServer[], count = 2): Promise<void> {
   const before = await Promise.all(servers.map(dispatcherPasses));

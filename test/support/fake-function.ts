@@ -2,10 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 
 import { freePort } from "./ports";
 
-/**
- * A stand-in for the Supabase function `send-contact-email`, on 127.0.0.1 only.
- * Each test chooses how it answers and reads what it received.
- */
+/** How the stand-in for the Supabase function `send-contact-email` answers. */
 export type FakeFunctionMode =
   | { kind: "success" }
   /** An HTTP error, after `delayMs` when given. */
@@ -68,7 +65,7 @@ export async function startFakeFunction(port?: number): Promise<FakeFunction> {
       }
       requests.push({ method: req.method ?? "", path, headers: req.headers, body, json });
       const current = mode.kind === "per-request" ? mode.choose(json) : mode;
-      /** Answers after `delayMs` (at once without it); close() cuts a pending answer short. */
+      /** close() cuts a pending answer short. */
       const answerAfter = (delayMs: number | undefined, answer: () => void) => {
         if (!delayMs) return answer();
         const timer = setTimeout(() => {

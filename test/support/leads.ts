@@ -15,9 +15,8 @@ type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /**
- * One row of the lead store as ops read it with any SQLite client, by its columns' names (times in
- * ms): its record's JSON text, and each of the visitor's values beside it, by the same naming
- * (`company_size`), empty once retention erased the record.
+ * One row as ops read it with any SQLite client (times in ms), with each of the visitor's values
+ * beside it, empty once retention erased the record.
  */
 export type LeadRow = {
   [Key in Exclude<keyof LeadsTable, "request"> as SnakeCase<Key>]-?: LeadsTable[Key];
@@ -25,18 +24,13 @@ export type LeadRow = {
   [Key in keyof ContactRequest as SnakeCase<Key>]: string;
 } & { request: string | null };
 
-/** A row as SQLite gives it, with the visitor's values of its record beside its columns. */
 export function withRecordFields(row: Record<string, unknown>): LeadRow {
   const request = typeof row.request === "string" ? (JSON.parse(row.request) as Record<string, string>) : {};
   const values = CONTACT_FIELDS.map(({ name }) => [snakeCase(name), request[name] ?? ""]);
   return { ...row, ...Object.fromEntries(values) } as LeadRow;
 }
 
-/**
- * Every lead in an SQLite lead store (LEADS_DATABASE_FILE), oldest first, read as ops would with
- * any SQLite client while the server runs (WAL: the reader never blocks the server). An empty
- * list when the store has not been created yet.
- */
+/** Read as ops would while the server runs (WAL: the reader never blocks the server); oldest first. */
 export function readLeads(file: string): LeadRow[] {
   let database: Database.Database;
   try {

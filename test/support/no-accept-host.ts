@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 
 /**
- * A host that never accepts a connection, on 127.0.0.1: a socket listening with a backlog of 0
- * whose queue is already full (its own connections, never accepted), so the kernel drops every
- * SYN that comes after and a client's connect hangs, as across a network partition. Python,
+ * A socket listening with a backlog of 0, already full of its own connections, so the kernel
+ * drops every later SYN and a client's connect hangs, as across a network partition. Python,
  * because Node accepts every connection itself.
  */
 const PROGRAM = `

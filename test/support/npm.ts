@@ -14,7 +14,6 @@ export interface NpmRun {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `npm <args>` as a shell user would (`npm start`, `npm run dev`), in `cwd`. */
 export function runNpm(
   args: string[],
   { cwd = root, env = {} }: { cwd?: string; env?: Record<string, string | undefined> } = {},
@@ -46,7 +45,6 @@ export function runNpm(
   };
 }
 
-/** The PIDs whose parent is `pid`, read from /proc (Linux). */
 export function childrenOf(pid: number): number[] {
   return readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
@@ -62,17 +60,14 @@ export function childrenOf(pid: number): number[] {
     });
 }
 
-/** Every descendant of `pid`. */
 export function descendantsOf(pid: number): number[] {
   return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
 }
 
 /**
- * Sends `signal` to `pid` and then to every descendant, and returns the PIDs it reached.
- * The root goes first, so a stopped parent forks no new child while its tree is read; the tree
- * is read again until no new descendant shows up. For a signal that ends processes, use
- * `killTree`: a killed parent's children would leave its tree before they are found. A process that ends on its own
- * meanwhile (a database backend whose client hung up) is not an error: it needs no signal.
+ * Returns the PIDs reached. The root goes first, so a stopped parent forks no new child while its
+ * tree is read, and re-read until no new descendant shows up; to kill, use `killTree`. A process
+ * that ends on its own meanwhile (a database backend whose client hung up) needs no signal.
  */
 export function signalTree(
   pid: number,
@@ -113,11 +108,9 @@ function stateOf(pid: number): string | null {
 }
 
 /**
- * Waits (synchronously, 1 ms at a time, at most 10 s) until each of `pids` is stopped, a zombie or
- * gone. `kill` only queues a signal: a process that was running stops when it is next scheduled,
- * which on a loaded machine came after the tree was read as done (a CI run saw one still "R"), and
- * it could still fork a child the reading had missed. So the tree is read again only once every
- * process signalled so far has really stopped.
+ * `kill` only queues a signal: a running process stops when it is next scheduled, possibly after
+ * the tree was read as done, and could still fork a child the reading missed. So the tree is read
+ * again only once every process signalled so far has really stopped.
  */
 function untilStopped(pids: number[]): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -131,10 +124,7 @@ function untilStopped(pids: number[]): void {
   }
 }
 
-/**
- * Kills `pid` and every descendant. The tree is stopped first: a killed parent's children would
- * be handed to init at once and could no longer be found as its descendants.
- */
+/** Stopped first: a killed parent's children would go to init at once and no longer be found. */
 export function killTree(pid: number): void {
   for (const target of signalTree(pid, "SIGSTOP")) {
     try {
@@ -159,7 +149,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Whether something accepts connections on 127.0.0.1:`port`. */
 export function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
@@ -171,7 +160,6 @@ export function isListening(port: number): Promise<boolean> {
   });
 }
 
-/** Polls until `check` holds, or throws with `what` after `timeoutMs`. */
 export async function waitFor(
   what: string,
   check: () => boolean | Promise<boolean>,
@@ -184,7 +172,7 @@ export async function waitFor(
   }
 }
 
-/** Waits until `url` answers with `status`, or the npm run ends (then throws with its output). */
+/** Throws with npm's output as soon as the run ends. */
 export async function waitForStatus(
   run: NpmRun,
   url: string,
@@ -235,11 +223,8 @@ export interface LeadsRun {
 }
 
 /**
- * The leads CLI run with this process's environment changed by `env` (an undefined value removes
- * the variable). By default the command `npm run leads` execs (`node scripts/leads.mjs …args`):
- * npm adds nothing but half a CPU second per run. `via: "npm"` runs `npm run --silent leads -- …args`
- * as a shell user types it (stdout clean, as for CSV). Resolves when the streams are closed, so
- * nothing it printed is missed.
+ * By default the command `npm run leads` execs, since npm adds nothing but half a CPU second per
+ * run; `via: "npm"` runs it as a shell user types it. Resolves on "close", so no output is missed.
  */
 export function runLeadsCli(
   args: string[],

@@ -1,10 +1,6 @@
-// Throwaway PostgreSQL servers for the tests: a fresh cluster (initdb) in a temporary folder, one
-// `postgres` process that the test holds by its PID, listening on 127.0.0.1 only, on a free port.
-// Test-only settings: no password (trust, loopback only) and no fsync.
-//
-// The process logic (startPostgres, its stop/start/destroy, the clean-up at exit and the reaping
-// of orphans) lives in scripts/postgres.mjs, plain JavaScript, so that the benchmark can start the
-// same servers; this module re-exports it and adds what only vitest needs: describeWithPostgres.
+// Throwaway PostgreSQL servers for the tests (no password, loopback only, no fsync). The process
+// logic lives in scripts/postgres.mjs, plain JavaScript, so that the benchmark can start the same
+// servers; this module adds what only vitest needs.
 import { describe } from "vitest";
 
 import {
@@ -18,10 +14,7 @@ import {
 export { postgresAvailable, startPostgres };
 export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
-/**
- * `describe` for suites that need PostgreSQL. Without it the suite is skipped behind a loud banner,
- * unless CI=true / REQUIRE_POSTGRES=1, where it fails instead.
- */
+/** Without PostgreSQL the suite is skipped behind a loud banner, or fails where it is required. */
 export function describeWithPostgres(name: string, fn: () => void): void {
   const found = postgresAvailable();
   if (found.ok) {

@@ -1,7 +1,5 @@
-// Process helpers shared by the tests (through app-server.ts and ports.ts) and the benchmark
-// (bench/lib/servers.mjs, plain Node): a free loopback port, and the production build served
-// exactly as `npm start` serves it (scripts/start.mjs, without npm in between). Plain JavaScript
-// so that both can import it; the types are in server-process.d.mts.
+// Plain JavaScript so that the benchmark (bench/lib/servers.mjs) can import it too; the types are
+// in server-process.d.mts. The server runs scripts/start.mjs as `npm start` does, without npm.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -14,10 +12,8 @@ export const root = fileURLToPath(new URL("../..", import.meta.url));
 const startScript = `${root}scripts/start.mjs`;
 
 /**
- * Starts the production server on the build in `buildDir` (REMIX_BUILD_DIR for scripts/start.mjs)
- * on a free port of 127.0.0.1 with `env` (an `undefined` value removes a variable) and waits until
- * `readyPath` answers (with `readyStatus`, when given). The bench starts an earlier release's
- * `script` in its own checkout, on its own Node (`command`).
+ * An `undefined` value in `env` removes a variable. The bench starts an earlier release's `script`
+ * in its own checkout, on its own Node (`command`).
  */
 export async function startServer({
   buildDir,

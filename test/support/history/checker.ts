@@ -1,19 +1,7 @@
 /**
- * The checker of the randomized history test (test/ops/history-sqlite.test.ts and
- * history-postgres.test.ts, issue 33): a pure function over what was recorded, in the manner of
- * Jepsen's checkers. It knows nothing of the code under test; it reads only what an outside
- * observer saw, and what the processes printed:
- *
- * - every call the function received (who made it, its Idempotency-Key, the lead it carried, when it
- *   arrived and ended, what the function did with it, whether the answer reached the caller, the
- *   caller's `lead_call` line that announced it, and whether the lead's row was in the store then),
- * - every visitor request (which instance, which lead, what the visitor was told),
- * - every attempt report the processes printed (`lead_attempt` log lines, servers and `leads retry`),
- * - what the nemesis did (kills, pauses, faults), with a look at the leads being sent at each kill
- *   and freeze,
- * - the store at the end (rows, `npm run leads -- list`), and what `forget` left behind.
- *
- * Its unit tests (test/ops/history-checker.test.ts) feed it one violating history per rule.
+ * The checker of the randomized history test (issue 33): a pure function over what was recorded, in
+ * the manner of Jepsen's checkers. It knows nothing of the code under test; it reads only what an
+ * outside observer saw, and what the processes printed.
  */
 
 /** Milliseconds since the epoch, on the test process's clock. */
@@ -47,15 +35,11 @@ export interface Call {
   status: number;
   /** The answer was written while the caller was still connected. */
   answered: boolean;
-  /**
-   * Who made it, in its caller's own `lead_call` line, printed just before the call (the harness
-   * matches them as the call arrives: test/support/history/scenario.ts). Unset: no line announced it.
-   */
+  /** Who made it, per its caller's `lead_call` line printed just before the call; unset: none did. */
   by?: AttemptBy;
   /**
-   * Whether the lead's row (its id: the call's key) was in the store when the call arrived, as the
-   * harness saw it then, before the function answered; unset when the store did not answer the look
-   * in time (the database paused).
+   * Whether the lead's row was in the store when the call arrived, before the function answered;
+   * unset when the store did not answer the look in time (the database paused).
    */
   stored?: boolean;
   /** When the harness's look at the store was answered. */
@@ -165,7 +149,6 @@ export interface History {
   forgotten?: Forgotten[];
 }
 
-/** A history with nothing recorded yet. */
 export const emptyHistory = (seed: number, engine: string, startedAt: Time): History => ({
   seed,
   engine,
@@ -201,7 +184,6 @@ export interface Violation {
   /** The lead (e-mail and message) it is about, if one. */
   lead?: string;
   message: string;
-  /** The part of the history that shows it. */
   excerpt: string[];
 }
 
@@ -264,7 +246,6 @@ function settled(call: Call, history: History): boolean {
   return report !== undefined && ["delivered", "pending", "dead"].includes(report.state);
 }
 
-/** The call's caller recorded it as delivered, and said so before `time`. */
 function deliveredBefore(call: Call, time: Time, history: History): boolean {
   const report = ownReport(call, history);
   return call.plan === "ok" && call.answered && report?.state === "delivered" && report.at < time - SLACK_MS;
@@ -351,11 +332,9 @@ export function excerptOf(history: History, lead: string, extra: string[] = []):
 // --- a run that tested something -----------------------------------------------------------------
 
 /**
- * Why a history proves nothing, if it does not (issue 40: a store that never became ready made no
- * call, broke no rule, and passed; issue 51: a seed can pass while a rule never had a chance to
- * fail): a rule that judged fewer cases than its minimum (`history.minimumCases`, at least one each),
- * no instance killed or stopped, on PostgreSQL no database fault, no fault kinds declared, or a
- * declared kind that never happened. Empty: the run tested what the checker's rules are about.
+ * Why a history proves nothing, if it does not: a run that made no call breaks no rule, and a rule
+ * may never have had a chance to fail (issues 40 and 51). Empty: the run tested what the rules are
+ * about.
  */
 export function hollowRun(history: History): string[] {
   const reasons: string[] = [];
@@ -384,10 +363,8 @@ export function hollowRun(history: History): string[] {
 // --- the rules -------------------------------------------------------------------------------------
 
 /**
- * The leads forgotten while the faults ran that no visitor could have posted again since (every
- * post of it ended before the forget began): gone for good, each with when its forget had ended
- * (between the command's start and its end, an attempt may still take the lead: the CLI has not
- * erased it yet).
+ * The leads forgotten while the faults ran that no visitor posted again since, each with when its
+ * forget had ended (until then an attempt may still take the lead: the CLI has not erased it yet).
  */
 function forgottenForGood(history: History): Map<string, Time> {
   const gone = new Map<string, Time>();
@@ -492,16 +469,13 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
             `call #${call.seq} (${call.caller}, ${pathOf(call)}) arrived ${((call.arrivedAt - forgottenAt) / 1000).toFixed(3)} s after \`leads forget\` had erased it`,
           );
 
-    // No two calls for one lead in flight at once, at the function: a call is in flight from its
-    // arrival until the function was done with it, even after its caller gave up (issue 40). Two
-    // exceptions, both under the lead's one key, which the function deduplicates (decision 044): a
-    // caller paused longer than its lease (SIGSTOP) cannot be stopped by the lease; and once a caller
-    // gave up on an unknown outcome, the lead is held, and a person may ask for it again (a
-    // visitor's resend, `retry --include-possibly-delivered`) while the function is still at the
-    // first call. A machine never calls it then, even after a person's attempt failed for sure: the
-    // lead stays held (docs/lead-store.md). A case: two attempts of the lead at once, a call
-    // arriving while another was in flight, or a visitor's post sent while a call of the lead was in
-    // flight or, before the lead was delivered, while another post of it was open.
+    // No two calls for one lead in flight at once, at the function: a call is in flight until the
+    // function was done with it, even after its caller gave up (issue 40). Two exceptions, both under
+    // the lead's one key, which the function deduplicates (decision 044): a caller paused longer than
+    // its lease (SIGSTOP) cannot be stopped by the lease; and once a caller gave up on an unknown
+    // outcome, the lead is held, and a person may ask for it again while the function is still at
+    // the first call. A case: a call arriving while another was in flight, or a visitor's post sent
+    // while a call of the lead was in flight or, before the lead was delivered, another post was open.
     const posts = visitorsOf(lead);
     cases["one call in flight"] += posts.filter(
       (request) =>
@@ -553,8 +527,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
 
     // At most one call the function ran (2xx, or ran and then a 504 or a cut): a second only when the
     // first one's outcome was lost and a person asked for the lead again (a visitor's resend,
-    // `retry --include-possibly-delivered`). A case: a person's resend (a visitor's post, a call by
-    // `retry --include-possibly-delivered`) after the function ran a call of the lead.
+    // `retry --include-possibly-delivered`). A case: such a resend after the function ran a call.
     const firstRan = calls.find(ran);
     if (firstRan)
       cases["one confirmed call"] +=
@@ -576,10 +549,10 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
       confirmed = call;
     }
 
-    // Held when unsure (docs/lead-store.md, "States"): once a call may have
-    // reached the function without its caller learning the outcome (or was confirmed), no machine (a
-    // dispatcher, `retry` without the flag) calls that lead again, even after a person's resend
-    // failed for sure: the earlier unknown call still stands. A case: a lead held so.
+    // Held when unsure (docs/lead-store.md, "States"): once a call may have reached the function
+    // without its caller learning the outcome (or was confirmed), no machine (a dispatcher, `retry`
+    // without the flag) calls that lead again, even after a person's resend failed for sure: the
+    // earlier unknown call still stands. A case: a lead held so.
     if (calls.some((call) => !sureFailure(call) && !(call.plan === "ok" && call.answered)))
       cases["no machine resend"]++;
     for (const [index, call] of calls.entries()) {
@@ -630,9 +603,8 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
 
   // As each attempt ended: a lead its caller reported held (possibly delivered) had a call that may
   // have reached the function, or its caller's own call timed out (its request may arrive after it
-  // gave up, or never leave while it is frozen: SQLite seed 254867430); a lead it reported dead had
-  // the limit of attempts, every call of it a sure failure (a held lead whose person's resend failed
-  // for sure stays held: docs/lead-store.md). Not judged when its caller's word may not be the store's
+  // gave up, or never leave while it is frozen); a lead it reported dead had the limit of attempts,
+  // every call of it a sure failure. Not judged when its caller's word may not be the store's
   // (recordedLate).
   const callsOfKey = (key: string, until: Time) =>
     history.calls.filter((call) => call.key === key && call.arrivedAt < until);
@@ -644,8 +616,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
     const before = callsOfKey(report.key, report.at);
     const own = before.filter((call) => call.caller === report.caller).at(-1);
     if (own && recordedLate(own, report.at)) {
-      // Its lease may have ended with its call under way: the store rightly holds what it cannot
-      // know, and a person's later resend that fails for sure leaves it so (SQLite soak seed 1965077891).
+      // Its lease may have ended with its call under way: the store rightly holds what it cannot know.
       if (report.state === "possibly_delivered") heldRightly.add(report.key);
       continue;
     }
@@ -655,8 +626,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
       cases["held only when unsure"]++;
       // Its caller never learned whether the function ran its own call: it timed out, or its
       // connection was lost under it as the function went down (the port closing cuts the kept-alive
-      // connections, and a request sent on one meanwhile is lost unread: PostgreSQL soak seed
-      // 1635955491).
+      // connections, and a request sent on one meanwhile is lost unread).
       const cutGoingDown =
         report.reason === "network" &&
         history.events.some(
@@ -818,11 +788,7 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
   return { violations, cases };
 }
 
-/**
- * The report of a failed run: the seed first (to replay it), then the violations lead by lead, each
- * lead's history once. `maxLeads` leads in full, the others a line each (the whole report is the
- * run's violations.txt).
- */
+/** Lead by lead, each lead's history once: `maxLeads` leads in full, the others a line each. */
 export function formatViolations(
   history: History,
   violations: Violation[],

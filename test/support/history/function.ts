@@ -5,14 +5,7 @@ import { freePort } from "../ports";
 import type { Call, Plan } from "./checker";
 import type { Random } from "./random";
 
-/**
- * The function `send-contact-email`, faked on 127.0.0.1 for the history test, recording every call:
- * who made it (the caller's `apikey`: each process gets its own), its Idempotency-Key and lead,
- * when it arrived and ended, what the function did with it and whether the answer reached the caller.
- * The nemesis changes how it behaves: slow, failing, hanging past the caller's timeout, answering
- * garbage, down (its port closed: connection refused), or running and then failing to answer (a
- * gateway's 504 after the function sent the e-mail, or the connection cut after it did: issue 40).
- */
+/** The nemesis sets how the recording function behaves; each process calls with its own `apikey`. */
 export type FunctionMode =
   | { kind: "ok" }
   | { kind: "slow"; minMs: number; maxMs: number }
@@ -43,16 +36,14 @@ export const now = () => performance.timeOrigin + performance.now();
 const CONTACT_PATH = "/functions/v1/send-contact-email";
 
 /**
- * How long a hung function may stay at a call, whether or not its caller still waits: past the
- * callers' timeout and past a lease (the history test's 6.5 s), so the checker's "in flight" runs
- * until the function finished, not until its caller gave up (issue 40).
+ * Past the callers' timeout and past a lease (6.5 s), so the checker's "in flight" runs until the
+ * function finished, not until its caller gave up (issue 40).
  */
 const HANG_MAX_MS = 8_000;
 
 /**
- * `look` runs as each call arrives (the harness's look at the store, and the caller's announcement:
- * test/support/history/scenario.ts); the function answers only once it has, so a product that
- * stored the lead only after the answer could not have stored it before the look.
+ * `look` runs as each call arrives (scenario.ts); the function begins only once it has, so a
+ * product that stored the lead only after the answer could not have stored it before the look.
  */
 export async function startRecordingFunction(
   random: Random,
@@ -67,7 +58,6 @@ export async function startRecordingFunction(
   const sockets = new Map<Socket, number>();
   let seq = 0;
 
-  /** What the function does with this call, and after how long it answers. */
   const decide = (): { plan: Plan; status: number; delayMs: number } => {
     switch (mode.kind) {
       case "ok":
@@ -155,8 +145,6 @@ export async function startRecordingFunction(
     res.on("close", () => end(false));
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    // The function begins once the harness has looked (`look`): a product that stores only after the
-    // answer cannot have stored before.
     req.on("end", async () => {
       await looked;
       try {

@@ -8,12 +8,9 @@ import type { AttemptBy, AttemptReport, ReportState } from "./checker";
 import { now } from "./function";
 
 /**
- * The processes of the history test, each held by its PID: `npm start`-style server instances
- * (scripts/start.mjs, as test/support/server-process.mjs starts them, optionally under Debian's
- * `faketime` with the clock ahead) that keep their address across restarts, and `npm run leads`
- * runs. Each process gets its own SUPABASE_ANON_KEY, which the fake function records as the
- * caller of every call; their `lead_call` lines (printed just before each call) and attempt reports
- * are read from their output.
+ * The history test's processes, each held by its PID: server instances that keep their address
+ * across restarts, and `npm run leads` runs. Each gets its own SUPABASE_ANON_KEY, which the fake
+ * function records as the caller of every call.
  */
 
 const startScript = `${root}scripts/start.mjs`;
@@ -30,7 +27,6 @@ export interface Crash {
   at: number;
   caller: string;
   how: string;
-  /** Its last lines of output. */
   output: string[];
 }
 
@@ -78,13 +74,10 @@ const byOf = (value: unknown): AttemptBy =>
 const ANNOUNCED_WITHIN_MS = 1_000;
 
 /**
- * Who made the call that has just arrived from `caller` under `key`: the last attempt its process
- * announced (`lead_call`) whose call had not arrived yet. The line was written before the request
- * was sent, so once the event loop has read what the pipes held (two turns), it is here; a process
- * announces its next attempt of the lead only once this one is over (its attempts are one after
- * the other), and it may have given up on this call already (a call cut at what was left of its
- * lease arrives after its caller's report: PostgreSQL seed 2573774122). Undefined: no line
- * announced it.
+ * The last attempt the caller announced (`lead_call`) whose call had not arrived yet: its attempts
+ * of a lead are one after the other, and it may have given up on this call already (a call cut at
+ * what was left of its lease arrives after its caller's report). The line was written before the
+ * request was sent, so once the event loop has read what the pipes held (two turns), it is here.
  */
 export async function announcedBy(
   log: ProcessLog,
@@ -117,7 +110,6 @@ export async function announcedBy(
   return found?.by;
 }
 
-/** Reads a process's output line by line: its announcements, reports and visitors' results go to `log`. */
 function readOutput(child: ChildProcess, who: string, log: ProcessLog) {
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
@@ -168,7 +160,6 @@ export interface Slot {
   start(): Promise<number>;
   /** Signals the server process itself (under faketime: its child, the node process) by PID. */
   signal(signal: NodeJS.Signals): void;
-  /** Resolves when the running incarnation has exited. */
   exited(): Promise<void>;
   /** Stops the server where it stands (SIGSTOP) for `ms`, then lets it go on (SIGCONT): a frozen VM, a long GC. */
   pause(ms: number): Promise<void>;
@@ -293,7 +284,6 @@ export async function createSlot({ name, env, skew, log }: SlotOptions): Promise
   };
 }
 
-/** The last lines a process printed, for an error message. */
 export function tail(log: ProcessLog, who: string, count = 40): string {
   return log.lines
     .filter((line) => line.who === who)
@@ -351,7 +341,6 @@ export function runLeads(
   return { caller, pid: child.pid!, exited };
 }
 
-/** Kills a `leads` run and its children (npm, the shell, node) by PID. */
 export function killRun(run: CliRun): void {
   killTree(run.pid);
 }

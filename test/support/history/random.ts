@@ -1,8 +1,7 @@
 /**
- * The history test's randomness, all of it from one seed (HISTORY_SEED, or a random one printed at
- * the start), so that a failing run's schedule can be replayed. Each part of the run (visitors,
- * function faults, process faults, CLI runs) draws from its own stream, so a part that draws more
- * or less in one run (timing decides how many requests a visitor makes) never shifts another's.
+ * All of the history test's randomness comes from one seed, so a failing run's schedule can be
+ * replayed. Each part of the run draws from its own stream, so a part that draws more or less in
+ * one run (timing decides how many requests a visitor makes) never shifts another's.
  */
 
 export interface Random {
@@ -10,15 +9,11 @@ export interface Random {
   next(): number;
   /** An integer in [min, max]. */
   int(min: number, max: number): number;
-  /** True with probability p. */
   chance(p: number): boolean;
   pick<T>(items: readonly T[]): T;
   /** One of the keys, each as likely as its weight. */
   weighted<K extends string>(weights: Record<K, number>): K;
-  /**
-   * A chooser that gives every key once first, in a random order, then each as likely as its
-   * weight: a run that lasts past the first round has met every kind (issue 40).
-   */
+  /** Every key once first, in a random order, so a run past the first round has met every kind (issue 40). */
   everyThenWeighted<K extends string>(weights: Record<K, number>): () => K;
   /** An independent stream derived from this seed and a name. */
   stream(name: string): Random;
@@ -80,7 +75,6 @@ export function seededRandom(seed: number): Random {
   return random;
 }
 
-/** HISTORY_SEED when set (a whole number), else a fresh random one. */
 export function chooseSeed(value = process.env.HISTORY_SEED): number {
   if (value !== undefined && value.trim() !== "") {
     const seed = Number(value);

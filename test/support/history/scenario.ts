@@ -29,20 +29,17 @@ import {
 import { type Random, seededRandom } from "./random";
 
 /**
- * One randomized history of the lead store (issue 33), in the manner of Jepsen: server instances
- * on one store, visitors posting and resending a small, moving set of leads at random instances,
- * the dispatchers, `npm run leads -- retry` at random times, and a nemesis injecting faults; then a
- * quiet period, the store read at the end, `forget`, and the checker over everything recorded.
+ * One randomized history of the lead store (issue 33), in the manner of Jepsen: visitors, dispatchers
+ * and the CLI on one store under a nemesis; then a quiet period, `forget`, and the checker.
  */
 
-/** What the history test needs of an engine: its store's configuration and its faults. */
 export interface Engine {
   name: "postgres" | "sqlite";
   /** The store for servers and the CLI (DATABASE_URL, or LEADS_DATABASE_FILE and its folder's files). */
   storeEnv: Record<string, string | undefined>;
-  /** Every lead, as stored (the test's own read, beside the CLI's). */
+  /** The test's own read, beside the CLI's. */
   readLeads(): Promise<(FinalLead & { callStartedAt: number | null })[]>;
-  /** Whether the store holds the lead `id` now (the test's own read); undefined when it cannot tell. */
+  /** Undefined when it cannot tell. */
   holdsLead(id: string): Promise<boolean | undefined>;
   /** Where an address is still held after `forget`: files of the data folder, and table rows. */
   holding(needle: string): Promise<{ files: string[]; rows: string[] }>;
@@ -50,7 +47,6 @@ export interface Engine {
   faults?: Record<string, DatabaseFault>;
 }
 
-/** A row of the leads table, as either engine returns it, reduced to what the checker reads. */
 export const storedLead = (row: Record<string, unknown>): FinalLead & { callStartedAt: number | null } => ({
   id: String(row.id),
   email: String(row.email),
@@ -107,7 +103,6 @@ export interface HistoryRun {
   dir: string;
   quiet: { settledAfterMs: number | null };
   counts: Record<string, number>;
-  /** How many cases each rule judged. */
   cases: Record<Rule, number>;
   lastKindMet?: { kind: string; atSeconds: number };
   stop(): Promise<void>;
@@ -116,9 +111,8 @@ export interface HistoryRun {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A lead that failed for sure this many times is dead (held for a person): low enough that a run
- * makes some within its CI length (issue 40; with 4, a PostgreSQL run on a loaded machine made
- * none: issue 51), high enough that most leads outlive a fault.
+ * Low enough that a run makes some dead leads within its CI length (issues 40 and 51), high enough
+ * that most leads outlive a fault.
  */
 const MAX_ATTEMPTS = 3;
 /** How long a call's answer waits at most for the harness's look at the store (its query, on PostgreSQL). */
@@ -363,11 +357,10 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
                 ? { kind, slowMaxMs: timeoutMs + 500 }
                 : { kind };
         const callsBefore = fake.calls.length;
-        // A fault that no call met tested nothing: it stays until one does (the function down
-        // refuses connections, which no call records), or the faults' time is up; a failing function
-        // until a lead was reported dead under it (issue 51: with the instance down meanwhile, a run
-        // made none). Said before the fault is recorded, so the visitors never stop for every kind
-        // met while this one waits.
+        // A fault that no call met tested nothing: it stays until one does (except "down", which no
+        // call records), or the faults' time is up; a failing function until a lead was reported dead
+        // under it (issue 51). Set before the fault is recorded, so the visitors never stop for every
+        // kind met while this one waits.
         functionFaultUnmet = kind !== "down";
         const since = now();
         const met = () =>
@@ -396,9 +389,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     /** Settles when the database fault under way (if any) is undone. */
     let databaseBack: Promise<void> = Promise.resolve();
     /**
-     * The test's own reads of the store while the faults run (at a kill): a fault does not begin
-     * while one is under way, and none begins while a fault is, so the observer never meets a
-     * database it stopped itself (a rehearsal's `postgres stopped` ended such a read: seed 4273110048).
+     * The test's own reads of the store during the faults: no fault begins while one is under way,
+     * and none begins while a fault is, so the observer never meets a database it stopped itself.
      */
     let observing: Promise<unknown> = Promise.resolve();
     const whileDatabaseUp = async <T>(read: () => Promise<T>): Promise<T> => {
@@ -467,7 +459,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
           const at = now();
           const paused = slot.pause(pauseMs);
           // What it holds: a lead whose call began in the store just before may be held once its
-          // lease runs out, its call never made (the seed 2569614661's run).
+          // lease runs out, its call never made.
           history.kills.push({ at, caller, sending: await sendingNow() });
           await paused;
           record(`SIGCONT ${caller}`);

@@ -9,10 +9,8 @@ import { chooseSeed } from "./random";
 import { type ClockProof, type HistoryOptions, type HistoryRun, runHistory } from "./scenario";
 
 /**
- * What the history test's two files (test/ops/history-sqlite.test.ts, history-postgres.test.ts)
- * share: one seed per file (HISTORY_SEED, else random), printed with the command that replays it;
- * the run, its clocks proven and its history checked; the runs' data folders, removed at the end.
- * HISTORY_SOAK_SECONDS=600 makes the faults last that long (docs/testing.md).
+ * What the history test's two files share: one seed per file, printed with the command that replays
+ * it. HISTORY_SOAK_SECONDS=600 makes the faults last that long (docs/testing.md).
  */
 
 /** The function's timeout in the servers: short, so that hanging calls, leases and retries come often. */
@@ -34,7 +32,6 @@ export function historySuite(file: string, chaosSeconds: number) {
   /** How long faults are injected. */
   const chaosMs = (soakSeconds || chaosSeconds) * 1000;
 
-  /** The run's failure message starts with the seed, whatever failed. */
   const withSeed = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -58,7 +55,6 @@ export function historySuite(file: string, chaosSeconds: number) {
       expect(Math.abs(clock.aheadMs), `seed ${seed}: clocks ${table}`).toBeLessThan(5_000);
   };
 
-  /** Prints what the run did, then fails with the violations; a run that passes leaves no record behind. */
   const report = (run: HistoryRun) => {
     console.log(
       `history test (${run.history.engine}, seed ${seed}): ${JSON.stringify(run.counts)}, cases per rule ${JSON.stringify(run.cases)}, settled ${
@@ -71,13 +67,11 @@ export function historySuite(file: string, chaosSeconds: number) {
       run.violations.length,
       `${formatViolations(run.history, run.violations, replay, 4)}\n\nEvery violation: ${join(run.dir, "violations.txt")}; the record (history.json, output.log): ${run.dir}`,
     ).toBe(0);
-    // A run that proves nothing fails too: its rules held over too little (after the violations,
-    // which say more when both fail).
+    // A run that proves nothing fails too (after the violations, which say more when both fail).
     expect(hollowRun(run.history), `seed ${seed}: the run tested too little (${run.dir})`).toEqual([]);
     rmSync(run.dir, { recursive: true, force: true });
   };
 
-  /** One run on this seed, its clocks proven and its history checked; its processes stopped whatever the outcome. */
   const runChecked = async (
     options: Omit<HistoryOptions, "seed" | "timeoutMs" | "quietMs" | "chaosMs">,
   ): Promise<HistoryRun> => {
@@ -91,7 +85,6 @@ export function historySuite(file: string, chaosSeconds: number) {
     return run;
   };
 
-  /** The runs' data folders (the SQLite file, the previous release's file names): removed at the end. */
   const dataDirs: string[] = [];
   afterAll(() => {
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
