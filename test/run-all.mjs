@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: build the production app once, then run every vitest suite (unit, integration,
-// HTTP and browser) in one vitest run, so the output ends with vitest's own summary line.
-//
-// Browser suites need Chromium (CHROME_PATH, else `chromium-headless-shell`, `chromium` or
-// `chromium-browser` on the PATH: decision 046), and
-// the cross-engine ones Firefox and WebKit too (scripts/engines.mjs).
-// Without one they are skipped, loudly; with CI=true or REQUIRE_BROWSER=1 they run anyway and
-// fail, and this script exits non-zero.
-//
+// `npm test`: build the production app once, then run every vitest suite in one vitest run, so the
+// output ends with vitest's own summary line.
+// Browser suites need Chromium (decision 046), the cross-engine ones Firefox and WebKit too
+// (scripts/engines.mjs): a missing one is skipped loudly, or fails with CI=true or REQUIRE_BROWSER=1.
 // Extra arguments go to vitest (`npm test -- test/e2e`). SKIP_BUILD=1 reuses an existing build.
 // REMIX_BUILD_DIR chooses the build folder (remix.config.js and test/support/app-server.ts read it).
 import { spawnSync } from "node:child_process";
@@ -88,8 +83,7 @@ if (missingEngines.length === 0) {
 }
 
 if (env.SKIP_BUILD !== "1") {
-  // scripts/build.mjs is `npm run build`: always a production build, whatever NODE_ENV the shell has,
-  // with the server and the leads CLI bundled next to it.
+  // scripts/build.mjs is `npm run build`: always a production build, whatever NODE_ENV the shell has.
   const buildStatus = run(process.execPath, [`${root}scripts/build.mjs`], env);
   if (buildStatus !== 0) {
     console.error(`The production build failed (exit ${buildStatus}); no tests were run.`);
@@ -97,12 +91,9 @@ if (env.SKIP_BUILD !== "1") {
   }
 }
 
-// The run's own folder (TEST_RUN_DIR), new for each run so that no run depends on what an earlier
-// one left, and removed when it ends. In it:
-// - one V8 code cache for every Node process of this run (Node's NODE_COMPILE_CACHE): the suite
-//   starts a few hundred (servers, CLIs, test workers), each compiling the same modules; with the
-//   cache only the first one does. Measured (issue 39): a server's start 0.75 -> 0.6 CPU s; the
-//   whole run within its noise.
+// The run's own folder (TEST_RUN_DIR), new each run so that no run depends on what an earlier one left:
+// - one V8 code cache (NODE_COMPILE_CACHE) for the few hundred Node processes of the run, which
+//   compile the same modules (issue 39);
 // - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/firefox.ts).
 const runDir = mkdtempSync(join(tmpdir(), "npm-test-run-"));
 const testStatus = run(

@@ -1,8 +1,6 @@
-// The tests `npm run test:unit` runs (vitest.unit.config.ts): those that need no build, no browser
-// and no server process (rules, formats, content, docs, the compiled stylesheet). The list is
-// explicit so that a test needing a server never slips in; test/scripts/unit-selection.test.ts
-// checks what each selected file imports. A folder here holds only such tests: a test in it that
-// needs a build or a server belongs in another folder. `npm test` names them its "unit" tier.
+// The tests `npm run test:unit` runs (vitest.unit.config.ts): no build, no browser, no server
+// process. The list is explicit so that a test needing a server never slips in (unit-selection.test.ts
+// checks their imports); a folder listed here holds only such tests.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

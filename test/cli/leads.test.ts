@@ -26,7 +26,6 @@ import { contactRequest } from "../support/contact-request";
  * on a throwaway PostgreSQL server), against the fake function on 127.0.0.1.
  */
 
-/** Where the leads are: an SQLite file (LEADS_DATABASE_FILE) or a PostgreSQL database (DATABASE_URL). */
 type Target = { file: string } | { databaseUrl: string };
 
 const dirs: string[] = [];
@@ -50,7 +49,6 @@ function targetEnv(target: Target): Record<string, string | undefined> {
       { DATABASE_URL: target.databaseUrl, LEADS_DATABASE_FILE: join(tempDir(), "unused.sqlite") };
 }
 
-/** The leads CLI with `args` on the store of `target` (through npm with `via: "npm"`: support/npm.ts). */
 function leads(
   args: string[],
   target: Target,
@@ -83,7 +81,6 @@ const request = (overrides: Partial<ContactRequest> = {}): ContactRequest =>
     ...overrides,
   });
 
-/** The CSV cells of the form's fields, in the field table's order: those not given are empty. */
 const csvCells = (cells: Partial<Record<ContactFieldName, string>>) =>
   CONTACT_FIELDS.map(({ name }) => cells[name] ?? "").join(",");
 
@@ -98,7 +95,6 @@ const MARY_CELLS = {
   industry: "Aerospace",
 };
 
-/** The list's header over the form's fields: a field's label unless the CLI names it more briefly. */
 const LIST_HEADERS: Partial<Record<ContactFieldName, string>> = {
   name: "Name",
   email: "E-mail",
@@ -170,7 +166,6 @@ async function withStore<T>(
   }
 }
 
-/** Writes these leads into the store, as they are; returns their rows. */
 async function seed(target: Target, seeds: Seed[]): Promise<NewLead[]> {
   const rows = seeds.map(rowOf);
   // Rows in any state, as they are: straight into the table the store has just migrated.
@@ -201,7 +196,6 @@ const lineWidths = (text: string) =>
 const sentBodies = (fake: FakeFunction) => fake.requests.map((received) => received.json as ContactRequest);
 const sentKeys = (fake: FakeFunction) => fake.requests.map((received) => received.headers["idempotency-key"]);
 
-/** The store of the open states, seeded by most tests: one lead of each state. */
 const everyState: Seed[] = [
   { state: "pending", lastReason: "http", lastStatus: 500 },
   {
@@ -266,10 +260,7 @@ beforeAll(() => {
   }
 });
 
-/**
- * The commands that only read, each run once over one store of every state: they change nothing,
- * so they share it (a Node started per run is what this file costs).
- */
+/** The read-only commands share one store: a Node started per run is what this file costs. */
 describe("npm run leads -- list and export, over one store of every state", { timeout: 120_000 }, () => {
   const target = sqliteTarget();
   let rows: NewLead[];
@@ -309,7 +300,6 @@ describe("npm run leads -- list and export, over one store of every state", { ti
     // Nothing to deliver in delivered, inbox or spam leads.
     for (const name of ["Already Delivered", "Inbox Lead", "Trapped Person"])
       expect(run.stdout).not.toContain(name);
-    // The possibly delivered one is explained, with what to do.
     expect(run.stdout).toContain("1 lead possibly delivered");
     const note = run.stdout.replace(/\n/g, " ");
     expect(note).toContain("`resolve <id>` marks one that arrived delivered");
@@ -471,7 +461,7 @@ describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
       expect(run.code).toBe(0);
       expect(Math.max(...lineWidths(run.stdout)), `COLUMNS=${columns}`).toBeLessThanOrEqual(columns);
       expect(run.stdout, `COLUMNS=${columns}`).toContain("1 lead possibly delivered");
-      // How to reach each person, whole, at every width (issue 33: cut at 120 and 80 before).
+      // How to reach each person, whole, at every width (issue 33).
       for (const whole of [
         "mary@example.com",
         "christine@example.com",
@@ -496,8 +486,7 @@ describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
       /\npending\s+2026-02-03 04:05\s+1\s+[^\n]*?Mary J[^\n]*?mary@example\.com/,
     );
     expect(runs.get(100)!.stdout).toContain("possibly-delivered");
-    // Where even the narrowest table cannot hold every field of the form: one record per lead,
-    // field by field.
+    // Where even the narrowest table cannot hold every field: one record per lead, field by field.
     for (const columns of [120, 80]) {
       const records = runs.get(columns)!.stdout;
       expect(records).toContain("-[ RECORD 5 ]");
@@ -540,9 +529,8 @@ describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
     expect(run.stdout).toContain("\\u202E1010 555 757");
     expect(run.stdout).toContain("invoice\\u202Efdp.exe  ");
     expect(run.stdout).toContain("Hi\\u0085there\\u2028\\u007F\\u2066\n");
-    // Whole clusters only: 9 flags (18 columns) and the ellipsis in the 20-column Company column,
-    // 23 people at laptops (46) after the x and the ellipsis in the 48-column Message column (the
-    // form's other fields between them).
+    // Whole clusters only: 9 flags (18 columns) and "…" in the 20-column Company column; the x,
+    // 23 people at laptops (46) and "…" in the 48-column Message column.
     expect(run.stdout).toMatch(new RegExp(`  ${"🇫🇷".repeat(9)}…\\s+[^\\n]*?x${"👩‍💻".repeat(23)}…\n`, "u"));
     expect(run.stdout).toContain("zoe\u0301@example.com");
   });
@@ -880,8 +868,7 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     await seed(target, [
       { state: "pending", request: { name: "Élodie", email: decomposed, message: "Bonjour." } },
     ]);
-    // As the release before 002 stored it: lower-cased but not composed, and 002 (and what came
-    // after it) not yet run.
+    // As stored before migration 002: lower-cased but not composed, and 002 onwards not yet run.
     const db = new Database(target.file);
     db.prepare("update leads set email_key = ?").run(decomposed.toLowerCase());
     // Each value in a column of its own, as before 005.
@@ -904,8 +891,6 @@ describe("the SQLite store's migrations (issue 33)", { timeout: 120_000 }, () =>
     expect(run.stdout).toBe("Erased 1 lead of \u00e9lodie@example.com (every state).\n");
   });
 });
-
-/** Every file under `dir` that holds `text` (its UTF-8 bytes, any ASCII case), as bytes on disk. */
 
 describe(
   "npm run leads -- forget leaves the address in no file of the SQLite store's folder",
@@ -1113,9 +1098,9 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
       })),
     );
     const fake = await startFakeFunction();
-    // Every call fails for sure (HTTP 500), each after 0.25 s: the 40 take at least 10 s, more than
-    // one lease (the timeout of 2 s and the 5 s margin). The timeout is far above the answer's delay,
-    // so that a loaded machine never turns a sure failure into a timeout (it did with 0.4 s of 0.5).
+    // Every call fails for sure (HTTP 500) after 0.25 s: the 40 take at least 10 s, more than one lease
+    // (2 s timeout + 5 s margin). The timeout is far above the delay so that a loaded machine never
+    // turns a sure failure into a timeout.
     fake.setMode({ kind: "status", status: 500, delayMs: 250 });
     // What every running server's dispatcher does on each pass: expire the leases that ran out.
     const server = createLeadStore({
@@ -1157,9 +1142,8 @@ describe("npm run leads -- retry while a server runs on the same store", { timeo
 });
 
 /**
- * The same commands on the store DATABASE_URL names: each behaviour above is the store's, which its
- * contract tests hold on both engines (test/lib/leads/store-contract.ts); here, that every command
- * reaches PostgreSQL, and that the password is never printed.
+ * Each behaviour above is the store's, held on both engines by test/lib/leads/store-contract.ts;
+ * here, only that every command reaches PostgreSQL and that the password is never printed.
  */
 describeWithPostgres("npm run leads over PostgreSQL (DATABASE_URL)", () => {
   let postgres: PostgresServer;

@@ -212,7 +212,6 @@ describe("what gives way to a narrow terminal, and what never does (issue 33)", 
     expect(shorter).toContain("United States Navy …");
     expect(shorter).toContain("Grace Brewster Murray H…");
     expect(shorter).not.toContain(lead.message);
-    // The message at its minimum: then the company, then the name.
     const tight = formatTable([lead], columns, 6 + 2 + 51 + 2 + 24 + 2 + 4 + 2 + 8 + 12);
     // The message and the company at their minimums, and the name giving way last.
     expect(tight).toContain("  Uni…  Please…\n");

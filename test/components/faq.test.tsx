@@ -7,8 +7,7 @@ import { Faq } from "~/components/Faq";
 
 /**
  * The FAQ's swap from the server's native `<details>` to the accordion (decision 029) against a
- * tap that comes while it happens (issue 26: a tap that arrives while the enhancement loads is
- * never lost). The browser side is test/e2e/faq.test.ts.
+ * tap that comes while it happens (issue 26). The browser side is test/e2e/faq.test.ts.
  */
 
 /** The observer the FAQ uses to load the accordion as it nears the viewport, reporting on demand. */

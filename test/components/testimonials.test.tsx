@@ -8,12 +8,10 @@ import { SKELETON_MS, Testimonials } from "~/components/Testimonials";
 
 /**
  * The testimonials' skeletons (decision 029) as hydration meets them (decision 036): which cards
- * the visitor has seen comes from the intersection observer's first report, never from reading the
- * layout while React hydrates (a forced layout of a part not rendered yet, 16-30 ms on a slow
- * phone). The frames themselves are test/e2e/testimonials.test.ts.
+ * the visitor has seen comes from the observer's first report, never from reading the layout while
+ * React hydrates (a forced layout of a part not rendered yet). The frames: test/e2e/testimonials.test.ts.
  */
 
-/** One fake observer per `new IntersectionObserver`, reporting when the test says. */
 class FakeObserver {
   static all: FakeObserver[] = [];
   targets = new Set<Element>();

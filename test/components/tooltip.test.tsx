@@ -6,9 +6,8 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import * as tooltipModule from "~/components/Tooltip";
 
 /**
- * The tooltip's delay (the spec: a hovered icon-only control shows its label after 700 ms) on a
- * fake clock, to the millisecond, and the task Radix takes the controls over in (a race a loaded
- * browser lost only now and then). What a visitor sees of it in a browser is test/e2e/tooltips.test.ts.
+ * The tooltip's 700 ms delay (the spec) on a fake clock, and the task Radix takes the controls over
+ * in. What a visitor sees of it in a browser is test/e2e/tooltips.test.ts.
  */
 
 let root: Root | null = null;
@@ -50,7 +49,6 @@ function renderLink(label: string, { Tooltip, TooltipGroup } = tooltipModule): H
 const takenOver = () =>
   vi.waitFor(() => expect(document.querySelector("a")!.hasAttribute("data-state")).toBe(true));
 
-/** The pointer reaching the link loads Radix, which takes it over. */
 async function hoverUntilTakenOver(label: string): Promise<HTMLAnchorElement> {
   pointer("pointerover", renderLink(label));
   await vi.waitFor(() => expect(document.querySelector("a")!.hasAttribute("data-state")).toBe(true));

@@ -7,10 +7,7 @@ import { describeWithPostgres, type PostgresServer, startPostgres } from "../sup
 
 /**
  * A busy PostgreSQL is not down (decisions, "Outcome of a call": a store that is slow or waits for
- * a free connection is busy). Another session locks the leads table while twelve visitors post:
- * every one of the server's ten pooled connections waits on the lock and two more posts wait for a
- * connection. Once the lock goes, each visitor is told the truth (sent), each lead is called once
- * and none is held.
+ * a free connection is busy).
  */
 describeWithPostgres("every pooled connection of the PostgreSQL lead store busy for 4 s", () => {
   let postgres: PostgresServer;

@@ -10,13 +10,10 @@ import { request } from "../lib/leads/store-contract";
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * A claim names the states it may take a lead from (issue 40). On PostgreSQL an UPDATE that waits
- * for a row another session holds re-checks its WHERE on the row that session commits: a claim
- * written as "not being sent" took a lead that had just been delivered, and the visitor's resend
- * called the function again. Here another session (a dispatcher recording an outcome, a person's
- * `leads retry`) holds the row and commits "delivered" while the resend waits for it.
+ * A claim names the states it may take a lead from (issue 40): on PostgreSQL an UPDATE that waits
+ * for a row another session holds re-checks its WHERE on the row that session commits, so a claim
+ * of "not being sent" would take a lead just delivered and call the function again.
  */
-/** A store, and another session that holds a row while the store's statement waits for it. */
 interface Sessions {
   store: LeadStore;
   other: pg.Client;

@@ -12,10 +12,9 @@ import { createLeadStore, type Lead, leadStates } from "~/lib/leads/store.server
 import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
 
 /**
- * The lead record's migration (issue 53, "005-lead-record"): a database written by the store that
- * kept each of the visitor's values in a column of its own (the schema of e8bd78a's release; the
- * fixture was written by that store, one lead in every state) is migrated at start, on both
- * engines, and every lead is kept: its state, its bookkeeping and its values, now one document.
+ * Migration "005-lead-record" (issue 53): a database of the store that kept each value in a column
+ * of its own (the fixture: one lead in every state) is migrated at start, on both engines, and every
+ * lead is kept: its state, its bookkeeping and its values, now one document.
  */
 
 const fixtures = join(import.meta.dirname, "fixtures", "before-lead-record");
@@ -59,7 +58,6 @@ function expectedLead(row: OldRow) {
   };
 }
 
-/** Starts today's store on the database `config` names, which holds `before`: every lead kept, and the store at work on them. */
 async function expectEveryLeadKept(config: DatabaseConfig, before: OldRow[]) {
   // The fixture holds a lead in every state, two of them erased: what the migration must keep.
   expect(new Set(before.map((row) => row.state))).toEqual(

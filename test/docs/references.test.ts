@@ -9,14 +9,10 @@ import { BUDGETS } from "../../bench/lib/report.mjs";
 import { root } from "../support/server-process.mjs";
 
 /**
- * Docs that say what is (issue 53): README.md and docs/ name only files, routes, npm scripts,
- * variables and budgets that exist. Decision records are dated texts that name what existed when
- * they were written, so only the lines above a record's title (the one naming what replaced it)
- * are read. Paths the programs make at run time (git-ignored: `.data/`, builds, results) are not
- * looked for.
+ * Docs that say what is (issue 53). A decision record is dated, so only its lines above the title
+ * (naming what replaced it) are read. Paths made at run time (git-ignored) are not looked for.
  */
 
-/** Folders the repository's own files are searched in: never dependencies, builds or run output. */
 const SKIPPED = new Set([
   "node_modules",
   ".git",
@@ -48,7 +44,7 @@ export interface Repository {
   /** Every file (and every folder, with a trailing slash) relative to the root. */
   paths: string[];
   scripts: Set<string>;
-  /** Every word in capitals that the code, the configuration or .env.example holds. */
+  /** Every word in capitals that the code or the configuration holds. */
   names: Set<string>;
   /** The first segment of every path the site answers (`privacy`, `healthz`, `metrics`, …). */
   routes: Set<string>;
@@ -86,7 +82,6 @@ function readRepository(): Repository {
   };
 }
 
-/** The text of a document that states what is: a decision record's lines above its title only. */
 export function currentText(path: string, text: string): string {
   if (!path.startsWith("docs/decisions/")) return text;
   const title = text.search(/^# /m);
@@ -125,7 +120,6 @@ function routeExists(repo: Repository, span: string): boolean | undefined {
   return repo.routes.has(first) || repo.routes.has(first.replace(/\.data$/, ""));
 }
 
-/** What one document names that does not exist, as sentences. */
 export function missingReferences(repo: Repository, path: string, fullText: string): string[] {
   const text = currentText(path, fullText);
   const docFolder = dirname(path);

@@ -7,10 +7,7 @@ import { parseEnv } from "~/lib/env.server";
 
 import { root } from "../support/server-process.mjs";
 
-/**
- * A repository that stands alone (issue 18): README.md and docs/ link only to files that exist in
- * the repository, and .env.example lists every variable the code reads, with its default.
- */
+/** A repository that stands alone (issue 18). */
 
 const markdownFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -125,9 +122,8 @@ describe(".env.example", () => {
 });
 
 /**
- * Every decision record cited from code, config and docs exists (issue 24: `.npmrc` cited the
- * install-scripts record under the number 006; it is 004): "decision 024", "decisions 021, 022 and
- * 025", a path such as `docs/decisions/004-….md` or the bare file name.
+ * Citations in every form (issue 24): "decision 024", "decisions 021, 022 and 025", a path such as
+ * `docs/decisions/004-….md` or the bare file name.
  */
 export function decisionCitations(text: string): { numbers: string[]; files: string[] } {
   const numbers = [
@@ -199,10 +195,7 @@ describe("decision records cited from code, config and docs", () => {
   });
 });
 
-/**
- * The folders the README's map of the code names under `top/` (issue 34: `test/db` and `test/ops`
- * were missing): the map's line for `top/` and the indented lines that continue it.
- */
+/** Issue 34: the map's line for `top/` and the indented lines that continue it. */
 export function mappedFolders(readme: string, top: string): string[] {
   const lines = readme.split("\n");
   const start = lines.findIndex((line) => line.startsWith(`${top}/ `));

@@ -12,7 +12,6 @@ export interface FontSet {
   readonly file: string;
   /** Families `fc-list` must show under this file, or the set is not installed here. */
   readonly families: readonly string[];
-  /** The Debian packages that bring them. */
   readonly packages: readonly string[];
 }
 

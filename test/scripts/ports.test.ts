@@ -1,8 +1,6 @@
-// The ports the tests' servers get must be ports that fetch and the browsers connect to: a CI run
-// once waited 30 s for a server on 10080, one of the Fetch standard's "bad ports", that was up all
-// along. The list in scripts/ports.mjs is held to what this Node's fetch refuses, port by port,
-// without sending anything: a dispatcher that fails every request it is handed stands in for the
-// network, so a port fetch lets through reaches it and a bad port never does.
+// The tests' servers must get ports that fetch and the browsers connect to (no Fetch "bad port").
+// scripts/ports.mjs is held to what this Node's fetch refuses, port by port, without sending anything:
+// a dispatcher that fails every request stands in for the network, and a bad port never reaches it.
 import { describe, expect, it } from "vitest";
 
 import { fetchAllows } from "../../scripts/ports.mjs";

@@ -6,10 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { descendantsOf, isAlive, killTree, signalTree } from "../support/npm";
 
 /**
- * The helpers the ops tests use to freeze a database server or to clean up after `npm start`.
- * A CI run once failed with `kill ESRCH`: a PostgreSQL backend ended between the moment the tree
- * was read and the moment it was stopped. These trees fork and reap a child without pause, so
- * that race happens here on purpose, many times.
+ * The helpers the ops tests use to freeze a database server or to clean up after `npm start`. A
+ * process may end between the reading of the tree and its signal (`kill ESRCH`): these trees fork
+ * and reap a child without pause, so that race happens here on purpose, many times.
  */
 function state(pid: number): string | null {
   try {

@@ -16,8 +16,7 @@ import {
 import { SUCCESS, uniqueContact } from "../e2e/support/spec-texts";
 
 /**
- * The enforced hash policy must not block anything the site itself does:
- * every violation (a blocked script, style, image, connection or frame) is
+ * The enforced hash policy must not block anything the site itself does: every violation is
  * reported both as a `securitypolicyviolation` event and in the console.
  */
 interface Watched {

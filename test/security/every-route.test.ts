@@ -15,10 +15,8 @@ import { wire, type WireResponse } from "../support/wire";
 import { validContactForm } from "./html";
 
 /**
- * Issue 19: security and cache headers come from one place that no route can forget. This suite
- * does not list the routes: it reads them from the production build, so a route added tomorrow is
- * requested here too, as a page, as single-fetch data and (where it has an action) as a POST, and
- * every answer must carry the baseline, exactly one policy and a Cache-Control.
+ * Issue 19: security and cache headers come from one place that no route can forget. The routes
+ * are read from the production build, so a route added tomorrow is requested here too.
  */
 
 const BASELINE = {
@@ -49,7 +47,6 @@ function expectHeaders(res: WireResponse, what: string): string {
 
 const isDocument = (res: WireResponse) => String(res.headers["content-type"]).startsWith("text/html");
 
-/** A document's policy allows its scripts by hash; anything else runs nothing. */
 function expectPolicyFor(res: WireResponse, policy: string, what: string) {
   if (isDocument(res)) {
     expect(policy, what).toMatch(/script-src (?:'sha256-[A-Za-z0-9+/]{43}=' )+'strict-dynamic'/);
@@ -61,7 +58,6 @@ function expectPolicyFor(res: WireResponse, policy: string, what: string) {
 
 type BuildRoute = ServerBuild["routes"][string];
 
-/** A URL that reaches the route: its path with each parameter filled in; fails on a shape it does not know. */
 function urlOf(route: BuildRoute, routes: ServerBuild["routes"]): string {
   const segments: string[] = [];
   for (let at: BuildRoute | undefined = route; at; at = at.parentId ? routes[at.parentId] : undefined)

@@ -19,10 +19,7 @@ const BASE_HEADERS = {
   "cross-origin-resource-policy": "same-origin",
 };
 
-/**
- * Every header the issue lists, and a strict policy that allows exactly the scripts the document
- * runs, by their hashes (the cached home page and a document rendered for one request alike).
- */
+/** Holds for the cached home page and a document rendered for one request alike. */
 async function expectSecureDocument(
   res: Response,
 ): Promise<{ nonce: string | undefined; html: string; policy: string }> {

@@ -58,7 +58,6 @@ export function hashesOfDocumentScripts(html: string): string[] {
   return [...new Set(hashes)].sort();
 }
 
-/** The script hash sources a Content-Security-Policy lists. */
 export function policyHashes(policy: string | null): string[] {
   return [...(policy ?? "").matchAll(/'sha256-[A-Za-z0-9+/]{43}='/g)].map((match) => match[0]);
 }

@@ -7,10 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server";
 
 /**
- * The MDN HTTP Observatory, run against the local production server. It is a
- * dev dependency installed without its install scripts (they download the HSTS
- * preload and TLD lists from the internet), so the two data files it reads are
- * created empty here: this host is in neither list anyway.
+ * The observatory is installed without its install scripts (they download the HSTS preload and TLD
+ * lists), so the two data files it reads are created empty here: this host is in neither list.
  */
 function prepareObservatory(): void {
   const require = createRequire(import.meta.url);

@@ -35,10 +35,8 @@ import { freePort } from "../support/ports";
 import { root } from "../support/server-process.mjs";
 
 /**
- * `npm run dev` as a developer meets it, on a checkout of its own (a copy of the project's
- * sources sharing node_modules, and of its production build), so that editing files never touches
- * this one: dev builds into its own folder, `npm start` afterwards serves the production build,
- * live reload brings an edit to the open page, and a signal to npm's PID leaves nothing behind.
+ * `npm run dev` on a checkout of its own (a copy of the sources sharing node_modules, and of the
+ * production build), so that edits never touch this one.
  */
 
 const SOURCES = [
@@ -66,10 +64,7 @@ function checkoutCopy(): string {
   return dir;
 }
 
-/**
- * This checkout's production build, where `npm run build` writes it in `dir` (build/ and
- * public/build/): the same sources, so the same files, without building them again.
- */
+/** The same sources make the same build: this checkout's, copied instead of built again. */
 function copyProductionBuild(dir: string): void {
   cpSync(serverBuildDir, join(dir, "build"), { recursive: true });
   cpSync(browserBuildDir, join(dir, "public/build"), { recursive: true });
@@ -83,7 +78,6 @@ function copyProductionBuild(dir: string): void {
   );
 }
 
-/** Each file of the production build in `dir`, with the time it was last written. */
 const productionBuildFiles = (dir: string) =>
   ["build", "public/build"]
     .flatMap((folder) => filesUnder(join(dir, folder)))
@@ -96,7 +90,6 @@ const isolated = (dir: string) => ({
   SUPABASE_ANON_KEY: undefined,
   MOCKS: undefined,
   DATABASE_URL: undefined,
-  // The lead store of this copy.
   LEADS_DATABASE_FILE: join(dir, ".data/leads.sqlite"),
 });
 
@@ -109,16 +102,14 @@ async function stopThroughNpm(run: NpmRun, signal: NodeJS.Signals, port: number)
   await waitFor("every process npm started to end", () => processes.every((pid) => !isAlive(pid)), 10_000);
 }
 
-/** What a developer's terminal must never show on a dev build (issue 24: two on every build). */
 function expectNoBuildWarnings(run: NpmRun): void {
   expect(run.output()).not.toMatch(/css-syntax-error|\[WARNING\]|▲|warning/i);
 }
 
 /**
- * `MOCKS=true npm run dev` as a developer uses it (issue 24: it mocked nothing, every call went to
- * the network). The shell says SUPABASE_URL is a real listener and names a production lead store
- * (a file, and a PostgreSQL URL): none may see anything. MOCKS_MODE=fail is the handlers' option
- * (test/lib/contact/dev-mocks.test.ts) and the environment's (test/lib/env.test.ts).
+ * `MOCKS=true npm run dev` (issue 24). The shell's SUPABASE_URL is a real listener and it names a
+ * production lead store (a file, and a PostgreSQL URL): none may see anything. MOCKS_MODE=fail is
+ * held in test/lib/contact/dev-mocks.test.ts and test/lib/env.test.ts.
  */
 describeBrowser("MOCKS=true npm run dev", () => {
   let dir: string;

@@ -8,11 +8,9 @@ import { serverBuildDir } from "../support/build-output";
 import { root, type ServerProcess, startServer } from "../support/server-process.mjs";
 
 /**
- * The home page is a build artifact (decision 041): `npm start` reads it from `<build>/home/` before
- * it listens. When it cannot use those files (none, another build's, other settings, changed by
- * hand), it makes the page itself, with the same function the build uses, still before listening;
- * and when the page cannot be made at all, it refuses to start, in one line, instead of listening
- * as an instance a load balancer would send visitors to (issue 18's readiness, now by construction).
+ * The home page is a build artifact (decision 041): `npm start` reads it from `<build>/home/`, or
+ * makes it itself, before it listens; when the page cannot be made at all, it refuses to start
+ * rather than listen as an instance a load balancer would send visitors to (issue 18).
  */
 describe("npm start and the home page the build wrote", () => {
   const copies: string[] = [];

@@ -131,12 +131,10 @@ describe("npm start warns, one line each, about what it accepts but ops cannot h
   });
 
   const warningsOf = (lines: string[]) => lines.filter((line) => line.startsWith("npm start: warning: "));
-  // A shared lead store named (nothing listens there: the server starts and reports it), so that
-  // only the warnings under test are said.
+  // Nothing listens there: the server starts all the same and reports it.
   const SHARED_STORE = "postgres://site@127.0.0.1:1/site";
 
-  // Each warning's wording and condition: test/lib/env-warnings.test.ts. Here, that npm start says
-  // them, one line each, and serves all the same.
+  // Each warning's wording and condition: test/lib/env-warnings.test.ts.
   it("SITE_URL on localhost, MOCKS=true, no DATABASE_URL and no controller: one line each, and the server serves", async () => {
     const port = await freePort();
     run = npmStart({
@@ -231,7 +229,6 @@ describe("npm start refuses to start, in words naming the cause", () => {
   });
 
   // Each variable's sentence: test/lib/env.test.ts; each store path's: test/server/data-files.test.ts.
-  // Here, that npm start says every problem, one line each, and listens nowhere.
   // The checks between variables run once each value is good: two runs.
   it.each([
     [

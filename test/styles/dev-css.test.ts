@@ -10,11 +10,9 @@ import config from "../../postcss.config.js";
 import { root } from "../support/server-process.mjs";
 
 /**
- * `npm run dev` compiles app/styles/app.css unminified (Tailwind optimises only for production),
- * and the Remix compiler hands the result to its esbuild (0.17), which warned
- * `[css-syntax-error] Expected identifier but found ":"` on every dev build for the nested
- * `:where(& > …)` rules that `@apply space-y-*` writes (issue 24). The same two steps, in process:
- * not one warning. test/server/dev.test.ts checks the output of a real `npm run dev` too.
+ * `npm run dev` compiles app/styles/app.css unminified and the Remix compiler's esbuild (0.17) reads
+ * it: it warns on nested `:where(& > …)` rules such as `@apply space-y-*` writes (issue 24).
+ * test/server/dev.test.ts checks the output of a real `npm run dev` too.
  */
 
 const from = join(root, "app/styles/app.css");
