@@ -4,10 +4,7 @@ import { expect } from "vitest";
 import type { ContactValues } from "./spec-texts";
 import { CONTACT_FIELDS, contactField } from "~/content/contact-fields";
 
-/**
- * The browser never leaves 127.0.0.1: requests to any other host (external links opened in a
- * new tab, a stray third-party script) are answered locally with a stub page.
- */
+/** Keeps the browser on 127.0.0.1: any other host is answered locally with a stub page. */
 export async function keepTrafficLocal(context: BrowserContext): Promise<string[]> {
   const blocked: string[] = [];
   await context.route(
@@ -27,10 +24,7 @@ export async function markDocument(page: Page): Promise<void> {
   await page.evaluate(() => ((window as unknown as Marked).beforeSubmit = true));
 }
 
-/**
- * Waits until a document other than the marked one is on screen and parsed. Works with JavaScript
- * off: the marker is set and read from the test, as DevTools would.
- */
+/** Works with JavaScript off: the test sets and reads the marker, as DevTools would. */
 export async function waitForNewDocument(page: Page): Promise<void> {
   await expect
     .poll(
@@ -45,11 +39,9 @@ export async function waitForNewDocument(page: Page): Promise<void> {
 }
 
 /**
- * Runs `action` (a click or double click that submits a form without JavaScript) and waits for
- * what the visitor ends up with: a new document, at a URL matching `url` when given. Never for one
- * particular navigation: a double click's second submit aborts the first navigation, and a
- * waitForURL/waitForNavigation bound to that one fails with `net::ERR_ABORTED; maybe frame was
- * detached?` (issue 24).
+ * Runs `action` (a no-JS submit) and waits for a new document, at `url` when given. Never for one
+ * particular navigation: a double click's second submit aborts the first, and a waitForURL bound to
+ * that one fails with `net::ERR_ABORTED` (issue 24).
  */
 export async function submitAndSettle(
   page: Page,
@@ -62,7 +54,6 @@ export async function submitAndSettle(
   if (url) await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
 }
 
-/** The contact submissions the server has answered so far: it logs one line for each. */
 export const answeredSubmissions = (serverOutput: string): number =>
   serverOutput.split("\n").filter((line) => line.includes('"event":"contact_submission"')).length;
 
@@ -74,9 +65,8 @@ export async function twoFrames(page: Page): Promise<void> {
 }
 
 /**
- * Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. With JavaScript the
- * page's frames tell: the position held for three frames in a row. Without it the page runs no
- * animation-frame callbacks and hears no scroll events, so the position is polled from the test.
+ * Waits until smooth scrolling settles (three still frames), or 3 s pass. Without JavaScript the page
+ * runs no animation-frame callbacks, so the test polls the position itself.
  */
 export async function waitForScrollToSettle(page: Page): Promise<void> {
   const framed = await page.evaluate(() => {
@@ -117,7 +107,6 @@ interface Landing {
   atBottom: boolean;
 }
 
-/** Where a target's top is relative to the fixed header and the viewport. */
 async function landing(page: Page, selector: string): Promise<Landing> {
   return page.evaluate((sel) => {
     const target = document.querySelector(sel);
@@ -144,9 +133,8 @@ function landingProblem(where: Landing): string | null {
 }
 
 /**
- * Asserts that the section has landed: its top is in view, not under the fixed header, and (unless
- * the page cannot scroll further) close below the header. Smooth scrolling takes a moment: poll for
- * the target position (up to 5 s), let the scroll settle, then check again.
+ * Asserts that the section's top is in view just below the fixed header. Smooth scrolling takes a
+ * moment: poll for the position (5 s), let the scroll settle, then check again.
  */
 export async function expectLandedOn(page: Page, selector: string): Promise<void> {
   // Past the limit the check below says where the target is.
@@ -187,15 +175,13 @@ export function submitButton(page: Page): Locator {
 }
 
 /**
- * Waits until the contact form is at rest (`aria-busy="false"`: the page's fetcher is idle), which
- * it is only once its submission and any reload that followed have ended. After it, a request the
- * visitor's clicks caused has been sent: a count read then is final, without waiting for time to pass.
+ * `aria-busy="false"` only once the submission and any reload that followed have ended: a request
+ * count read after it is final, without waiting for time to pass.
  */
 export async function waitForFormAtRest(page: Page): Promise<void> {
   await page.locator('#contact form[aria-busy="false"]').waitFor({ state: "attached", timeout: 15_000 });
 }
 
-/** Counts the POST requests the page sends (form submissions), from now on. */
 export function countPosts(page: Page): { readonly count: number } {
   const counter = { count: 0 };
   page.on("request", (request) => {
@@ -204,10 +190,7 @@ export function countPosts(page: Page): { readonly count: number } {
   return counter;
 }
 
-/**
- * Waits until JavaScript has taken over the page (React hydrated), so that clicks reach the enhanced
- * behaviour rather than the native fallback.
- */
+/** Waits for React to hydrate, so that clicks reach the enhanced behaviour, not the native fallback. */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const main = document.getElementById("main");
@@ -218,10 +201,7 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-/**
- * The toast (JS): a Radix toast root is an `li` inside the notifications region. Any equally
- * accessible toast that is a list item in a labelled region passes too.
- */
+/** The JS toast: any list item in a labelled region (a Radix toast root is one) passes. */
 export function toast(page: Page, title: string): Locator {
   return page.getByRole("region").locator("li").filter({ hasText: title }).first();
 }
@@ -237,9 +217,8 @@ export async function waitForFaqAccordion(page: Page, firstQuestion: string): Pr
 }
 
 /**
- * Scrolls through the whole page (so everything that waits for the viewport runs: testimonials'
- * skeleton, the lazy accordion), waits for the skeletons to go, and returns to the top.
- * `firstFaqQuestion` undefined: a page without the FAQ (/privacy).
+ * Scrolls through the page so everything that waits for the viewport runs (testimonials' skeleton,
+ * the lazy accordion), waits for it, and returns to the top. No `firstFaqQuestion`: no FAQ (/privacy).
  */
 export async function scrollThrough(page: Page, firstFaqQuestion?: string): Promise<void> {
   await page.evaluate(async () => {
@@ -251,7 +230,6 @@ export async function scrollThrough(page: Page, firstFaqQuestion?: string): Prom
       await twoFrames();
     }
   });
-  // The testimonials' skeletons, laid over the cards as they came into view, have gone.
   await expect.poll(() => page.locator("#testimonials [data-skeleton]").count()).toBe(0);
   if (firstFaqQuestion !== undefined) await waitForFaqAccordion(page, firstFaqQuestion);
   await wakeTooltips(page);
@@ -259,9 +237,8 @@ export async function scrollThrough(page: Page, firstFaqQuestion?: string): Prom
 }
 
 /**
- * Icon-only controls are plain HTML until the pointer first reaches one; then the tooltip code
- * loads and takes them over. Point at one (and leave) so that has happened before a test takes
- * an inventory of the page.
+ * Icon-only controls stay plain HTML until the pointer first reaches one and the tooltip code loads:
+ * point at one so that has happened before a test takes an inventory of the page.
  */
 async function wakeTooltips(page: Page): Promise<void> {
   const trigger = page.locator("[data-tooltip-trigger]").filter({ visible: true }).first();

@@ -26,7 +26,6 @@ export const SUBMITTING_LABEL = "Sending Message...";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
-/** A submission that passes every rule. */
 export const VALID_CONTACT: ContactValues = contactRequest({
   name: "Jane Smith",
   email: "jane@acme-test.com",
@@ -37,14 +36,12 @@ export const VALID_CONTACT: ContactValues = contactRequest({
   industry: "Logistics",
   message: "We spend 30 hours a week retyping orders from e-mail into our ERP.",
 });
-/** Every field of the form, by its name: the field table's rows. */
 export type ContactValues = LeadRequest;
 
 let contactSerial = 0;
 /**
- * VALID_CONTACT as a request of its own: the server answers an identical request it delivered in
- * the last 10 minutes without sending it again (decision 026), so a test that expects a call sends
- * one no other test sent. Its message is short: the cross-engine tests type it key by key.
+ * Unique per call: the server does not resend a request identical to one delivered in the last 10
+ * minutes (decision 026). The message is short because the cross-engine tests type it key by key.
  */
 export function uniqueContact(): ContactValues {
   return { ...VALID_CONTACT, message: `Case ${++contactSerial}: automate our orders.` };

@@ -17,7 +17,7 @@ export interface DevicePage {
   evaluate(source: string): Promise<unknown>;
 }
 
-/** Each key by its key value (Space as a person types it: WebDriver BiDi has no "Space"). */
+/** Space as a person types it: WebDriver BiDi has no "Space". */
 const KEYS: Record<Exclude<Key, "Shift+Tab">, string> = {
   Tab: "Tab",
   Enter: "Enter",
