@@ -56,12 +56,10 @@ export interface Stack {
   app: AppServer;
   fake: FakeFunction;
   browser: Browser;
-  /** A fresh, isolated browser context (cookies, storage) with the given options. */
   context(options?: BrowserContextOptions): Promise<BrowserContext>;
   /**
-   * A page in a fresh context (`options`, desktop by default) whose traffic stays local
-   * (keepTrafficLocal), with `path` loaded and, when JavaScript is on, hydrated (`hydrate: false`:
-   * only loaded). `before` runs on the page before it loads (init scripts, routes, listeners).
+   * A page in a fresh context (desktop by default), traffic kept local, `path` loaded and hydrated
+   * when JavaScript is on (`hydrate: false`: only loaded); `before` runs before it loads.
    */
   page(options?: BrowserContextOptions, open?: OpenOptions): Promise<Page>;
 }
@@ -91,11 +89,7 @@ export async function startBrowserTestServer(
   return { app, fake };
 }
 
-/**
- * One production server, one fake `send-contact-email` and one browser for a whole test file,
- * started before its tests and stopped after them. Returns a handle whose fields are set once
- * `beforeAll` has run.
- */
+/** One server, fake `send-contact-email` and browser per file; the fields are set in `beforeAll`. */
 export function useStack(): Stack {
   const contexts: BrowserContext[] = [];
   const stack = {} as Stack;
@@ -134,8 +128,8 @@ export function useStack(): Stack {
   afterEach(async () => {
     await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
     expect(freshRenders.splice(0), "GET / answered by a fresh render, not the cached document").toEqual([]);
-    // A server gone mid-file shows up as net::ERR_CONNECTION_REFUSED in every later test (seen
-    // once in the repeated runs of issue 24): say how it ended, with its last lines, instead.
+    // A server gone mid-file shows up as net::ERR_CONNECTION_REFUSED in every later test: say how
+    // it ended, with its last lines, instead.
     const { exitCode, signalCode } = stack.app.process;
     if (exitCode !== null || signalCode !== null)
       throw new Error(

@@ -7,7 +7,6 @@
 export interface ShapeSystem {
   /** Distinct corner radii of boxes with a background or a border, pills and circles left out. */
   radii: string[];
-  /** Distinct box-shadow values in use. */
   shadows: string[];
   /** Where each radius and shadow was seen first, for the failure message. */
   examples: Record<string, string>;
@@ -35,16 +34,14 @@ export interface DesignFacts {
   sweep: { width: number; loneWords: LoneWord[]; blockLines: number[] }[];
 }
 
-/** The id of the frame `mountSweepFrame` puts a copy of the page in. */
 export const SWEEP_FRAME = "lone-word-sweep";
 
 /**
- * Puts a copy of the page as it stands (JavaScript off: the server's HTML) in a frame of its own
- * (`srcdoc`, so the page's `frame-ancestors 'none'` is not in the way, and its policy and base URL
- * are the page's), `height` CSS px tall, over the page. Poll `sweepFrameReady` until it is laid out.
- * A frame's width is its document's viewport: resizing it lays the copy out at each width without
- * the window, its compositor and the driver in the loop (issue 39: the sweep was the run's costliest
- * file). The test checks the frame against the window at a few widths (`blockLines`).
+ * Puts a copy of the page as it stands (JavaScript off: the server's HTML) in a `srcdoc` frame, so the
+ * page's `frame-ancestors 'none'` is not in the way and its policy and base URL are the page's. A
+ * frame's width is its document's viewport: resizing it lays the copy out at each width without the
+ * window, its compositor and the driver in the loop (issue 39). The test checks the frame against the
+ * window at a few widths (`blockLines`).
  */
 export function mountSweepFrame({ id, height }: { id: string; height: number }): void {
   const frame = document.createElement("iframe");
@@ -55,16 +52,12 @@ export function mountSweepFrame({ id, height }: { id: string; height: number }):
 }
 
 /**
- * A paragraph the copy ends with, plainly wrapped, whose last word is too long to share its line at
- * many phone widths: the sweep must find it there, or it finds nothing at all (a check that cannot
- * fail proves nothing). Its text starts with this.
+ * The start of a planted last paragraph whose last word is too long to share its line at many phone
+ * widths: the sweep must find it there (a check that cannot fail proves nothing).
  */
 export const LONE_WORD_CONTROL = "A planted paragraph";
 
-/**
- * Whether the frame's copy has loaded with its style sheets applied; once it has, plants the
- * control paragraph (LONE_WORD_CONTROL) at its end, the last block the sweep reads.
- */
+/** Whether the copy has loaded with its style sheets; then plants the control paragraph at its end. */
 export function sweepFrameReady({ id, control }: { id: string; control: string }): boolean {
   const frame = document.getElementById(id) as HTMLIFrameElement | null;
   const doc = frame?.contentDocument;
@@ -94,9 +87,8 @@ export function contrastRatio(a: [number, number, number], b: [number, number, n
 }
 
 /**
- * Everything the design tests read from the page (run it with `page.evaluate(designFacts, false)`), or
- * only the lone words (`page.evaluate(designFacts, true)`: the others read every element's
- * style), or the lone words of the copy in the sweep frame at each of `sweep.widths` as well.
+ * Everything the design tests read from the page; `true`: only the lone words (the rest reads every
+ * element's style); `{ sweep }`: also the lone words of the sweep frame's copy at each width.
  */
 export function designFacts(
   mode: boolean | { sweep: { frame: string; widths: number[] } } = false,
@@ -117,11 +109,8 @@ export function designFacts(
     renderedMemo.set(el, answer);
     return answer;
   }
-  /**
-   * What `rendered` and `display` found, for one layout: the lone-word check asks again for the same
-   * elements (each text's parent, each block's ancestors), a hundred times in a sweep. Emptied
-   * whenever the layout may have changed (`loneWords` starts afresh).
-   */
+  // What `rendered` and `display` found, for one layout: the lone-word check asks again for the same
+  // elements a hundred times in a sweep. `loneWords` empties them, as the layout may have changed.
   let renderedMemo = new Map<Element, boolean>();
   let displayMemo = new Map<Element, string>();
   function display(el: Element): string {
@@ -138,9 +127,8 @@ export function designFacts(
   }
 
   /**
-   * The corner radii and shadows the page paints. A box counts when it has a background (colour or
-   * image) or a border: a radius on an invisible box draws nothing. A radius of half the box's
-   * shorter side or more draws a pill or a circle and is not counted.
+   * The corner radii and shadows the page paints: only boxes with a background or a border count (a
+   * radius on an invisible box draws nothing), and no pills or circles (radius ≥ half the shorter side).
    */
   function shapeSystem(): ShapeSystem {
     const radii = new Set<string>();
@@ -178,10 +166,7 @@ export function designFacts(
     return { radii: [...radii].sort(), shadows: [...shadows].sort(), examples };
   }
 
-  /**
-   * The colour of each testimonial's stars and of the card they sit on (the nearest ancestor with
-   * an opaque background). The ratio is computed by the test with `contrastRatio`.
-   */
+  /** Each testimonial's star colour and its card's (the nearest ancestor with an opaque background). */
   function starColours(): StarContrast[] {
     return Array.from(document.querySelectorAll("#testimonials article[data-testimonial]")).map((card) => {
       const svg = card.querySelector("svg");
@@ -205,8 +190,7 @@ export function designFacts(
   /**
    * Text blocks whose last line holds a single word (an orphan: "faster." alone under a paragraph).
    * A block is an element that lays out text itself (paragraphs, headings, list items, quotes,
-   * labels, links and buttons with text); blocks of one line, or of one word, cannot have one, and
-   * neither can a block whose every line holds one word (a two-word label too wide for one line).
+   * labels, links and buttons with text).
    */
   function loneWords(doc: Document): { loneWords: LoneWord[]; blockLines: number[] } {
     renderedMemo = new Map();
@@ -231,7 +215,6 @@ export function designFacts(
     const centreOf = (rect: DOMRect) => Math.round(rect.top + rect.height / 2);
     const sameLine = (a: number, b: number) => Math.abs(a - b) < 4;
     for (const block of blocks) {
-      // The block's own text nodes, in order (text in a nested block is that block's business).
       const texts: Text[] = [];
       const walker = doc.createTreeWalker(block, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -276,7 +259,6 @@ export function designFacts(
         topsOf(before.node, before.index, before.word.length).some((top) => sameLine(top, lowest))
       )
         continue;
-      // Otherwise every word, measured.
       const words: { word: string; tops: number[] }[] = [];
       for (const { node, index, word } of positions) {
         const tops = topsOf(node, index, word.length);

@@ -1,14 +1,10 @@
 /**
- * A proxy on 127.0.0.1 in front of the app server that can hold the page's scripts: while it holds,
- * a request for one of the build's JavaScript files is kept waiting (not sent on) until `release`.
- * A test then acts on the server's page before JavaScript has taken over and lets hydration happen
- * at the moment it chooses, in any engine: WebKitWebDriver has no network interception (decision
- * 035), so the holding is done where every engine's requests arrive, at the server's side.
- *
- * Everything else (the document, styles, images, the contact action) passes through at once,
- * headers and bodies untouched: the page's origin is the proxy's, and the server sees that Host.
- * One proxy per test: the build's files are cached for a year, and a new port is a new origin, so
- * no test meets scripts a previous one left in the browser's cache.
+ * A proxy on 127.0.0.1 in front of the app server that holds the build's scripts until `release`, so
+ * a test acts on the server's page before JavaScript takes over and lets hydration happen when it
+ * chooses, in any engine (WebKitWebDriver has no network interception, decision 035).
+ * Everything else passes through at once, untouched: the page's origin is the proxy's. One proxy
+ * per test: the build's files are cached for a year, and a new port is a new origin, so no test
+ * meets scripts a previous one left in the browser's cache.
  */
 import { EventEmitter, once } from "node:events";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
@@ -25,7 +21,6 @@ export interface HoldingProxy {
   readonly url: string;
   /** Sends every held request on, and no longer holds. */
   release(): void;
-  /** How many script requests are waiting. */
   held(): number;
   /** Resolves once a script request is held (at once if one is); rejects after `timeoutMs`. */
   whenHeld(timeoutMs?: number): Promise<void>;

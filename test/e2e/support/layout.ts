@@ -4,20 +4,15 @@
  */
 
 /**
- * Everything on the page that spills out of its box horizontally, as readable lines (empty: none).
- * - A text container (an element with text, not inline, `overflow: visible`) whose content is wider
- *   than its box (`scrollWidth > clientWidth`): a figure or a long word sticking out of its tile.
- * - Text whose line boxes reach outside the viewport, or outside an ancestor that clips it
- *   (`overflow` other than visible): text cut off. `body` clips horizontally (`overflow-x: clip`), so
- *   the page never scrolls sideways and `documentElement.scrollWidth` alone cannot see this.
- * - Any other visible element (a button, an input, an icon) that reaches outside the viewport where
- *   no ancestor clips it.
- * - An SVG label drawn on a shape (a pill) that is narrower than the label.
- * - Inside a scroll container (`overflow-x: auto | scroll`, the row of reviews on a phone) text and
- *   boxes may lie beyond the viewport: the visitor scrolls to them. They are checked against the
- *   container's scrollable area instead, and the container itself must fit the viewport.
- * Elements that are not rendered (closed `<details>`, `hidden`, `display: none`) and visually hidden
- * text (`sr-only`) are not looked at.
+ * Everything on the page that spills out of its box horizontally, as readable lines (empty: none):
+ * - content wider than its text container (a long word sticking out of its tile);
+ * - text whose lines reach outside the viewport or a clipping ancestor: `body` clips (`overflow-x:
+ *   clip`), so `documentElement.scrollWidth` alone cannot see text cut off;
+ * - any other visible element reaching outside the viewport where no ancestor clips it;
+ * - an SVG label wider than the shape it is drawn on.
+ * Inside a sideways scroll container (the row of reviews on a phone) the visitor scrolls: its
+ * scrollable area replaces the viewport, and it must fit the viewport itself. Elements not rendered
+ * and visually hidden text (`sr-only`) are not looked at.
  */
 export function findHorizontalOverflow(): string[] {
   const viewport = document.documentElement.clientWidth;
@@ -52,10 +47,7 @@ export function findHorizontalOverflow(): string[] {
     }
     return result;
   };
-  /**
-   * The horizontal range a visitor can bring into view: the viewport, or the scrollable area of the
-   * nearest ancestor that scrolls sideways.
-   */
+  /** What a visitor can bring into view: the viewport, or the nearest sideways scroller's area. */
   const reachable = (el: Element): { left: number; right: number; within: string } => {
     const scroller = clippers(el).find(scrolls);
     if (!scroller) return { left: 0, right: viewport, within: `the ${viewport} px viewport` };
@@ -148,11 +140,7 @@ export const OVERFLOW_CONTROL_FINDINGS = [
   /"planted-overflow cut.*: text cut off by/,
 ];
 
-/**
- * Plants, at the end of the body, one spill of each kind, marked "planted-overflow" (it runs in
- * the page): text wider than its box, a box past the viewport's right edge, and text its clipping
- * parent cuts off.
- */
+/** Plants one spill of each kind at the end of the body, marked "planted-overflow". Runs in the page. */
 export function plantOverflowControl(): void {
   // Styled through the CSSOM: the page's policy refuses style attributes (no 'unsafe-inline').
   const box = (styles: Partial<CSSStyleDeclaration>, text?: string) => {

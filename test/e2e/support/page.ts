@@ -175,8 +175,8 @@ export function submitButton(page: Page): Locator {
 }
 
 /**
- * `aria-busy="false"` only once the submission and any reload that followed have ended: a request
- * count read after it is final, without waiting for time to pass.
+ * The form is `aria-busy="false"` only once its submission and any reload that followed have ended:
+ * a request count read after it is final, without waiting for time to pass.
  */
 export async function waitForFormAtRest(page: Page): Promise<void> {
   await page.locator('#contact form[aria-busy="false"]').waitFor({ state: "attached", timeout: 15_000 });

@@ -1,9 +1,7 @@
 /**
- * An HTTP proxy on 127.0.0.1 that records which hosts a browser tried to reach and sends nothing on:
- * a CONNECT (every https request through a proxy starts with one, naming its host) is refused with
- * 502, a plain request likewise. The browser's sessions are pointed at it (`SessionOptions.proxy`)
- * and reach 127.0.0.1 directly, so the app is unaffected while every request that would leave the
- * machine is seen here, in any engine: WebKitWebDriver has no network interception (decision 035).
+ * An HTTP proxy on 127.0.0.1 that records which hosts a browser tried to reach and refuses every
+ * request (a CONNECT names its host) with 502. Sessions reach 127.0.0.1 directly, so the app is
+ * unaffected. A proxy works in any engine: WebKitWebDriver has no network interception (decision 035).
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,10 +11,7 @@ export interface RecordingProxy {
   readonly url: string;
   /** Every host a request was attempted to, in order, with repeats. */
   hosts(): string[];
-  /**
-   * Resolves with the hosts once one matching `pattern` was attempted (counting from the `from`th
-   * recorded, default all); rejects after `timeoutMs`.
-   */
+  /** Resolves with the hosts once one from the `from`th on matches `pattern`; rejects after `timeoutMs`. */
   waitForHost(pattern: RegExp, options?: { from?: number; timeoutMs?: number }): Promise<string[]>;
   close(): Promise<void>;
 }

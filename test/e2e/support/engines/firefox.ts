@@ -17,10 +17,7 @@ import {
 } from "./driver";
 import { DeviceSession } from "./device-session";
 
-/**
- * Firefox preferences for a test profile on a closed machine: no update checks, telemetry or
- * remote settings (nothing leaves 127.0.0.1), and page scripts off when the visitor has them off.
- */
+/** Nothing leaves 127.0.0.1: no update checks, telemetry or remote settings. */
 function firefoxPrefs(options: SessionOptions): Record<string, unknown> {
   return {
     "javascript.enabled": options.javaScript,
@@ -52,13 +49,10 @@ function firefoxProxyPrefs(proxy: string): Record<string, unknown> {
 }
 
 /**
- * The profile a Firefox session starts on. A new profile's first start builds Firefox's caches: 4.5
- * CPU s here, against 2.7 for a profile Firefox has started before (2026-11-29, three launches of
- * each), and a run has a dozen Firefox sessions. So within `npm test` (TEST_RUN_DIR, the run's own
- * folder) Firefox is started once on a folder of its own, which becomes the run's template, and
- * each session starts on a copy of it, its preferences (user.js) written over by puppeteer. Two
- * files may make one at once: the first renamed into place is the template, the other is removed.
- * Outside `npm test` (undefined) each session starts on a new profile, as before.
+ * A new profile's first start builds Firefox's caches, and a run has a dozen Firefox sessions. So
+ * within `npm test` (TEST_RUN_DIR) Firefox starts once on a folder that becomes the run's template,
+ * and each session starts on a copy (puppeteer writes user.js over it). Of two files making one at
+ * once, the first renamed into place wins. Outside `npm test`: undefined, a new profile.
  */
 async function firefoxProfile(executablePath: string): Promise<string | undefined> {
   const runDir = process.env.TEST_RUN_DIR;
@@ -162,10 +156,9 @@ export function firefoxLauncher(): EngineLauncher {
     async open(options) {
       const { browser, profile } = await launch(options);
       try {
-        // A tab the driver opens is selected and has focus, as a visitor's has. The tab headless
-        // Firefox starts with never gets it (document.hasFocus() false, also after bringToFront or
-        // with focusmanager.testmode, which puppeteer sets anyway): Tab moves focus there, but no
-        // focus event fires and Enter or Space on a button does not press it.
+        // A tab the driver opens has focus, as a visitor's has. The tab headless Firefox starts with
+        // never gets it (not even with bringToFront or focusmanager.testmode): Tab moves focus there,
+        // but no focus event fires and Enter or Space on a button does not press it.
         const started = await browser.pages();
         const page = await browser.newPage();
         await Promise.all(started.map((tab) => tab.close()));

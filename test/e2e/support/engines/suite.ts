@@ -1,11 +1,8 @@
 /**
- * `describeEngines`: one test file's tests, written once against `Visitor`, run in Chromium,
- * Firefox and WebKit (decision 035). One production server and one fake `send-contact-email` serve
- * the whole file; each engine opens at most one browser session with JavaScript on and one with it
- * off, reused from test to test and closed when the engine's tests end.
- *
- * An engine that is not installed fails its tests under CI=true (or REQUIRE_BROWSER=1) and is
- * skipped, visibly, otherwise.
+ * `describeEngines`: a file's tests, written once against `Visitor`, run in Chromium, Firefox and
+ * WebKit (decision 035). One server and one fake `send-contact-email` serve the file; each engine
+ * opens at most one session with JavaScript on and one off, reused from test to test.
+ * A missing engine fails under CI=true (or REQUIRE_BROWSER=1) and is skipped, visibly, otherwise.
  */
 import { afterAll, beforeAll, describe } from "vitest";
 
@@ -36,10 +33,7 @@ function chosenEngines(): EngineName[] {
   return wanted as EngineName[];
 }
 
-/**
- * SCREENSHOTS=1 saves a picture of every section per engine and size here, for people to compare
- * the engines by eye (72 pictures, a minute of CPU: not in every run).
- */
+/** SCREENSHOTS=1 saves every section per engine and size, to compare by eye (a minute of CPU). */
 export const screenshotDir = process.env.SCREENSHOTS === "1" ? `${root}test-results/screenshots` : null;
 
 export interface EngineStack {
@@ -56,7 +50,6 @@ export interface EngineContext {
   visitor(javaScript?: boolean): Promise<Visitor>;
 }
 
-/** One server for the file, as every browser test has it (test/e2e/support/browser.ts). */
 function useServer(serverEnv: Record<string, string | undefined>, recordRequests: boolean): EngineStack {
   const stack = {} as { app: AppServer; fake: FakeFunction; proxy?: RecordingProxy };
   beforeAll(async () => {
@@ -72,10 +65,8 @@ function useServer(serverEnv: Record<string, string | undefined>, recordRequests
 }
 
 /**
- * `fonts`: the font set every session of the suite uses (test/fonts/font-sets.ts); the run's default
- * when unset. `serverEnv`: the server's environment beside the browser tests' own. `recordRequests`:
- * every session sends what leaves 127.0.0.1 to a recording proxy (`stack.proxy`), which sends
- * nothing on.
+ * `fonts`: every session's font set (test/fonts/font-sets.ts), the run's default when unset.
+ * `recordRequests`: sessions send what leaves 127.0.0.1 to a recording proxy (`stack.proxy`).
  */
 export function describeEngines(
   title: string,

@@ -1,7 +1,6 @@
 /**
- * A visitor at a browser of any engine: what the cross-engine tests are written against (decision
- * 035). Every step is built from the few primitives all three engines give (driver.ts): find and
- * measure in the page, then a real pointer click or real key presses, as a person would.
+ * A visitor at a browser of any engine, what the cross-engine tests are written against (decision
+ * 035): every step finds and measures in the page, then clicks or presses keys as a person would.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -79,7 +78,6 @@ export function hydrated(): boolean {
   return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
 }
 
-/** Whether going from `from` to `to` stays in the same document (they differ in the fragment only). */
 function sameDocument(from: string, to: string): boolean {
   const withoutFragment = (href: string) => href.split("#", 1)[0];
   return withoutFragment(from) === withoutFragment(to);
@@ -99,14 +97,11 @@ export class Visitor {
     return this.session.javaScript;
   }
 
-  /** Sizes the viewport, then loads the path and waits for its `load` event. */
   async open(path: string, viewport: Viewport): Promise<void> {
     await this.session.setViewport(viewport);
     const target = new URL(path, this.baseUrl);
-    // A visitor's session is reused from test to test, and going from `/#testimonials` (or
-    // `/#contact`) to `/#contact` only moves within the document the last test left: no load, and
-    // a scroll that may begin after the navigation returns (WebKit: a CI rehearsal's click aimed at
-    // the submit button landed on "Company" as that scroll went by). Every test opens a new one.
+    // The session is reused, and going to `/#contact` from the same document only scrolls (no load),
+    // perhaps after the navigation returns: every test opens a new document.
     if (target.hash !== "") {
       const current = await this.session.evaluate(() => location.href, undefined).catch(() => null);
       if (current !== null && sameDocument(current, target.href)) await this.session.goto("about:blank");
@@ -114,11 +109,7 @@ export class Visitor {
     await this.session.goto(target.href);
   }
 
-  /**
-   * Resizes the viewport of the page already open, as a phone turned or a window dragged does, and
-   * says whether that page is still open: WebKit may restart its browser between phone and desktop
-   * widths (webkit.ts), which leaves no page.
-   */
+  /** Resizes the open page; false if it is gone (WebKit may restart between phone and desktop widths). */
   async resize(viewport: Viewport): Promise<boolean> {
     await this.session.evaluate(() => {
       (window as unknown as { beforeResize?: boolean }).beforeResize = true;
@@ -129,10 +120,7 @@ export class Visitor {
       .catch(() => false);
   }
 
-  /**
-   * Runs `visit` at each viewport in turn on one page: opened at the first, then resized (a sweep
-   * over widths costs one load), and opened again only where a resize could not keep it.
-   */
+  /** One page for all viewports, resized rather than reloaded (a sweep over widths costs one load). */
   async throughSizes(
     path: string,
     viewports: readonly Viewport[],
@@ -150,10 +138,7 @@ export class Visitor {
     return this.session.evaluate(fn, arg);
   }
 
-  /**
-   * Polls `fn(arg)` in the page until it returns something truthy, and returns that. Between two
-   * documents there is nothing to evaluate in: that counts as "not yet".
-   */
+  /** Polls `fn(arg)` until truthy. Between two documents there is nothing to evaluate in: "not yet". */
   async waitFor<A, R>(fn: PageFunction<A, R>, arg: A, what: string, timeoutMs = 15_000): Promise<R> {
     const deadline = Date.now() + timeoutMs;
     let last: unknown = undefined;
@@ -185,24 +170,18 @@ export class Visitor {
     await this.session.clickAt(target.x, target.y);
   }
 
-  /**
-   * Presses the pointer on the `nth` shown element matching `selector` (and containing `text`) and
-   * keeps it pressed until `pointerUp`: a tap that lasts while the page changes under it.
-   */
+  /** Like `click`, but pressed until `pointerUp`: a tap that lasts while the page changes under it. */
   async pointerDown(selector: string, text: string | null = null, nth = 0): Promise<void> {
     const target = await this.aim(selector, text, nth);
     await this.session.pointerDown(target.x, target.y);
   }
 
-  /** Releases the pointer `pointerDown` pressed, where it is. */
   pointerUp(): Promise<void> {
     return this.session.pointerUp();
   }
 
-  /** Where to press on the target: brought into view, and standing still there. */
   private async aim(selector: string, text: string | null, nth: number): Promise<{ x: number; y: number }> {
-    // A visitor clicks what stands still: measure until the target stays put (a smooth scroll to
-    // the address's #fragment may still be moving the page), then press there.
+    // Measure until the target stays put: a smooth scroll to the #fragment may still be moving it.
     let target = await this.session.evaluate(revealTarget, { selector, text, nth });
     for (let tries = 0; tries < 30; tries += 1) {
       await sleep(60);
@@ -216,11 +195,10 @@ export class Visitor {
     return { x: Math.round(target.x), y: Math.round(target.y) };
   }
 
-  /** Clicks a field, then types into it key by key. */
   async fill(selector: string, text: string): Promise<void> {
     await this.click(selector);
     await this.session.type(text);
-    // If the keys missed the field, say where they went (Firefox once sent a form, message empty).
+    // If the keys missed the field, say where they went.
     const [value, focus] = await this.session.evaluate(
       (field) => [document.querySelector<HTMLInputElement>(field)?.value, document.activeElement?.outerHTML],
       selector,
@@ -242,7 +220,6 @@ export class Visitor {
     return this.session.press(key);
   }
 
-  /** Holds a key down (to whatever has focus) until `keyUp`. */
   keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
     return this.session.keyDown(key);
   }
@@ -251,10 +228,7 @@ export class Visitor {
     return this.session.keyUp(key);
   }
 
-  /**
-   * Runs `action` (a submit that replaces the document) and waits until another document is on
-   * screen and parsed, at a URL matching `url`. The marker lives in the old document's window.
-   */
+  /** Runs a submit and waits for a new, parsed document at `url` (the marker dies with the old one). */
   async submitAndSettle(action: () => Promise<void>, url: RegExp): Promise<void> {
     await this.session.evaluate(() => {
       (window as unknown as { beforeSubmit?: boolean }).beforeSubmit = true;
@@ -271,11 +245,9 @@ export class Visitor {
   }
 
   /**
-   * The page has been taken over by JavaScript: React hydrated the main element (every script of
-   * the page has run by then, decision 036), and the header's menu toggles act as buttons
-   * (`role="button"`, set by the effect that follows hydration, MobileMenu.tsx). Hydration keeps the
-   * toggles' elements (issue 35), so a click is never lost to a swap; this only makes sure the test
-   * acts on the enhanced page, not on the links before it.
+   * So the test acts on the enhanced page, not the links before it: React hydrated `#main` (every
+   * page script has run by then, decision 036) and the menu toggles got `role="button"` (set by the
+   * effect after hydration, MobileMenu.tsx). Hydration keeps the toggles' elements (issue 35).
    */
   async waitForEnhancement(): Promise<void> {
     await this.waitFor(
@@ -288,10 +260,8 @@ export class Visitor {
   }
 
   /**
-   * The section `id` lands just below the fixed header. Smoothly scrolled: WebKit starts its scroll
-   * later than the other engines, so this waits for the place rather than for the scrolling to
-   * stop; and a click aimed while the page still glides lands on whatever the glide brings under
-   * the pointer.
+   * Waits for the place, not for scrolling to stop: WebKit starts its smooth scroll later than the
+   * others, and a click aimed while the page still glides lands on whatever glides under it.
    */
   async waitForLanding(id: string): Promise<void> {
     await this.waitFor(
@@ -305,7 +275,6 @@ export class Visitor {
     );
   }
 
-  /** Where the page is scrolled to. */
   scrollY(): Promise<number> {
     return this.session.evaluate(() => window.scrollY, undefined);
   }

@@ -1,18 +1,13 @@
 /**
- * WebKit: Debian's WebKitWebDriver (W3C WebDriver, the protocol Safari's driver speaks too) driving
- * WebKitGTK's MiniBrowser on a private Xvfb display (decision 035), through selenium-webdriver's
- * client connected to a driver this adapter starts itself (`usingServer`: no Selenium Manager, no
- * download). What stays ours is the process care the library does not do:
+ * WebKit: Debian's WebKitWebDriver driving WebKitGTK's MiniBrowser on a private Xvfb display (decision
+ * 035), through selenium-webdriver connected to a driver we start (`usingServer`: no Selenium Manager,
+ * no download). What stays ours is the process care:
  *
- * - Session start can wait forever (WebKitWebDriver waiting for a MiniBrowser that did not come
- *   up): it gets a deadline, and past it the whole process tree (driver, MiniBrowser and its web
- *   processes) is killed, selenium's DriverService would end the driver alone, and the session
- *   fails with what the driver said. It is never tried again: a start that fails, fails.
- * - MiniBrowser's window cannot be narrower than 334 px (447 with its toolbar, hidden here by
- *   `--full-screen`). Narrower viewports run at GTK's text scale 2 (`GDK_DPI_SCALE=2`), which
- *   WebKitGTK applies as a page zoom: a 640 px window lays the page out in a 320 CSS px viewport;
- *   so does a viewport marked `zoomed` (driver.ts). The session is restarted when a viewport needs
- *   the other scale.
+ * - A session start can wait forever (no MiniBrowser came up): past a deadline the whole process tree
+ *   is killed (selenium's DriverService would end the driver alone) and the start fails, never retried.
+ * - MiniBrowser's window cannot be narrower than 334 px. Narrower viewports, and `zoomed` ones, run at
+ *   GTK's text scale 2 (`GDK_DPI_SCALE=2`), which WebKitGTK applies as a page zoom (a 640 px window
+ *   lays out a 320 CSS px viewport); the session restarts when a viewport needs the other scale.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,10 +34,8 @@ export interface StartPolicy {
 }
 const START_POLICY: StartPolicy = { deadlineMs: 60_000 };
 const COMMAND_DEADLINE_MS = 30_000;
-/** Below this width a window cannot go: such viewports use page zoom 2 instead. */
 const NARROWEST_WINDOW = 334;
 
-/** The keys a test may press, as WebDriver key values. */
 const KEYS: Record<Exclude<Key, "Shift+Tab">, string> = {
   Tab: SeleniumKey.TAB,
   Enter: SeleniumKey.ENTER,
@@ -68,10 +61,8 @@ async function withDeadline<T>(what: string, promise: Promise<T>, ms = COMMAND_D
 }
 
 /**
- * What each process of the tree is doing, for an error message: its name, its state (R running, S
- * sleeping, D waiting on the disk, T stopped) and the CPU seconds it used in the last `sampleMs`.
- * A command that does not answer is then told apart: a web process busy computing, or everything
- * asleep waiting for something (once in about ten CI runs a page function hung for 30 s).
+ * Each process's name, state and CPU seconds over `sampleMs`, for an error message: when a command
+ * hangs, it tells a web process busy computing from everything asleep waiting for something.
  */
 async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
   const read = (id: number) => {
@@ -109,12 +100,8 @@ function startTime(pid: number): string | undefined {
 }
 
 /**
- * Kills `child` and every process below it (test/support/npm.ts's `killTree`: the tree frozen
- * first, so that a process forking between a look at /proc and its SIGKILL leaves no orphan), and
- * returns once none of them runs. A SIGKILL is a request, carried out when the kernel next runs
- * the process, which on a busy machine came after the caller looked for it (the rehearsals of
- * d5985b7 and bc1df56: "stand-in browsers left running", the stand-in still there a moment after
- * its SIGKILL).
+ * Kills `child`'s tree (frozen first, as test/support/npm.ts's `killTree`, so a fork leaves no orphan)
+ * and returns once none of it runs: a SIGKILL takes effect only when the kernel next runs the process.
  */
 async function killTree(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
@@ -173,11 +160,9 @@ interface Driver {
 }
 
 /**
- * WebKitWebDriver on a port of this worker's block, once it answers /status. It starts in well under
- * a second; a CI run saw none within a fixed 5 s while four files shared the two cores, with no
- * word of why (its output was thrown away). So the wait ends when it answers, or when it exits (its
- * code and its last words in the error), or at a limit for a driver that never listens (30 s), not
- * a measure of the machine's speed.
+ * WebKitWebDriver on a port of this worker's block, once it answers /status. The wait ends when it
+ * answers or exits (its last output in the error), or after 30 s: a limit for a driver that never
+ * listens, not a measure of the machine's speed.
  */
 async function startDriver(binary: string, env: NodeJS.ProcessEnv): Promise<Driver> {
   const port = await freePort();
@@ -228,16 +213,14 @@ class WebKitSession implements EngineSession {
     private readonly proxy: string | undefined = undefined,
   ) {}
 
-  /** Starts a driver and a MiniBrowser with the given zoom, within the policy's deadline. */
   async start(zoom: 1 | 2): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...browserEnv({ javaScript: this.javaScript, fonts: this.fonts }),
       DISPLAY: this.xvfb.display,
       XDG_CONFIG_HOME: this.configHome,
       ...(zoom === 2 ? { GDK_DPI_SCALE: "2" } : {}),
-      // No GPU here: accelerated compositing would composite every frame through Mesa's software
-      // OpenGL. Layout, hit testing and painting are WebKit's own either way; without it the
-      // lone-word sweep cost a third less CPU (65 -> 44 s), and CPU bounds the run (issue 39).
+      // No GPU here: compositing would run every frame through Mesa's software OpenGL, and CPU bounds
+      // the run (issue 39). Layout, hit testing and painting are WebKit's own either way.
       WEBKIT_DISABLE_COMPOSITING_MODE: "1",
     };
     delete env.WEBKIT_INSPECTOR_HTTP_SERVER; // a session started with it never returns
@@ -360,7 +343,7 @@ class WebKitSession implements EngineSession {
     );
   }
 
-  /** The driver keeps the pressed button between the two action lists (WebDriver's input state). */
+  /** The driver keeps pressed buttons and keys between action lists (WebDriver's input state). */
   async pointerUp(): Promise<void> {
     const actions = this.client.actions({ async: true });
     await withDeadline("a pointer release", actions.release().perform());
@@ -375,7 +358,6 @@ class WebKitSession implements EngineSession {
     await withDeadline(`pressing ${key}`, actions.perform());
     await withDeadline("releasing the keys", actions.clear());
   }
-  /** The driver keeps the pressed key between the two action lists (WebDriver's input state). */
   async keyDown(key: Exclude<Key, "Shift+Tab">): Promise<void> {
     await withDeadline(`holding ${key}`, this.client.actions({ async: true }).keyDown(KEYS[key]).perform());
   }
@@ -393,10 +375,7 @@ class WebKitSession implements EngineSession {
     await withDeadline("releasing the keys", actions.clear());
   }
 
-  /**
-   * The viewport, with the element scrolled to its top first. (WebDriver's element screenshot is
-   * blank in WebKitWebDriver for an element taller than the viewport.)
-   */
+  /** The viewport, element at its top: WebKitWebDriver's element screenshot of a tall one is blank. */
   async screenshot(file: string, selector?: string): Promise<void> {
     if (selector) {
       const found = await this.evaluate((sel) => {
@@ -430,10 +409,7 @@ class WebKitSession implements EngineSession {
   }
 }
 
-/**
- * `browser` replaces MiniBrowser and `policy` the start policy: for the test of the start's deadline,
- * which gives it a browser that never starts.
- */
+/** `override`: for the test of the start's deadline, which gives it a browser that never starts. */
 export function webkitLauncher(override: { browser?: string; policy?: StartPolicy } = {}): EngineLauncher {
   // GTK's own settings for MiniBrowser (an empty folder: no user's settings leak into a test).
   const configHome = mkdtempSync(join(tmpdir(), "webkit-gtk-"));
