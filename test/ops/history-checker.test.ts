@@ -542,6 +542,15 @@ describe("the history checker", () => {
         expect(
           check(history({ calls, reports, final: { leads: [held], listOutput: listOf(held) } })),
         ).toEqual([]);
+      // Its connection cut as the function went down, before the function read the call.
+      const cut = history({
+        reports: [report({ state: "possibly_delivered", reason: "network" })],
+        events: [{ at: T + 10, what: 'function {"kind":"down"}' }],
+        leaseMs: 6_500,
+        final: { leads: [held], listOutput: listOf(held) },
+      });
+      expect(check(cut)).toEqual([]);
+      expect(rules({ ...cut, events: [] })).toEqual(["held only when unsure", "held only when unsure"]);
     });
 
     it("lets a lead be possibly delivered when its process was killed or frozen just as its call began, not long after", () => {

@@ -716,9 +716,10 @@ export function judge(history: History): { violations: Violation[]; cases: Recor
             `lead ${row.id} is possibly delivered but not in \`npm run leads -- list\``,
             ["list output:", ...history.final.listOutput.split("\n")],
           );
-        // Held since a call whose outcome never reached its caller, or one begun when its process
-        // was killed or frozen and never arrived.
-        const lost = own.some((call) => !settled(call, history));
+        // Held since a call whose outcome never reached its caller, one begun when its process
+        // was killed or frozen and never arrived, or an attempt held rightly as it ended (above:
+        // its connection cut as the function went down, perhaps before the function read it).
+        const lost = own.some((call) => !settled(call, history)) || heldRightly.has(row.id);
         const last = own.at(-1);
         const leaving = history.kills.some((kill) =>
           kill.sending.some(
