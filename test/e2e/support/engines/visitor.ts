@@ -32,13 +32,18 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
     return shown && (text === null || (el.textContent ?? "").replace(/\s+/g, " ").includes(text));
   });
   const target = matches[nth];
-  if (!target) return { found: matches.length, x: 0, y: 0 };
+  if (!target) return { found: matches.length, x: 0, y: 0, covered: null };
   // Instantly, as a visitor's own scrolling would have brought it there, and clear of the header.
   const box = target.getBoundingClientRect();
   if (box.top < 100 || box.bottom > window.innerHeight - 20)
     target.scrollIntoView({ block: "center", behavior: "instant" });
   const rect = target.getBoundingClientRect();
-  return { found: matches.length, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  const x = rect.left + rect.width / 2;
+  const y = rect.top + rect.height / 2;
+  // What a pointer there would press: the target, or something over it (a toast, a bar).
+  const top = document.elementFromPoint(x, y);
+  const covered = top && !target.contains(top) ? top.outerHTML.slice(0, 160) : null;
+  return { found: matches.length, x, y, covered };
 }
 
 /** The text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
@@ -181,32 +186,42 @@ export class Visitor {
   }
 
   private async aim(selector: string, text: string | null, nth: number): Promise<{ x: number; y: number }> {
-    // Measure until the target stays put: a smooth scroll to the #fragment may still be moving it.
+    // Measure until the target stays put (a smooth scroll to the #fragment may still be moving it)
+    // and nothing covers it, as a person waits to see what they press.
     let target = await this.session.evaluate(revealTarget, { selector, text, nth });
     for (let tries = 0; tries < 30; tries += 1) {
       await sleep(60);
       const again = await this.session.evaluate(revealTarget, { selector, text, nth });
       const still = Math.abs(again.x - target.x) < 1 && Math.abs(again.y - target.y) < 1;
       target = again;
-      if (still) break;
+      if (still && !target.covered) break;
     }
-    if (target.found <= nth)
-      throw new Error(`${this.engine}: no shown ${selector}${text ? ` containing "${text}"` : ""} (#${nth})`);
+    const what = `${selector}${text ? ` containing "${text}"` : ""} (#${nth})`;
+    if (target.found <= nth) throw new Error(`${this.engine}: no shown ${what}`);
+    if (target.covered) throw new Error(`${this.engine}: ${what} is under ${target.covered}`);
     return { x: Math.round(target.x), y: Math.round(target.y) };
   }
 
   async fill(selector: string, text: string): Promise<void> {
-    await this.click(selector);
+    const { x, y } = await this.aim(selector, null, 0);
+    await this.session.clickAt(x, y);
+    // Keys go where focus is: if the click did not put it in the field, say what it pressed.
+    const missed = await this.session.evaluate(
+      ({ field, x, y }) =>
+        document.activeElement === document.querySelector(field)
+          ? null
+          : `focus: ${document.activeElement?.outerHTML.slice(0, 160)}; at (${x}, ${y}): ` +
+            `${document.elementFromPoint(x, y)?.outerHTML.slice(0, 160)}; scrollY ${window.scrollY}`,
+      { field: selector, x, y },
+    );
+    if (missed) throw new Error(`${this.engine}: clicking ${selector} did not focus it; ${missed}`);
     await this.session.type(text);
-    // If the keys missed the field, say where they went.
-    const [value, focus] = await this.session.evaluate(
-      (field) => [document.querySelector<HTMLInputElement>(field)?.value, document.activeElement?.outerHTML],
+    const value = await this.session.evaluate(
+      (field) => document.querySelector<HTMLInputElement>(field)?.value,
       selector,
     );
     if (!value?.endsWith(text))
-      throw new Error(
-        `${this.engine}: ${selector} holds ${JSON.stringify(value)} after typing; focus: ${focus}`,
-      );
+      throw new Error(`${this.engine}: ${selector} holds ${JSON.stringify(value)} after typing`);
   }
 
   /** Types a request no other test sends into the contact form's required fields, key by key. */
