@@ -61,7 +61,7 @@ export const BUDGETS = [
     max: 3_455,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_502, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_524, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */

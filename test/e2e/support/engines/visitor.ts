@@ -205,23 +205,20 @@ export class Visitor {
   async fill(selector: string, text: string): Promise<void> {
     const { x, y } = await this.aim(selector, null, 0);
     await this.session.clickAt(x, y);
-    // Keys go where focus is: if the click did not put it in the field, say what it pressed.
-    const missed = await this.session.evaluate(
-      ({ field, x, y }) =>
-        document.activeElement === document.querySelector(field)
-          ? null
-          : `focus: ${document.activeElement?.outerHTML.slice(0, 160)}; at (${x}, ${y}): ` +
-            `${document.elementFromPoint(x, y)?.outerHTML.slice(0, 160)}; scrollY ${window.scrollY}`,
-      { field: selector, x, y },
-    );
-    if (missed) throw new Error(`${this.engine}: clicking ${selector} did not focus it; ${missed}`);
     await this.session.type(text);
-    const value = await this.session.evaluate(
-      (field) => document.querySelector<HTMLInputElement>(field)?.value,
-      selector,
+    // If the keys missed the field, say where they went and what the click pressed.
+    const missed = await this.session.evaluate(
+      ({ field, text, x, y }) => {
+        const value = document.querySelector<HTMLInputElement>(field)?.value;
+        const html = (element: Element | null | undefined) => element?.outerHTML.slice(0, 160);
+        return value?.endsWith(text)
+          ? null
+          : `holds ${JSON.stringify(value)}; focus: ${html(document.activeElement)}; ` +
+              `at (${x}, ${y}): ${html(document.elementFromPoint(x, y))}`;
+      },
+      { field: selector, text, x, y },
     );
-    if (!value?.endsWith(text))
-      throw new Error(`${this.engine}: ${selector} holds ${JSON.stringify(value)} after typing`);
+    if (missed) throw new Error(`${this.engine}: ${selector} after typing ${missed}`);
   }
 
   /** Types a request no other test sends into the contact form's required fields, key by key. */
