@@ -1,18 +1,28 @@
 /**
  * What a visitor does, in the three engines they use (issue 25): the header's links and the phone
  * menu, the FAQ, the contact form with JavaScript on and off (its notices, and where focus lands),
- * and the 404. Written once against `Visitor`; the Chromium-only suites beside it go deeper where
- * only Chromium's protocol reaches (network interception, touch, axe).
+ * the 404, and a press that spans hydration. Written once against `Visitor`; the Chromium-only
+ * suites beside it go deeper where only Chromium's protocol reaches (network interception, touch,
+ * axe).
  */
-import { expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { faqs } from "~/content/faq";
 import { headerLinks } from "~/content/navigation";
 
 import type { Viewport } from "./support/engines/driver";
 import { describeEngines } from "./support/engines/suite";
-import { DESKTOP, faqAnswersAre, PHONE, shownText, SIZES, type Visitor } from "./support/engines/visitor";
-import { SUCCESS, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
+import {
+  DESKTOP,
+  faqAnswersAre,
+  hydrated,
+  PHONE,
+  shownText,
+  SIZES,
+  Visitor,
+} from "./support/engines/visitor";
+import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
+import { SUCCESS, uniqueContact, VALIDATION, VALIDATION_TITLE } from "./support/spec-texts";
 
 /**
  * Where an element (with its label, `withLabel`) is against the fixed header, the viewport and (when
@@ -92,6 +102,7 @@ function expectInClearView(place: Place | null, what: string): void {
 }
 
 const ANSWERS = faqs.map((faq) => faq.answer);
+const FIRST_ANSWER_OPEN = { answers: ANSWERS, open: [0], closed: [1] };
 
 function watchPageErrors(): void {
   const heard: string[] = [];
@@ -148,6 +159,28 @@ async function placeUntilStill(page: Visitor, spot: Parameters<typeof placeEmail
     if (still < 2) await new Promise((resolve) => setTimeout(resolve, 150));
   }
   if (still < 2) throw new Error(`${page.engine}: the e-mail field never held still at ${spot.top} px`);
+}
+
+/**
+ * Resolves in the page once it has rendered two more frames and run a task after them: by then
+ * every handler a press or release set off, and the render and effects that followed it, have run.
+ */
+function twoFramesLater(): Promise<boolean> {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true)))),
+  );
+}
+
+function menuOpen(): boolean {
+  const panel = document.getElementById("mobile-menu");
+  const toggle = Array.from(document.querySelectorAll('header [aria-controls="mobile-menu"]')).find(
+    (el) => el.getBoundingClientRect().width > 0,
+  );
+  return (panel?.checkVisibility() ?? false) && toggle?.getAttribute("aria-expanded") === "true";
+}
+
+function accordionFirstOpen(): boolean {
+  return document.querySelector('#faq [data-faq-trigger="0"]')?.getAttribute("aria-expanded") === "true";
 }
 
 // Desktop tests first, then phone ones: each session goes there once (SIZES, visitor.ts).
@@ -238,7 +271,7 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.waitFor(menuShown, false, "the toggle to close the menu on #testimonials");
       expect(await page.scrollY()).toBe(y);
       await page.click("#faq h3", faqs[0]!.question);
-      await page.waitFor(faqAnswersAre, { answers: ANSWERS, open: [0], closed: [1] }, "answer 1 open");
+      await page.waitFor(faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
       await page.click("#faq h3", faqs[1]!.question);
       await page.waitFor(
         faqAnswersAre,
@@ -327,5 +360,144 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
     if (messages === null) return;
     const errors = messages.slice(before).filter((line) => /^(error|pageerror)/.test(line));
     expect(errors.filter((line) => !line.includes("planted page error"))).toEqual([]);
+  });
+
+  /**
+   * A press that spans hydration (issue 35): the pointer, or Space on the focused control, goes down
+   * on the server's page, the page hydrates, and the press ends after. The control must act exactly
+   * once (the menu open, not opened and closed again; the FAQ answer open; one request). A control
+   * replaced between press and release is clicked by no one: the press was on the old element, the
+   * release on the new one. The scripts are held at the server's side (`startHoldingProxy`: WebKit
+   * has no network interception), so every engine runs the same steps. Phone only, after the rest.
+   */
+  describe("a press that began before hydration acts once", () => {
+    let proxy: HoldingProxy | null = null;
+    afterEach(async () => {
+      await proxy?.close();
+      proxy = null;
+    });
+
+    /**
+     * At a fresh proxy (a fresh origin, nothing cached) holding the scripts; returns once hydration has
+     * happened under the press and every request has settled, the pointer (or key) still down.
+     */
+    async function pressThroughHydration(
+      path: string,
+      target: { selector: string; text?: string } | { press: (page: Visitor) => Promise<void> },
+      before?: (page: Visitor) => Promise<void>,
+      arrives?: RegExp,
+    ): Promise<Visitor> {
+      proxy = await startHoldingProxy(stack.app.url);
+      const page = new Visitor((await visitor(true)).session, proxy.url);
+      await page.open(path, PHONE);
+      await before?.(page);
+      expect(await page.evaluate(hydrated), "hydrated before the press").toBe(false);
+      if ("press" in target) await target.press(page);
+      else await page.pointerDown(target.selector, target.text ?? null);
+      // The press is the first intent: the loader asks for the scripts now (if idle time has not).
+      await proxy.whenHeld();
+      expect(await page.evaluate(hydrated), "hydrated while the scripts were held").toBe(false);
+      proxy.release();
+      await page.waitFor(hydrated, undefined, "hydration");
+      if (arrives) await proxy.whenServed(arrives);
+      // Everything the enhancement loads after hydration (the accordion, the tooltips) arrives and
+      // has its chance to change the page while the pointer is still down.
+      await proxy.quiet(500);
+      await page.evaluate(twoFramesLater);
+      return page;
+    }
+
+    /** `check(arg)` comes true and still holds four frames later: nothing acted twice. */
+    async function holdsStill<A>(
+      page: Visitor,
+      check: (arg: A) => boolean,
+      arg: A,
+      what: string,
+    ): Promise<void> {
+      await page.waitFor(check, arg, what, 5_000);
+      for (let i = 0; i < 2; i += 1) {
+        await page.evaluate(twoFramesLater);
+        expect(await page.evaluate(check, arg), `${what}, two frames later`).toBe(true);
+      }
+    }
+
+    it("phone: the menu's toggle opens the menu, once", async () => {
+      const page = await pressThroughHydration("/", { selector: 'header [aria-controls="mobile-menu"]' });
+      expect(await page.evaluate(menuOpen), "the menu open before the release").toBe(false);
+      await page.pointerUp();
+      await holdsStill(page, menuOpen, undefined, "the menu open");
+      // JavaScript opened it, in place: no fragment navigation on top.
+      expect(await page.evaluate(() => location.hash)).toBe("");
+    });
+
+    it("phone: a FAQ question opens its answer", async () => {
+      // The accordion's module arrives while the pointer is down (the test waits for it).
+      const page = await pressThroughHydration(
+        "/#faq",
+        { selector: "#faq summary", text: faqs[0]!.question },
+        undefined,
+        /\/faq-accordion-[^/]*\.js$/,
+      );
+      await page.pointerUp();
+      await holdsStill(page, faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
+      // The accordion takes over from the open <details>, with the same item open.
+      await page.waitFor(accordionFirstOpen, undefined, "the accordion, with question 1 open");
+      expect(await page.evaluate(faqAnswersAre, FIRST_ANSWER_OPEN)).toBe(true);
+    });
+
+    it("phone, keyboard: Space held on a FAQ question across hydration opens its answer, once, and focus stays on it", async () => {
+      const page = await pressThroughHydration(
+        "/#faq",
+        { press: (visitorPage) => visitorPage.keyDown("Space") },
+        // Focus on the first question, as Tab leaves it (the focus is itself an intent: the loader
+        // asks for the scripts, which the proxy holds).
+        (visitorPage) =>
+          visitorPage.evaluate(() => {
+            document.querySelector<HTMLElement>('#faq [data-faq-trigger="0"], #faq summary')!.focus();
+          }, undefined),
+        /\/faq-accordion-[^/]*\.js$/,
+      );
+      expect(
+        await page.evaluate(faqAnswersAre, FIRST_ANSWER_OPEN),
+        "the answer open before the key's release",
+      ).toBe(false);
+      await page.keyUp("Space");
+      await holdsStill(page, faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
+      // The key's element is the one that has focus still: hydration kept it, and nothing dropped focus.
+      expect(
+        await page.evaluate(() => Boolean(document.activeElement?.closest("#faq")), undefined),
+        "focus still on the question",
+      ).toBe(true);
+      await page.waitFor(accordionFirstOpen, undefined, "the accordion, with question 1 open");
+    });
+
+    it("phone: the contact form's submit button sends the request, once", async () => {
+      const contact = uniqueContact();
+      const before = stack.fake.requests.length;
+      const page = await pressThroughHydration(
+        "/#contact",
+        { selector: '#contact form button[type="submit"]' },
+        // Filled as autofill would, without a key press (which would be the first intent).
+        (visitorPage) =>
+          visitorPage.evaluate((values) => {
+            for (const [name, value] of Object.entries(values)) {
+              const field = document.querySelector<HTMLInputElement>(`#contact [name="${name}"]`);
+              if (field) field.value = value;
+            }
+          }, contact),
+      );
+      expect(stack.fake.requests.length - before, "nothing sent before the release").toBe(0);
+      await page.pointerUp();
+      await page.waitFor(shownText, { scope: "[role=region]", text: SUCCESS.title }, "the success toast");
+      // At rest (the page's fetcher idle): every request the press and the release caused has been answered.
+      await page.waitFor(
+        () => document.querySelector('#contact form[aria-busy="false"]') !== null,
+        undefined,
+        "the form at rest",
+      );
+      // One request at the function, and it is this one.
+      const sent = stack.fake.requests.slice(before).map((request) => JSON.stringify(request.json));
+      expect(sent.map((json) => json.includes(contact.message))).toEqual([true]);
+    });
   });
 });
