@@ -50,7 +50,7 @@ export const BUDGETS = [
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 22_722,
+    max: 22_827,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
@@ -61,7 +61,7 @@ export const BUDGETS = [
     max: 3_455,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_524, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_522, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */

@@ -67,19 +67,23 @@ function useServer(serverEnv: Record<string, string | undefined>, recordRequests
 /**
  * `fonts`: every session's font set (test/fonts/font-sets.ts), the run's default when unset.
  * `recordRequests`: sessions send what leaves 127.0.0.1 to a recording proxy (`stack.proxy`).
+ * `engines`: where only some engines meet what the suite tests (every engine when unset).
  */
+interface SuiteOptions {
+  fonts?: FontSet;
+  serverEnv?: Record<string, string | undefined>;
+  recordRequests?: boolean;
+  engines?: readonly EngineName[];
+}
+
 export function describeEngines(
   title: string,
   suite: (context: EngineContext) => void,
-  {
-    fonts,
-    serverEnv = {},
-    recordRequests = false,
-  }: { fonts?: FontSet; serverEnv?: Record<string, string | undefined>; recordRequests?: boolean } = {},
+  { fonts, serverEnv = {}, recordRequests = false, engines = ENGINE_NAMES }: SuiteOptions = {},
 ): void {
   describe(title, { timeout: 120_000 }, () => {
     const stack = useServer(serverEnv, recordRequests);
-    for (const engine of chosenEngines()) {
+    for (const engine of chosenEngines().filter((name) => engines.includes(name))) {
       const launcher = LAUNCHERS[engine]();
       const missing = launcher.missing();
       const skip = missing !== null && !browserRequired();
