@@ -35,7 +35,7 @@ export const BUDGETS = [
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 10_499,
+    max: 10_496,
     target: 10_500,
   },
   {
@@ -58,10 +58,10 @@ export const BUDGETS = [
     name: "tooling (bench/, scripts/)",
     folders: ["bench", "scripts"],
     unit: "lines",
-    max: 3_455,
+    max: 3_452,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_522, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_521, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */

@@ -52,7 +52,6 @@ export function summarizeTimes(records, unitFiles, slowest = 10) {
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const cpu = (value) => `${value.toFixed(1)} s`;
 
 /** The lines printed at the end of a run. */
 export function formatTimes({ tiers, slowest }, { cpuFloor = false } = {}) {
@@ -65,12 +64,12 @@ export function formatTimes({ tiers, slowest }, { cpuFloor = false } = {}) {
     `Times by tier (span: first start to last end; sum: the files one after another; ${cpuMeaning}):`,
     ...tiers.map(
       (tier) =>
-        `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}  CPU ${cpu(tier.cpu).padStart(8)}`,
+        `  ${tier.tier.padEnd(9)} ${String(tier.files).padStart(3)} files  span ${seconds(tier.span).padStart(8)}  sum ${seconds(tier.sum).padStart(8)}  CPU ${seconds(tier.cpu * 1000).padStart(8)}`,
     ),
     `The ${slowest.length} slowest files (wall, CPU):`,
     ...slowest.map(
       (entry) =>
-        `  ${entry.file.padEnd(width)}  ${seconds(entry.ms).padStart(8)}  ${cpu(entry.cpu).padStart(8)}`,
+        `  ${entry.file.padEnd(width)}  ${seconds(entry.ms).padStart(8)}  ${seconds(entry.cpu * 1000).padStart(8)}`,
     ),
   ];
 }
@@ -79,14 +78,10 @@ export function formatTimes({ tiers, slowest }, { cpuFloor = false } = {}) {
 export class TimesReporter {
   /** @param {{ root: string, unitFiles: string[] }} options */
   constructor({ root, unitFiles }) {
-    this.root = root.endsWith("/") ? root : `${root}/`;
+    this.root = root;
     this.unitFiles = new Set(unitFiles);
     this.starts = new Map();
     this.records = [];
-  }
-
-  relative(moduleId) {
-    return moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId;
   }
 
   onTestModuleStart(testModule) {
@@ -101,7 +96,7 @@ export class TimesReporter {
     );
     if (cpuCounted === "reaped") this.cpuFloor = true;
     this.records.push({
-      file: this.relative(testModule.moduleId),
+      file: path.relative(this.root, testModule.moduleId),
       start,
       end: performance.now(),
       cpu: cpuSeconds ?? 0,
@@ -120,10 +115,12 @@ export class TimesReporter {
     // Every file, costliest CPU first, for the one who looks for what to make cheaper next.
     const file = path.join(this.root, "test-results", "times.json");
     mkdirSync(path.dirname(file), { recursive: true });
+    const first = Math.min(...this.records.map((record) => record.start));
     const files = this.records
       .map(({ file, start, end, cpu }) => ({
         file,
         tier: tierOf(file, this.unitFiles),
+        startS: Math.round((start - first) / 100) / 10, // the schedule: which file the run's end waits on
         wallMs: Math.round(end - start),
         cpu,
       }))

@@ -28,14 +28,15 @@ const AVATAR_TONES = [
 ];
 
 /**
- * Server HTML carries the real cards. With JavaScript, cards not yet seen wait under skeletons and
- * show 1 s after the section enters the viewport (decision 029). What is on screen is the
- * observer's first report, not a layout read during hydration (decision 036). Skeletons lie over
- * the cards, which keep their size and text for screen readers.
+ * Server HTML carries the real cards. With JavaScript, cards not yet seen wait under skeletons, still
+ * (a pulse off screen only keeps the page painting), and show after pulsing 1 s in view (decision
+ * 029). What is on screen is the observer's first report, not a layout read during hydration
+ * (decision 036). Skeletons lie over the cards, which keep their size and text for screen readers.
  */
 export function Testimonials() {
   const section = useRef<HTMLElement>(null);
   const [covered, setCovered] = useState<boolean[]>(() => testimonials.map(() => false));
+  const [pulsing, setPulsing] = useState(false);
 
   useEffect(() => {
     const node = section.current;
@@ -61,6 +62,7 @@ export function Testimonials() {
       }
       if (onScreen.size < cards.length || !sectionInView) return;
       observer.disconnect();
+      setPulsing(true);
       timer = setTimeout(() => setCovered(testimonials.map(() => false)), SKELETON_MS);
     });
     for (const card of cards) observer.observe(card);
@@ -87,7 +89,7 @@ export function Testimonials() {
           <ul className="mt-10 lg:mt-14">
             <li className="relative">
               <FeaturedCard testimonial={featured} />
-              {covered[0] ? <Skeleton featured /> : null}
+              {covered[0] ? <Skeleton featured pulsing={pulsing} /> : null}
             </li>
           </ul>
         ) : null}
@@ -116,7 +118,7 @@ export function Testimonials() {
                   className="absolute inset-0 row-span-3 row-start-1"
                   style={{ gridColumn: `${index + 1} / span 1` }}
                 >
-                  <Skeleton />
+                  <Skeleton pulsing={pulsing} />
                 </li>
               ) : null,
             )}
@@ -188,16 +190,11 @@ function Card({ testimonial, tone }: { testimonial: Testimonial; tone: string })
   );
 }
 
-function Skeleton({ featured = false }: { featured?: boolean }) {
-  const bar = `animate-skeleton rounded-full ${featured ? "bg-white/10" : "bg-ink-100"}`;
+function Skeleton({ featured = false, pulsing }: { featured?: boolean; pulsing: boolean }) {
+  const bar = `${pulsing ? "animate-skeleton " : ""}rounded-full ${featured ? "bg-white/10" : "bg-ink-100"}`;
+  const box = featured ? "rounded-lg bg-ink-950 p-6 sm:p-10 lg:p-12" : "card p-5";
   return (
-    <div
-      data-skeleton
-      aria-hidden="true"
-      className={`absolute inset-0 flex flex-col ${
-        featured ? "rounded-lg bg-ink-950 p-6 sm:p-10 lg:p-12" : "card p-5"
-      }`}
-    >
+    <div data-skeleton aria-hidden="true" className={`absolute inset-0 flex flex-col ${box}`}>
       <div className={`h-4 w-24 ${bar}`} />
       <div className="mt-5 flex-1 space-y-3">
         <div className={`h-4 w-full ${bar}`} />
