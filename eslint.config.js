@@ -43,8 +43,7 @@ export default tseslint.config(
     ...jsxA11y.flatConfigs.recommended,
   },
   {
-    // React code: the app and the component tests. (Elsewhere a `useX` is a test helper, not a hook,
-    // and the compiler's rules cost half of a lint run.)
+    // React code: the app and the component tests (elsewhere a `useX` is a test helper, not a hook).
     files: ["app/**/*.{ts,tsx}", "**/*.tsx"],
     ...reactHooks.configs.flat["recommended-latest"],
   },
