@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { describeBrowser, SIZES, useStack } from "./support/browser";
 import { faqs } from "~/content/faq";
 
-import { scrollThrough, submitButton, toast } from "./support/page";
+import { pageStep, scrollThrough, submitButton, toast } from "./support/page";
 import { AXE_TAGS, VALIDATION_TITLE } from "./support/spec-texts";
 
 /** axe on a long page takes a while on a busy 2-core machine. */
@@ -257,7 +257,7 @@ interface Audit {
 async function audit(page: Page, label: string, measureWithin?: string, only?: string[]): Promise<Audit> {
   const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   for (const selector of only ?? []) builder.include(selector);
-  const results: AxeResults = await builder.analyze();
+  const results: AxeResults = await pageStep(page, `${label}: axe`, builder.analyze(), AXE_TIMEOUT / 2);
   const problems = results.violations.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help} — ` +
@@ -296,12 +296,10 @@ async function audit(page: Page, label: string, measureWithin?: string, only?: s
         );
     }
   }
+  const targets = review.map((item) => item.target);
   const ratios =
     review.length > 0
-      ? await measureContrast(
-          page,
-          review.map((item) => item.target),
-        )
+      ? await pageStep(page, `${label}: contrast`, measureContrast(page, targets), AXE_TIMEOUT / 2)
       : [];
   review.forEach((item, index) => measured.push({ ...item, ...ratios[index]! }));
   for (const item of measured) {
@@ -358,10 +356,11 @@ describeBrowser("accessibility (axe: WCAG 2.2 AA tags, colour contrast really ch
 
   /** Axe cannot parse oklch/oklab: the stylesheet must have them compiled to sRGB. */
   async function expectColoursAxeCanParse(page: Page): Promise<void> {
-    const css = await page.evaluate(async () => {
+    const stylesheet = page.evaluate(async () => {
       const link = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
       return (await fetch(link!.href)).text();
     });
+    const css = await pageStep(page, "fetching the stylesheet", stylesheet);
     const colourDeclarations =
       css.match(/(?:^|[;{])\s*(?:color|background(?:-color)?|border(?:-[a-z]+)?-color)\s*:[^;}]*/g) ?? [];
     expect(colourDeclarations.length).toBeGreaterThan(20);

@@ -64,6 +64,8 @@ async function gauge(server: AppServer, name: string): Promise<number> {
   return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await res.text())?.[1]);
 }
 
+const UNSURE = "possibly_delivered";
+
 const messageOf = (json: unknown) => (json as { message?: string } | undefined)?.message ?? "";
 
 describe("a request the function does not confirm is kept in the store before the visitor is answered", () => {
@@ -102,100 +104,52 @@ describe("a request the function does not confirm is kept in the store before th
     expect(await gauge(app.server, "leads_pending")).toBe(0);
   });
 
-  const failures: {
-    name: string;
-    mode: FakeFunctionMode;
-    status: number;
-    reason: string;
-    functionStatus: number | null;
-    state: "pending" | "possibly_delivered";
-  }[] = [
-    {
-      name: "HTTP 500",
-      mode: { kind: "status", status: 500 },
-      status: 502,
-      reason: "http",
-      functionStatus: 500,
-      state: "pending",
-    },
-    {
-      name: "a relay error",
-      mode: { kind: "relay" },
-      status: 502,
-      reason: "relay",
-      functionStatus: 502,
-      state: "pending",
-    },
-    {
-      name: "a gateway's 504 (the function may have run)",
-      mode: { kind: "status", status: 504 },
-      status: 502,
-      reason: "http",
-      functionStatus: 504,
-      state: "possibly_delivered",
-    },
-    {
-      name: "the connection closed after the whole request was read",
-      mode: { kind: "drop" },
-      status: 502,
-      reason: "network",
-      functionStatus: null,
-      state: "possibly_delivered",
-    },
-    {
-      name: "a timeout",
-      mode: { kind: "hang" },
-      status: 504,
-      reason: "timeout",
-      functionStatus: null,
-      state: "possibly_delivered",
-    },
-    {
-      name: "a portal's 200 page, not the function's answer (unknown)",
-      mode: { kind: "page" },
-      status: 502,
-      reason: "unknown",
-      functionStatus: 200,
-      state: "possibly_delivered",
-    },
-    {
-      name: "an unreadable answer (unknown)",
-      mode: { kind: "garbage" },
-      status: 502,
-      reason: "unknown",
-      functionStatus: null,
-      state: "possibly_delivered",
-    },
+  /** What the function does, what the visitor gets, and the lead: its last reason and status, its state. */
+  const failures: [string, FakeFunctionMode, number, string, number | null, "pending" | typeof UNSURE][] = [
+    ["HTTP 500", { kind: "status", status: 500 }, 502, "http", 500, "pending"],
+    ["a relay error", { kind: "relay" }, 502, "relay", 502, "pending"],
+    [
+      "a gateway's 504 (the function may have run)",
+      { kind: "status", status: 504 },
+      502,
+      "http",
+      504,
+      UNSURE,
+    ],
+    ["the connection closed once the request was read", { kind: "drop" }, 502, "network", null, UNSURE],
+    ["a timeout", { kind: "hang" }, 504, "timeout", null, UNSURE],
+    ["a portal's 200 page, not the function's (unknown)", { kind: "page" }, 502, "unknown", 200, UNSURE],
+    ["an unreadable answer (unknown)", { kind: "garbage" }, 502, "unknown", null, UNSURE],
   ];
 
-  for (const failure of failures) {
-    it(`${failure.name}: the visitor gets ${failure.status} and the notice; one ${failure.state} lead with the exact fields`, async () => {
-      app.fake.setMode(failure.mode);
-      const message = `${VALUES.message} (${failure.name})`;
+  for (const [name, mode, visitorStatus, reason, functionStatus, state] of failures) {
+    it(`${name}: the visitor gets ${visitorStatus} and the notice; one ${state} lead with the exact fields`, async () => {
+      app.fake.setMode(mode);
+      const message = `${VALUES.message} (${name})`;
       const fields = { ...VALUES, message };
       const from = Date.now();
       const { status, html, requestId } = await submit(app.server, fields);
       const to = Date.now();
-      expect(status).toBe(failure.status);
+      expect(status).toBe(visitorStatus);
       expect(html).toContain(ERROR_TITLE);
       expect(html).toContain("Katherine Johnson");
 
       const lead = leadOf(file, message);
       expect(lead).toMatchObject({
         id: expect.stringMatching(UUID),
-        state: failure.state,
+        state,
         attempts: 1,
         source: "form",
         request_id: requestId,
-        last_reason: failure.reason,
-        last_status: failure.functionStatus,
+        last_reason: reason,
+        last_status: functionStatus,
         lease_until: null,
         delivered_at: null,
       });
       expect(JSON.parse(lead.request!)).toEqual(fields);
       expect(lead.received_at).toBeGreaterThanOrEqual(from);
       expect(lead.received_at).toBeLessThanOrEqual(to);
-      if (failure.state === "pending") expect(lead.next_attempt_at).toBeGreaterThan(to);
+      if (state === "pending") expect(lead.next_attempt_at).toBeGreaterThan(to);
       else expect(lead.next_attempt_at).toBeNull();
       expect(app.fake.requests).toHaveLength(1);
       expect(app.fake.requests[0]?.json).toEqual(fields);

@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
+import { DeadlineError, treeActivity, withDeadline } from "../../support/deadline";
 import type { ContactValues } from "./spec-texts";
 import { CONTACT_FIELDS, contactField } from "~/content/contact-fields";
 
@@ -217,19 +218,41 @@ export async function waitForFaqAccordion(page: Page, firstQuestion: string): Pr
 }
 
 /**
+ * A step of a page test, with a deadline. Past it, the error names the step, says whether the page
+ * still runs scripts and paints frames, and what this test's processes (the browser's too) are doing.
+ */
+export async function pageStep<T>(page: Page, what: string, step: Promise<T>, ms = 30_000): Promise<T> {
+  return withDeadline(what, step, ms).catch(async (error: unknown) => {
+    if (!(error instanceof DeadlineError)) throw error;
+    const answers = async (check: () => unknown) =>
+      (await withDeadline("", page.evaluate(check), 2_000).catch(() => null)) === null ? "no" : "a";
+    const [script, frame] = [
+      await answers(() => true),
+      await answers(() => new Promise(requestAnimationFrame)),
+    ];
+    error.message += `; in 2 s the page ran ${script} script and painted ${frame} frame; the test's processes: ${await treeActivity(process.pid)}`;
+    throw error;
+  });
+}
+
+/**
  * Scrolls through the page so everything that waits for the viewport runs (testimonials' skeleton,
  * the lazy accordion), waits for it, and returns to the top. No `firstFaqQuestion`: no FAQ (/privacy).
  */
 export async function scrollThrough(page: Page, firstFaqQuestion?: string): Promise<void> {
-  await page.evaluate(async () => {
-    // Two frames after each step: the viewport observers have seen it, and what they set rendered.
-    const twoFrames = () =>
-      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.round(window.innerHeight * 0.8)) {
-      window.scrollTo({ top: y, behavior: "instant" });
-      await twoFrames();
-    }
-  });
+  await pageStep(
+    page,
+    "scrolling through the page",
+    page.evaluate(async () => {
+      // Two frames after each step: the viewport observers have seen it, and what they set rendered.
+      const twoFrames = () =>
+        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.round(window.innerHeight * 0.8)) {
+        window.scrollTo({ top: y, behavior: "instant" });
+        await twoFrames();
+      }
+    }),
+  );
   await expect.poll(() => page.locator("#testimonials [data-skeleton]").count()).toBe(0);
   if (firstFaqQuestion !== undefined) await waitForFaqAccordion(page, firstFaqQuestion);
   await wakeTooltips(page);

@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { Builder, Capabilities, Key as SeleniumKey, Origin, type WebDriver } from "selenium-webdriver";
 
 import { findWebKit } from "../../../../scripts/engines.mjs";
-import { descendantsOf, isAlive, signalTree } from "../../../support/npm";
+import { treeActivity, withDeadline as deadline } from "../../../support/deadline";
+import { isAlive, signalTree } from "../../../support/npm";
 import { freePort } from "../../../support/ports";
 import {
   browserEnv,
@@ -48,46 +49,8 @@ const KEYS: Record<Exclude<Key, "Shift+Tab">, string> = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The command's result, or an error once `ms` have passed (a hung driver never answers). */
-async function withDeadline<T>(what: string, promise: Promise<T>, ms = COMMAND_DEADLINE_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`WebKit: ${what} did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Each process's name, state and CPU seconds over `sampleMs`, for an error message: when a command
- * hangs, it tells a web process busy computing from everything asleep waiting for something.
- */
-async function treeActivity(pid: number, sampleMs = 1_000): Promise<string> {
-  const read = (id: number) => {
-    try {
-      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime and stime, in clock ticks (100 a second on Linux), are fields 14 and 15 of stat.
-      return { name, state: fields[0], ticks: Number(fields[11]) + Number(fields[12]) };
-    } catch {
-      return undefined;
-    }
-  };
-  const pids = [pid, ...descendantsOf(pid)];
-  const before = new Map(pids.map((id) => [id, read(id)]));
-  await sleep(sampleMs);
-  return pids
-    .map((id) => {
-      const [was, now] = [before.get(id), read(id)];
-      if (!now) return `${id} gone`;
-      const busy = was ? ((now.ticks - was.ticks) / 100).toFixed(2) : "?";
-      return `${id} ${now.name} ${now.state} ${busy} s CPU in ${sampleMs / 1000} s`;
-    })
-    .join("; ");
-}
+const withDeadline = <T>(what: string, promise: Promise<T>, ms = COMMAND_DEADLINE_MS): Promise<T> =>
+  deadline(`WebKit: ${what}`, promise, ms);
 
 /** When a process started (clock ticks after boot, field 22 of its stat), or undefined once gone. */
 function startTime(pid: number): string | undefined {
@@ -305,6 +268,8 @@ class WebKitSession implements EngineSession {
     ).catch(async (error: Error) => {
       const driver = this.running?.driver.process.pid;
       if (driver) error.message += ` (the driver's processes: ${await treeActivity(driver)})`;
+      // A hung session would fail every later test of the file: the next one starts a fresh browser.
+      await this.stop();
       throw error;
     });
     if (result.error) throw new Error(`WebKit: page function threw: ${result.error}`);
