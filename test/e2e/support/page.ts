@@ -217,20 +217,18 @@ export async function waitForFaqAccordion(page: Page, firstQuestion: string): Pr
   await page.locator("#faq").getByRole("button", { name: firstQuestion, exact: true }).waitFor();
 }
 
-/**
- * A step of a page test, with a deadline. Past it, the error names the step, says whether the page
- * still runs scripts and paints frames, and what this test's processes (the browser's too) are doing.
- */
+/** A page step with a deadline, past which the error says what the page and its processes still do. */
 export async function pageStep<T>(page: Page, what: string, step: Promise<T>, ms = 30_000): Promise<T> {
   return withDeadline(what, step, ms).catch(async (error: unknown) => {
     if (!(error instanceof DeadlineError)) throw error;
-    const answers = async (check: () => unknown) =>
-      (await withDeadline("", page.evaluate(check), 2_000).catch(() => null)) === null ? "no" : "a";
-    const [script, frame] = [
-      await answers(() => true),
-      await answers(() => new Promise(requestAnimationFrame)),
-    ];
-    error.message += `; in 2 s the page ran ${script} script and painted ${frame} frame; the test's processes: ${await treeActivity(process.pid)}`;
+    const answer = (check: () => unknown) =>
+      withDeadline("", page.evaluate(check), 2_000).then(String, () => "nothing");
+    const state = await answer(() => `${document.visibilityState}, focus ${document.hasFocus()}`);
+    // A frame's time, or "nothing"; then again once brought to the front (a hidden page paints none).
+    const frame = () => answer(() => new Promise(requestAnimationFrame));
+    const painted = await frame();
+    await withDeadline("", page.bringToFront(), 2_000).catch(() => undefined);
+    error.message += `; in 2 s the page answered "${state}", a frame: ${painted}, at the front: ${await frame()}; the test's processes: ${await treeActivity(process.pid)}`;
     throw error;
   });
 }
