@@ -6,7 +6,7 @@
 // Extra arguments go to vitest (`npm test -- test/e2e`). SKIP_BUILD=1 reuses an existing build.
 // REMIX_BUILD_DIR chooses the build folder (remix.config.js and test/support/app-server.ts read it).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,12 +94,18 @@ if (env.SKIP_BUILD !== "1") {
 // The run's own folder (TEST_RUN_DIR), new each run so that no run depends on what an earlier one left:
 // - one V8 code cache (NODE_COMPILE_CACHE) for the few hundred Node processes of the run, which
 //   compile the same modules (issue 39);
-// - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/firefox.ts).
+// - the Firefox profile the browser tests' sessions start from (test/e2e/support/engines/firefox.ts);
+// - its TMPDIR, open to all as /tmp is (some tests run a process as nobody on files there): what a
+//   test, a browser or a server leaves in a temporary folder goes with the run.
 const runDir = mkdtempSync(join(tmpdir(), "npm-test-run-"));
+const runTmp = join(runDir, "tmp");
+mkdirSync(runTmp);
+chmodSync(runDir, 0o755);
+chmodSync(runTmp, 0o1777);
 const testStatus = run(
   process.execPath,
   [`${root}node_modules/vitest/vitest.mjs`, "run", ...process.argv.slice(2)],
-  { ...env, NODE_COMPILE_CACHE: join(runDir, "compile-cache"), TEST_RUN_DIR: runDir },
+  { ...env, NODE_COMPILE_CACHE: join(runDir, "compile-cache"), TEST_RUN_DIR: runDir, TMPDIR: runTmp },
 );
 rmSync(runDir, { recursive: true, force: true });
 process.exit(testStatus !== 0 ? testStatus : browserFailure ? 1 : 0);

@@ -5,13 +5,13 @@ import { join } from "node:path";
 
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 import { type AppServer, leadStoreEnv, startAppServer } from "../support/app-server";
-import { type FakeFunction, startFakeFunction } from "../support/fake-function";
+import { startFakeFunction } from "../support/fake-function";
 import { readLeads } from "../support/leads";
 import { signalTree } from "../support/npm";
-import { describeWithPostgres, type PostgresServer, startPostgres } from "../support/postgres";
+import { describeWithPostgres, startPostgres } from "../support/postgres";
 
 /**
  * No request waits forever on the lead store, and no visitor is told a lie when it cannot keep a
@@ -53,14 +53,18 @@ const storeState = async (server: AppServer) =>
     ?.state;
 
 /** Holds the SQLite file's write lock, as another process in the middle of a write would. */
+/** Holds the store's write lock until the returned function, or the test's end, releases it. */
 function holdWriteLock(file: string): () => void {
   const database = new Database(file);
   database.pragma("busy_timeout = 10000");
   database.prepare("begin immediate").run();
-  return () => {
+  const release = () => {
+    if (!database.open) return;
     database.prepare("rollback").run();
     database.close();
   };
+  onTestFinished(release);
+  return release;
 }
 
 function smallDisk(size: string): { dir: string; unmount: () => void } {
@@ -103,31 +107,27 @@ function fillUp(dir: string): string {
   return filler;
 }
 
-describe("a lead store that does not answer (its write lock held by another process)", () => {
-  let server: AppServer | undefined;
-  let fake: FakeFunction | undefined;
-  let release: (() => void) | undefined;
-  afterEach(async () => {
-    release?.();
-    await server?.stop("SIGKILL");
-    await fake?.close();
-    server = undefined;
-    fake = undefined;
-    release = undefined;
+/** A server on `store`, with a fake function unless `inbox`; each ended when the test ends. */
+async function serve(store: Record<string, string>, inbox = false) {
+  const fake = inbox ? undefined : await startFakeFunction();
+  if (fake) onTestFinished(() => fake.close());
+  const server = await startAppServer({
+    ...(fake ? { SUPABASE_URL: fake.url, SUPABASE_ANON_KEY: "bounds-key" } : {}),
+    RATE_LIMIT_PER_CLIENT: "100",
+    RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
+    ...store,
   });
+  // After the hooks the test adds later (vitest runs them last added first): a lock held, a thaw.
+  onTestFinished(async () => void (await server.stop("SIGKILL")));
+  return { fake: fake!, server };
+}
 
+describe("a lead store that does not answer (its write lock held by another process)", () => {
   it("the visitor is told it was not sent, the lead logged, no call; the store is not taken for down, and the second try is delivered once", async () => {
-    fake = await startFakeFunction();
     const store = leadStoreEnv();
     const file = store.LEADS_DATABASE_FILE!;
-    server = await startAppServer({
-      SUPABASE_URL: fake.url,
-      SUPABASE_ANON_KEY: "hung-key",
-      RATE_LIMIT_PER_CLIENT: "100",
-      RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-      ...store,
-    });
-    release = holdWriteLock(file);
+    const { fake, server } = await serve(store);
+    const release = holdWriteLock(file);
 
     // The function works, but the store cannot say what it holds: so no call.
     const message = "Please automate our compiler paperwork, first request.";
@@ -138,7 +138,7 @@ describe("a lead store that does not answer (its write lock held by another proc
     // One statement that waited past the lock is not an outage (issue 40): the store stays ready,
     // so the next post is tried at once rather than refused for the reconnect interval.
     expect(await storeState(server)).toBe("ready");
-    await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+    await expect.poll(() => lines(server, "contact_lead_not_saved").length).toBe(1);
     expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
       requestId: failed.requestId,
       lead: { name: "Grace Hopper", email: "grace@example.com", message },
@@ -150,7 +150,6 @@ describe("a lead store that does not answer (its write lock held by another proc
     expect(readLeads(file)).toEqual([]);
 
     release();
-    release = undefined;
     const kept = await post(server, form(message));
     expect(kept.status).toBe(303);
     const leads = readLeads(file);
@@ -163,13 +162,13 @@ describe("a lead store that does not answer (its write lock held by another proc
 
   it("without a function (the store is the inbox): the error notice, never a false 'sent', and the lead logged", async () => {
     const store = leadStoreEnv();
-    server = await startAppServer(store);
-    release = holdWriteLock(store.LEADS_DATABASE_FILE!);
+    const { server } = await serve(store, true);
+    holdWriteLock(store.LEADS_DATABASE_FILE!);
 
     const res = await post(server, form());
     expect(res.status).toBe(502);
     expect(res.html).toContain("Error Sending Message");
-    await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+    await expect.poll(() => lines(server, "contact_lead_not_saved").length).toBe(1);
     expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
       requestId: res.requestId,
       lead: { name: "Grace Hopper", email: "grace@example.com" },
@@ -183,18 +182,6 @@ describe("a lead store that does not answer (its write lock held by another proc
 });
 
 describe("a full disk under the lead store", () => {
-  let server: AppServer | undefined;
-  let fake: FakeFunction | undefined;
-  let unmount: (() => void) | undefined;
-  afterEach(async () => {
-    await server?.stop("SIGKILL");
-    await fake?.close();
-    unmount?.();
-    server = undefined;
-    fake = undefined;
-    unmount = undefined;
-  });
-
   // Mounting needs root, which CI has: elsewhere another user's run skips it, and says so.
   const inCi = process.env.CI === "true" || process.env.CI === "1";
   const cannotMount = process.getuid?.() !== 0 && !inCi;
@@ -204,19 +191,12 @@ describe("a full disk under the lead store", () => {
     "the visitor is told it was not sent, the lead logged, no call; once space is freed, the second try is kept and delivered",
     async () => {
       const mounted = smallDisk("4m");
-      unmount = mounted.unmount;
+      onTestFinished(mounted.unmount);
       const dir = join(mounted.dir, "data");
       mkdirSync(dir);
       const store = leadStoreEnv(dir);
       const file = store.LEADS_DATABASE_FILE!;
-      fake = await startFakeFunction();
-      server = await startAppServer({
-        SUPABASE_URL: fake.url,
-        SUPABASE_ANON_KEY: "full-disk-key",
-        RATE_LIMIT_PER_CLIENT: "100",
-        RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-        ...store,
-      });
+      const { fake, server } = await serve(store);
       expect((await post(server, form("A first request, while the disk has room."))).status).toBe(303);
       expect(readLeads(file)).toHaveLength(1);
 
@@ -227,9 +207,9 @@ describe("a full disk under the lead store", () => {
       expect(failed.html).toContain("Error Sending Message");
       expect(fake.requests).toHaveLength(1);
       await expect
-        .poll(() => server!.output())
+        .poll(() => server.output())
         .toMatch(/"event":"lead_store_unavailable"[^\n]*(FULL|full|ENOSPC)/);
-      await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+      await expect.poll(() => lines(server, "contact_lead_not_saved").length).toBe(1);
       expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
         requestId: failed.requestId,
         lead: { message },
@@ -242,14 +222,14 @@ describe("a full disk under the lead store", () => {
       // Two reconnects while the disk is still full: a store that answers reads but takes no write
       // stays unavailable (it never flips to ready between two failed posts).
       await expect
-        .poll(() => lines(server!, "lead_store_still_unavailable").length, { timeout: 30_000, interval: 250 })
+        .poll(() => lines(server, "lead_store_still_unavailable").length, { timeout: 30_000, interval: 250 })
         .toBeGreaterThanOrEqual(2);
       expect(server.output()).not.toContain('"event":"lead_store_reconnected"');
       expect(await storeState(server)).not.toBe("ready");
 
       // The store comes back without a restart.
       rmSync(filler);
-      await expect.poll(() => storeState(server!), { timeout: 30_000, interval: 250 }).toBe("ready");
+      await expect.poll(() => storeState(server), { timeout: 30_000, interval: 250 }).toBe("ready");
       expect((await post(server, form(message))).status).toBe(303);
       const leads = readLeads(file);
       expect(leads.map((lead) => lead.state)).toEqual(["delivered", "delivered"]);
@@ -278,50 +258,32 @@ async function pgLeads(url: string): Promise<{ state: string; message: string; i
 }
 
 describeWithPostgres("a PostgreSQL lead store that hangs", () => {
-  let server: AppServer | undefined;
-  let fake: FakeFunction | undefined;
-  let postgres: PostgresServer | undefined;
   let frozen: number[] = [];
   const thaw = () => {
-    for (const pid of frozen) {
+    for (const pid of frozen.splice(0)) {
       try {
         process.kill(pid, "SIGCONT");
       } catch {
         // already gone
       }
     }
-    frozen = [];
   };
-  afterEach(async () => {
-    thaw();
-    await server?.stop("SIGKILL");
-    await fake?.close();
-    await postgres?.destroy();
-    server = undefined;
-    fake = undefined;
-    postgres = undefined;
-  });
 
   it(
     "the visitor is told it was not sent, in bounded time, no call; after SIGCONT the store comes back and the second try is delivered once",
     { timeout: 180_000 },
     async () => {
-      postgres = await startPostgres();
+      const postgres = await startPostgres();
+      onTestFinished(() => postgres.destroy());
       const url = await postgres.createDatabase();
-      fake = await startFakeFunction();
-      server = await startAppServer({
-        SUPABASE_URL: fake.url,
-        SUPABASE_ANON_KEY: "hung-postgres-key",
-        DATABASE_URL: url,
-        RATE_LIMIT_PER_CLIENT: "100",
-        RATE_LIMIT_GLOBAL_PER_MINUTE: "1000",
-      });
+      const { fake, server } = await serve({ DATABASE_URL: url });
       expect(await storeState(server)).toBe("ready");
       expect((await post(server, form("A first request, while the database answers."))).status).toBe(303);
       expect(await pgLeads(url)).toMatchObject([{ state: "delivered" }]);
 
       // Every process of the database server stops answering (connections stay open).
       frozen = signalTree(postgres.pid, "SIGSTOP");
+      onTestFinished(thaw);
 
       const message = "A request while the database hangs.";
       const failed = await post(server, form(message));
@@ -329,7 +291,7 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
       expect(failed.html).toContain("Error Sending Message");
       expect(fake.requests).toHaveLength(1);
       expect(await storeState(server)).toBe("unavailable");
-      await expect.poll(() => lines(server!, "contact_lead_not_saved").length).toBe(1);
+      await expect.poll(() => lines(server, "contact_lead_not_saved").length).toBe(1);
       expect(lines(server, "contact_lead_not_saved")[0]).toMatchObject({
         requestId: failed.requestId,
         lead: { message },
@@ -341,7 +303,7 @@ describeWithPostgres("a PostgreSQL lead store that hangs", () => {
       // begun is rolled back, not committed behind the visitor's "not sent": the second try is a
       // lead like any other, delivered once under its own key.
       thaw();
-      await expect.poll(() => storeState(server!), { timeout: 60_000, interval: 250 }).toBe("ready");
+      await expect.poll(() => storeState(server), { timeout: 60_000, interval: 250 }).toBe("ready");
       expect((await post(server, form(message))).status).toBe(303);
       const leads = await pgLeads(url);
       expect(leads.map((lead) => [lead.state, lead.message])).toEqual([

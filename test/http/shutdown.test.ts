@@ -22,14 +22,6 @@ const exited = (server: AppServer) =>
     server.process.once("exit", (code) => resolve(code));
   });
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("graceful shutdown on SIGTERM", () => {
   let server: AppServer | undefined;
   let fake: FakeFunction | undefined;
@@ -65,7 +57,7 @@ describe("graceful shutdown on SIGTERM", () => {
     expect(readLeads(store.LEADS_DATABASE_FILE!)).toHaveLength(1);
 
     // The deploy's SIGTERM arrives while the retry is under way.
-    await until(() => fake!.requests.length === 2, 30_000);
+    await expect.poll(() => fake!.requests.length, { timeout: 30_000, interval: 20 }).toBe(2);
     server.process.kill("SIGTERM");
     expect(await exit).toBe(0);
 

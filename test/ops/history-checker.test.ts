@@ -10,6 +10,7 @@ import {
   formatViolations,
   type History,
   judge,
+  JUDGED_AFTER_THE_FAULTS,
   type Rule,
   RULES,
   type VisitorRequest,
@@ -175,6 +176,20 @@ describe("a run that tested nothing", () => {
     expect(hollowRun(neverLooked)).toEqual([
       'the rule "stored before its first call" judged 0 case(s), fewer than its minimum 1',
     ]);
+  });
+
+  it("while the faults run, every rule but those judged after them has cases, never more than at the end", () => {
+    // What runHistory waits for before it ends the faults: a rule in the wrong list would make it
+    // wait for cases that cannot come yet, or count some that the end does not.
+    const whole = judge(tested()).cases;
+    const running = judge({ ...tested(), final: undefined, forgotten: [] }).cases;
+    for (const rule of RULES) {
+      const after = JUDGED_AFTER_THE_FAULTS.includes(rule);
+      expect(
+        whole[rule] > 0 && (after ? running[rule] === 0 : running[rule] > 0 && running[rule] <= whole[rule]),
+        `${rule}: ${running[rule]} of ${whole[rule]}`,
+      ).toBe(true);
+    }
   });
 
   it("a run without a kind of fault it declared is hollow, and so is one that declared none", () => {

@@ -179,6 +179,13 @@ export const RULES = [
 
 export type Rule = (typeof RULES)[number];
 
+/** The rules judged from the store's final state and the forgets after the faults: the running history gives them no case. */
+export const JUDGED_AFTER_THE_FAULTS: readonly Rule[] = [
+  "delivered or held",
+  "forget leaves nothing",
+  "forgotten is never called",
+];
+
 export interface Violation {
   rule: Rule;
   /** The lead (e-mail and message) it is about, if one. */

@@ -10,8 +10,10 @@ import {
   type Forgotten,
   type History,
   judge,
+  JUDGED_AFTER_THE_FAULTS,
   leadOf,
   type Rule,
+  RULES,
   type Violation,
   type VisitorOutcome,
   type VisitorRequest,
@@ -265,12 +267,26 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
     const chaosStart = now();
     const chaosEnd = chaosStart + options.chaosMs;
     // The faults go on past chaosMs until every kind has happened once (each nemesis gives every
-    // kind first), within three times as long again: past that, hollowRun names what is missing.
+    // kind first) and each rule the running history feeds has its minimum of cases (a slow machine
+    // makes fewer requests), within three times as long again: past that, hollowRun says what lacks.
     const chaosCap = chaosEnd + 3 * options.chaosMs;
     let everyKindMet = false;
     /** A function fault waits for a call to meet it: visitors and the rest go on meanwhile. */
     let functionFaultUnmet = false;
     let faultsEndedAt: number | undefined;
+    let casesShort = true;
+    let casesJudgedAt = -Infinity;
+    const enoughCases = (at: number) => {
+      if (casesShort && at - casesJudgedAt >= 1_000) {
+        // At most once a second: every loop of the run asks.
+        casesJudgedAt = at;
+        const { cases } = judge(history);
+        casesShort = RULES.some(
+          (rule) => !JUDGED_AFTER_THE_FAULTS.includes(rule) && cases[rule] < options.minimumCases[rule],
+        );
+      }
+      return !casesShort;
+    };
     const chaos = () => {
       if (stopping || faultsEndedAt !== undefined) return false;
       const at = now();
@@ -278,7 +294,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryRun> {
       everyKindMet ||= history.faultKinds!.every((kind) =>
         history.events.some((event) => event.what.startsWith(kind)),
       );
-      if ((!everyKindMet || functionFaultUnmet) && at < chaosCap) return true;
+      if ((!everyKindMet || functionFaultUnmet || !enoughCases(at)) && at < chaosCap) return true;
       faultsEndedAt ??= at;
       return false;
     };
