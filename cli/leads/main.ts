@@ -47,10 +47,10 @@ async function list(store: LeadStore, options: Selection): Promise<number> {
   const { states, one, many, columns } = shown(options);
   const leads = await store.list(states);
   if (leads.length === 0) {
-    out(`No ${many} in ${store.status().location}.\n`);
+    out(`${wrap(`No ${many} in ${store.status().location}.`, terminalWidth())}\n`);
     return 0;
   }
-  out(`${plural(leads.length, one, many)} in ${store.status().location}:\n\n`);
+  out(`${wrap(`${plural(leads.length, one, many)} in ${store.status().location}:`, terminalWidth())}\n\n`);
   out(formatTable(leads, columns, terminalWidth()));
   const held = leads.filter((lead) => lead.state === "possibly_delivered").length;
   if (held > 0)

@@ -437,7 +437,9 @@ describe("npm run leads -- list and export, over one store of every state", { ti
 
 describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
   it("fits COLUMNS=200, 120, 100 and 80 (not a terminal): no line longer, the e-mail and phone never cut, the possibly-delivered note too", async () => {
-    const target = sqliteTarget();
+    // A store path of 70 characters: the heading that names it fits 80 columns on two lines only.
+    const dir = tempDir();
+    const target = { file: join(dir, "d".repeat(56 - dir.length), "leads.sqlite") };
     await seed(target, [
       everyState[0]!,
       everyState[1]!,
