@@ -23,10 +23,10 @@ const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString(
 /** To the minute: the seconds are in `export --csv`, and the table must fit a terminal. */
 const time = (ms: number | null) => iso(ms).replace("T", " ").slice(0, 16);
 
-/** A note broken into lines of at most `width` columns, at spaces. */
-export function wrap(text: string, width: number): string {
+/** Words in lines of at most `width` columns where they allow: a word (a store's path) is never cut. */
+export function wrap(words: string[], width: number): string {
   const lines: string[] = [];
-  for (const word of text.split(" ")) {
+  for (const word of words) {
     const line = lines.at(-1);
     if (line && line.length + 1 + word.length <= width) lines[lines.length - 1] = `${line} ${word}`;
     else lines.push(word);

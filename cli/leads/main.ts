@@ -28,7 +28,7 @@ const terminalWidth = () =>
   process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || 160;
 
 /** A note under the table, in lines that fit the terminal. */
-const outNote = (text: string) => out(`\n${wrap(text, terminalWidth())}\n`);
+const outNote = (text: string) => out(`\n${wrap(text.split(" "), terminalWidth())}\n`);
 
 /** Runs `work` on the lead store the server's configuration names, and closes it. */
 async function withStore<T>(work: (store: LeadStore) => Promise<T>): Promise<T> {
@@ -46,12 +46,12 @@ async function withStore<T>(work: (store: LeadStore) => Promise<T>): Promise<T> 
 async function list(store: LeadStore, options: Selection): Promise<number> {
   const { states, one, many, columns } = shown(options);
   const leads = await store.list(states);
-  if (leads.length === 0) {
-    out(`${wrap(`No ${many} in ${store.status().location}.`, terminalWidth())}\n`);
-    return 0;
-  }
-  out(`${wrap(`${plural(leads.length, one, many)} in ${store.status().location}:`, terminalWidth())}\n\n`);
-  out(formatTable(leads, columns, terminalWidth()));
+  // The store's path is one word, spaces and all, so that it is copied from the terminal whole.
+  const heading = leads.length === 0 ? `No ${many} in` : `${plural(leads.length, one, many)} in`;
+  const path = `${store.status().location}${leads.length === 0 ? "." : ":"}`;
+  out(`${wrap([...heading.split(" "), path], terminalWidth())}\n`);
+  if (leads.length === 0) return 0;
+  out(`\n${formatTable(leads, columns, terminalWidth())}`);
   const held = leads.filter((lead) => lead.state === "possibly_delivered").length;
   if (held > 0)
     outNote(

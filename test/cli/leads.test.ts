@@ -437,9 +437,9 @@ describe("npm run leads -- list and export, over one store of every state", { ti
 
 describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
   it("fits COLUMNS=200, 120, 100 and 80 (not a terminal): no line longer, the e-mail and phone never cut, the possibly-delivered note too", async () => {
-    // A store path of 70 characters: the heading that names it fits 80 columns on two lines only.
+    // A store path of 70 characters with a space: at 80 columns its headings take two lines, the path one.
     const dir = tempDir();
-    const target = { file: join(dir, "d".repeat(56 - dir.length), "leads.sqlite") };
+    const target = { file: join(dir, `my ${"d".repeat(53 - dir.length)}`, "leads.sqlite") };
     await seed(target, [
       everyState[0]!,
       everyState[1]!,
@@ -463,6 +463,7 @@ describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
       expect(run.code).toBe(0);
       expect(Math.max(...lineWidths(run.stdout)), `COLUMNS=${columns}`).toBeLessThanOrEqual(columns);
       expect(run.stdout, `COLUMNS=${columns}`).toContain("1 lead possibly delivered");
+      expect(run.stdout, `COLUMNS=${columns}`).toContain(`${target.file}:\n`);
       // How to reach each person, whole, at every width (issue 33).
       for (const whole of [
         "mary@example.com",
@@ -495,6 +496,8 @@ describe("npm run leads -- list on any terminal", { timeout: 120_000 }, () => {
       expect(records).toMatch(/\nE-mail\s+\| grace\.22461@example\.com\n/);
       expect(records).toMatch(/\nPhone\s+\| \+1 513 555 0199\n/);
     }
+    const none = (await leads(["list", "--inbox"], target, { COLUMNS: "80" })).stdout;
+    expect(none).toBe(`No inbox leads in\n${target.file}.\n`);
   });
 
   it("shows control and bidi characters as escapes, and never cuts an emoji, a flag or an accent in half", async () => {

@@ -20,38 +20,22 @@ export async function keepTrafficLocal(context: BrowserContext): Promise<string[
 
 type Marked = { beforeSubmit?: boolean };
 
-/** Marks the document on screen, so that waitForNewDocument can tell when another replaced it. */
-export async function markDocument(page: Page): Promise<void> {
-  await page.evaluate(() => ((window as unknown as Marked).beforeSubmit = true));
-}
-
-/** Works with JavaScript off: the test sets and reads the marker, as DevTools would. */
-export async function waitForNewDocument(page: Page): Promise<void> {
-  await expect
-    .poll(
-      () =>
-        page
-          .evaluate(() => !(window as unknown as Marked).beforeSubmit && document.readyState !== "loading")
-          // Between two documents there is no context to evaluate in: not there yet.
-          .catch(() => false),
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-}
-
 /**
- * Runs `action` (a no-JS submit) and waits for a new document, at `url` when given. Never for one
- * particular navigation: a double click's second submit aborts the first, and a waitForURL bound to
- * that one fails with `net::ERR_ABORTED` (issue 24).
+ * Runs `action` (a no-JS submit) and waits for a new document, at `url` when given: one without the
+ * mark the test set on the document on screen (set and read by the test, as DevTools would, so
+ * JavaScript may be off). Never for one particular navigation: a double click's second submit aborts
+ * the first, and a waitForURL bound to that one fails with `net::ERR_ABORTED` (issue 24).
  */
 export async function submitAndSettle(
   page: Page,
   action: () => Promise<unknown>,
   url?: RegExp,
 ): Promise<void> {
-  await markDocument(page);
+  await page.evaluate(() => ((window as unknown as Marked).beforeSubmit = true));
   await action();
-  await waitForNewDocument(page);
+  const isNew = () => !(window as unknown as Marked).beforeSubmit && document.readyState !== "loading";
+  // Between two documents there is no context to evaluate in: not there yet.
+  await expect.poll(() => page.evaluate(isNew).catch(() => false), { timeout: 20_000 }).toBe(true);
   if (url) await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
 }
 
