@@ -146,14 +146,14 @@ export class Visitor {
   /** Polls `fn(arg)` until truthy. Between two documents there is nothing to evaluate in: "not yet". */
   async waitFor<A, R>(fn: PageFunction<A, R>, arg: A, what: string, timeoutMs = 15_000): Promise<R> {
     const deadline = Date.now() + timeoutMs;
-    let last: unknown = undefined;
+    let [last, firstError]: unknown[] = [];
     while (Date.now() < deadline) {
       try {
         const value = await this.session.evaluate(fn, arg);
         if (value) return value;
         last = value;
       } catch (error) {
-        last = error;
+        [last, firstError] = [error, firstError ?? error];
       }
       await sleep(100);
     }
@@ -165,7 +165,8 @@ export class Visitor {
       (error: unknown) => `no screenshot: ${String(error)}`,
     );
     throw new Error(
-      `${this.engine}: timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)}; ${seen})`,
+      `${this.engine}: timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)}; ` +
+        `${firstError && firstError !== last ? `first error: ${String(firstError)}; ` : ""}${seen})`,
     );
   }
 

@@ -15,9 +15,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { Builder, Capabilities, Key as SeleniumKey, Origin, type WebDriver } from "selenium-webdriver";
+import { NoSuchSessionError } from "selenium-webdriver/lib/error";
 
 import { findWebKit } from "../../../../scripts/engines.mjs";
-import { treeActivity, withDeadline as deadline } from "../../../support/deadline";
+import { DeadlineError, treeActivity, withDeadline as deadline } from "../../../support/deadline";
 import { isAlive, signalTree } from "../../../support/npm";
 import { freePort } from "../../../support/ports";
 import {
@@ -266,9 +267,11 @@ class WebKitSession implements EngineSession {
       "a page function",
       this.client.executeAsyncScript<{ value?: R; error?: string }>(script, arg ?? null),
     ).catch(async (error: Error) => {
+      // A hung or lost session would fail every later test of the file: the next one starts a fresh
+      // browser. Any other error (a page between two documents) leaves the session to the caller.
+      if (!(error instanceof DeadlineError || error instanceof NoSuchSessionError)) throw error;
       const driver = this.running?.driver.process.pid;
       if (driver) error.message += ` (the driver's processes: ${await treeActivity(driver)})`;
-      // A hung session would fail every later test of the file: the next one starts a fresh browser.
       await this.stop();
       throw error;
     });
