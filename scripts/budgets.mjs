@@ -21,7 +21,7 @@ const PRODUCT_FOLDERS = ["app", "server", "cli"];
 /**
  * Each budget: what it measures, where, the most it may be now (a ratchet: lowered as the measure
  * shrinks, never raised) and the target it is to reach, when that is lower. Ratchets set
- * 2026-12-02 at that day's measure.
+ * 2026-12-02 at that day's measure, lowered since as the measures shrank.
  */
 export const BUDGETS = [
   {
@@ -35,7 +35,7 @@ export const BUDGETS = [
     name: "product code (app/, server/, cli/)",
     folders: PRODUCT_FOLDERS,
     unit: "non-blank lines",
-    max: 10_496,
+    max: 10_491,
     target: 10_500,
   },
   {
@@ -50,7 +50,7 @@ export const BUDGETS = [
     name: "docs (README.md, docs/)",
     folders: ["README.md", "docs"],
     unit: "words",
-    max: 22_827,
+    max: 22_826,
     target: 25_000,
   },
   { name: "README.md", folders: ["README.md"], unit: "lines", max: 120 },
@@ -61,7 +61,7 @@ export const BUDGETS = [
     max: 3_452,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_508, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_499, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */
