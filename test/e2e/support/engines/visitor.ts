@@ -21,7 +21,6 @@ export const SIZES = [
 ] as const;
 
 const failureDir = fileURLToPath(new URL("../../../../test-results/failures", import.meta.url));
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Where a target is on screen, for a click. Runs in the page. */
@@ -43,7 +42,7 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
   // What a pointer there would press: the target, or something over it (a toast, a bar).
   const top = document.elementFromPoint(x, y);
   const covered = top && !target.contains(top) ? top.outerHTML.slice(0, 160) : null;
-  return { found: matches.length, x, y, covered };
+  return { found: matches.length, x, y, covered, scrollY: window.scrollY };
 }
 
 /** The text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
@@ -186,9 +185,8 @@ export class Visitor {
     return this.session.pointerUp();
   }
 
-  private async aim(selector: string, text: string | null, nth: number): Promise<{ x: number; y: number }> {
-    // Measure until the target stays put (a smooth scroll to the #fragment may still be moving it)
-    // and nothing covers it, as a person waits to see what they press.
+  private async aim(selector: string, text: string | null, nth: number) {
+    // Until the target stays put (a glide may still move it) and is uncovered, as a person waits.
     let target = await this.session.evaluate(revealTarget, { selector, text, nth });
     for (let tries = 0; tries < 30; tries += 1) {
       await sleep(60);
@@ -200,24 +198,26 @@ export class Visitor {
     const what = `${selector}${text ? ` containing "${text}"` : ""} (#${nth})`;
     if (target.found <= nth) throw new Error(`${this.engine}: no shown ${what}`);
     if (target.covered) throw new Error(`${this.engine}: ${what} is under ${target.covered}`);
-    return { x: Math.round(target.x), y: Math.round(target.y) };
+    return { x: Math.round(target.x), y: Math.round(target.y), scrollY: target.scrollY };
   }
 
   async fill(selector: string, text: string): Promise<void> {
-    const { x, y } = await this.aim(selector, null, 0);
+    const { x, y, scrollY } = await this.aim(selector, null, 0);
     await this.session.clickAt(x, y);
     await this.session.type(text);
-    // If the keys missed the field, say where they went and what the click pressed.
+    // If the keys missed the field: where they went, what the click pressed, what moved since the aim.
     const missed = await this.session.evaluate(
-      ({ field, text, x, y }) => {
+      ({ field, text, x, y, scrollY }) => {
         const value = document.querySelector<HTMLInputElement>(field)?.value;
+        const box = document.querySelector(field)?.getBoundingClientRect();
         const html = (element: Element | null | undefined) => element?.outerHTML.slice(0, 160);
         return value?.endsWith(text)
           ? null
           : `holds ${JSON.stringify(value)}; focus: ${html(document.activeElement)}; ` +
-              `at (${x}, ${y}): ${html(document.elementFromPoint(x, y))}`;
+              `at (${x}, ${y}): ${html(document.elementFromPoint(x, y))}; the field now spans y ` +
+              `${box?.top}-${box?.bottom}, scrollY ${scrollY} at the aim, ${window.scrollY} now`;
       },
-      { field: selector, text, x, y },
+      { field: selector, text, x, y, scrollY },
     );
     if (missed) throw new Error(`${this.engine}: ${selector} after typing ${missed}`);
   }
