@@ -97,30 +97,23 @@ describe("every lead exactly once (Supabase function)", () => {
     expect(app.fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
   });
 
-  it("two identical POSTs at once (a double click): one function call, both answered with success", async () => {
-    app.fake.setMode({ kind: "slow", delayMs: 400 });
-    const form = fresh();
-    const answers = await Promise.all([post(app.server, form), post(app.server, form)]);
-    expect(answers.map((res) => res.status)).toEqual([303, 303]);
-    expect(app.fake.requests).toHaveLength(1);
-    const results = await Promise.all(answers.map((res) => loggedResult(app.server, res)));
-    expect(results.sort()).toEqual(["duplicate", "sent"]);
-    // The second waited for the first's outcome instead of becoming a second lead or a second call.
-    const leads = leadsOf(file, form);
-    expect(leads).toMatchObject([{ state: "delivered", attempts: 1 }]);
-    expect(app.fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
-  });
-
-  it("two identical POSTs at once while the function fails: one call, both told it failed, one pending lead", async () => {
-    app.fake.setMode({ kind: "status", status: 500, delayMs: 400 });
-    const form = fresh();
-    const answers = await Promise.all([post(app.server, form), post(app.server, form)]);
-    expect(answers.map((res) => res.status)).toEqual([502, 502]);
-    expect(app.fake.requests).toHaveLength(1);
-    const results = await Promise.all(answers.map((res) => loggedResult(app.server, res)));
-    expect(results.sort()).toEqual(["duplicate", "send-failed"]);
-    expect(leadsOf(file, form)).toMatchObject([{ state: "pending", attempts: 1 }]);
-  });
+  // The second waits for the first's outcome instead of becoming a second lead or a second call.
+  for (const [when, told, mode, status, logged, state] of [
+    ["slow", "success", { kind: "slow", delayMs: 400 }, 303, "sent", "delivered"],
+    ["failing", "it failed", { kind: "status", status: 500, delayMs: 400 }, 502, "send-failed", "pending"],
+  ] as const)
+    it(`two identical POSTs at once (a double click), the function ${when}: one call, both told ${told}, one ${state} lead`, async () => {
+      app.fake.setMode(mode);
+      const form = fresh();
+      const answers = await Promise.all([post(app.server, form), post(app.server, form)]);
+      expect(answers.map((res) => res.status)).toEqual([status, status]);
+      expect(app.fake.requests).toHaveLength(1);
+      const results = await Promise.all(answers.map((res) => loggedResult(app.server, res)));
+      expect(results.sort()).toEqual(["duplicate", logged]);
+      const leads = leadsOf(file, form);
+      expect(leads).toMatchObject([{ state, attempts: 1 }]);
+      expect(app.fake.requests[0]?.headers["idempotency-key"]).toBe(leads[0]?.id);
+    });
 
   // Each kind of character a one-line field refuses, in one field each: which field refuses which
   // character is the schema's rule (test/lib/contact/schema.test.ts, every field of the table).
