@@ -61,7 +61,7 @@ export const BUDGETS = [
     max: 3_452,
     target: 3_500,
   },
-  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_499, target: 20_000 },
+  { name: "tests (test/)", folders: ["test"], unit: "lines", max: 26_496, target: 20_000 },
 ];
 
 /** The lines of `text` that hold code: every line a token of the parsed file touches (comments are no tokens). */
