@@ -34,7 +34,8 @@ async function markCandidates(page: Page): Promise<Candidate[]> {
       return `${outline}|${s.boxShadow}`;
     };
     const store = new Map<string, string>();
-    (window as unknown as { __e2eBaseline: Map<string, string> }).__e2eBaseline = store;
+    // Kept for focusedState: the same reading of a ring before and after focus.
+    Object.assign(window, { __e2eBaseline: store, __e2eRingStyle: style });
     const result: { id: string; label: string }[] = [];
     let n = 0;
     for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
@@ -61,16 +62,11 @@ async function focusedState(page: Page): Promise<{ id: string | null; tag: strin
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { id: null, tag: "body", ring: false };
     const id = el.dataset.e2eFocus ?? null;
-    const style = (e: Element | null | undefined) => {
-      if (!e) return "";
-      const s = getComputedStyle(e);
-      const outline =
-        s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0
-          ? `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor} ${s.outlineOffset}`
-          : "none";
-      return `${outline}|${s.boxShadow}`;
+    const { __e2eBaseline: baseline, __e2eRingStyle: style } = window as unknown as {
+      __e2eBaseline: Map<string, string>;
+      __e2eRingStyle: (element: Element | null | undefined) => string;
     };
-    const stored = (window as unknown as { __e2eBaseline: Map<string, string> }).__e2eBaseline.get(id ?? "");
+    const stored = baseline.get(id ?? "");
     const before: string[] = stored ? JSON.parse(stored) : ["none|none", "none|none", "none|none"];
     const now = [el, el.parentElement, el.parentElement?.parentElement].map(style);
     // A ring shows when, at some level, an outline or a box-shadow is drawn now that was not before.

@@ -264,14 +264,18 @@ class WebKitSession implements EngineSession {
       Promise.resolve().then(() => (${fn.toString()})(arguments[0]))
         .then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }));`;
     const result = await withDeadline(
-      "a page function",
+      `the page function ${fn.toString().replace(/\s+/g, " ").slice(0, 100)}`,
       this.client.executeAsyncScript<{ value?: R; error?: string }>(script, arg ?? null),
     ).catch(async (error: Error) => {
       // A hung or lost session would fail every later test of the file: the next one starts a fresh
       // browser. Any other error (a page between two documents) leaves the session to the caller.
       if (!(error instanceof DeadlineError || error instanceof NoSuchSessionError)) throw error;
       const driver = this.running?.driver.process.pid;
-      if (driver) error.message += ` (the driver's processes: ${await treeActivity(driver)})`;
+      // Idle processes and a hidden page: its timers and frames were held back (issue 54).
+      const state = "return `${document.visibilityState}, focus ${document.hasFocus()}`";
+      const seen = await withDeadline("the page", this.client.executeScript(state), 5_000).catch(String);
+      const processes = driver ? await treeActivity(driver) : "gone";
+      error.message += ` (the page: ${seen}; the driver's processes: ${processes})`;
       await this.stop();
       throw error;
     });
