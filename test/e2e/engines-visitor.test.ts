@@ -19,7 +19,6 @@ import {
   PHONE,
   shownText,
   SIZES,
-  twoFramesLater,
   Visitor,
 } from "./support/engines/visitor";
 import { type HoldingProxy, startHoldingProxy } from "./support/holding-proxy";
@@ -160,6 +159,16 @@ async function placeUntilStill(page: Visitor, spot: Parameters<typeof placeEmail
     if (still < 2) await new Promise((resolve) => setTimeout(resolve, 150));
   }
   if (still < 2) throw new Error(`${page.engine}: the e-mail field never held still at ${spot.top} px`);
+}
+
+/**
+ * Resolves in the page once it has rendered two more frames and run a task after them: by then
+ * every handler a press or release set off, and the render and effects that followed it, have run.
+ */
+function twoFramesLater(): Promise<boolean> {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true)))),
+  );
 }
 
 function menuOpen(): boolean {

@@ -21,6 +21,7 @@ export interface HoldingProxy {
   readonly url: string;
   /** Sends every held request on, and no longer holds. */
   release(): void;
+  held(): number;
   /** Resolves once a script request is held (at once if one is); rejects after `timeoutMs`. */
   whenHeld(timeoutMs?: number): Promise<void>;
   /** Resolves once a path matching `pattern` has been answered; rejects after `timeoutMs`. */
@@ -102,6 +103,7 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       holding = false;
       for (const send of waiting.splice(0)) send();
     },
+    held: () => waiting.length,
     whenHeld: (timeoutMs = 15_000) => until(() => waiting.length > 0, "script request held", timeoutMs),
     whenServed: (pattern, timeoutMs = 15_000) =>
       until(() => served.some((path) => pattern.test(path)), `${String(pattern)} answered`, timeoutMs),

@@ -77,16 +77,6 @@ export function faqAnswersAre({
   return open.every(shown) && !closed.some(shown);
 }
 
-/**
- * Resolves in the page once it has rendered two more frames and run a task after them: by then
- * every handler a press or release set off, and the render and effects that followed it, have run.
- */
-export function twoFramesLater(): Promise<boolean> {
-  return new Promise((resolve) =>
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true)))),
-  );
-}
-
 /** React has hydrated the page (its fiber keys on `#main`). Runs in the page. */
 export function hydrated(): boolean {
   return Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__react"));
@@ -197,10 +187,9 @@ export class Visitor {
 
   private async aim(selector: string, text: string | null, nth: number) {
     // Until the target stays put (a glide may still move it) and is uncovered, as a person waits.
-    // Where page scripts run, over two rendered frames: a busy machine may render none in 60 ms.
     let target = await this.session.evaluate(revealTarget, { selector, text, nth });
     for (let tries = 0; tries < 30; tries += 1) {
-      await (this.javaScript ? this.session.evaluate(twoFramesLater, undefined) : sleep(60));
+      await sleep(60);
       const again = await this.session.evaluate(revealTarget, { selector, text, nth });
       const still = Math.abs(again.x - target.x) < 1 && Math.abs(again.y - target.y) < 1;
       target = again;
