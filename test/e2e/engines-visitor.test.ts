@@ -264,12 +264,12 @@ describeEngines("the page in every engine: what a visitor does", ({ engine, stac
       await page.waitForLanding("testimonials");
       // Opened and closed with the toggle there, the menu leaves the page where it was.
       await page.settleScroll();
-      const y = await page.scrollY();
+      const y = await page.evaluate(() => window.scrollY);
       await page.click('header [aria-controls="mobile-menu"]');
       await page.waitFor(menuShown, true, "the menu to open on #testimonials");
       await page.click('header [aria-controls="mobile-menu"]');
       await page.waitFor(menuShown, false, "the toggle to close the menu on #testimonials");
-      expect(await page.scrollY()).toBe(y);
+      expect(await page.evaluate(() => window.scrollY)).toBe(y);
       await page.click("#faq h3", faqs[0]!.question);
       await page.waitFor(faqAnswersAre, FIRST_ANSWER_OPEN, "answer 1 open");
       await page.click("#faq h3", faqs[1]!.question);

@@ -32,10 +32,6 @@ class ChromiumSession extends DeviceSession implements EngineSession {
     await this.page.setViewportSize({ width, height });
   }
 
-  async goto(url: string): Promise<void> {
-    await this.page.goto(url, { waitUntil: "load", timeout: 30_000 });
-  }
-
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
     return this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
   }

@@ -15,6 +15,7 @@ export interface DevicePage {
     type(text: string): Promise<unknown>;
   };
   evaluate(source: string): Promise<unknown>;
+  goto(url: string, options: { waitUntil: "load"; timeout: number }): Promise<unknown>;
 }
 
 /** Space as a person types it: WebDriver BiDi has no "Space". */
@@ -33,9 +34,17 @@ export abstract class DeviceSession {
 
   protected constructor(protected readonly page: DevicePage) {}
 
+  async goto(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: "load", timeout: 30_000 });
+  }
+
   /** Through the protocol's own evaluation, never a <script> element the page's policy would refuse. */
   async runScript(source: string): Promise<void> {
     await this.page.evaluate(source);
+  }
+
+  async pointerMove(x: number, y: number): Promise<void> {
+    await this.page.mouse.move(x, y);
   }
 
   async clickAt(x: number, y: number): Promise<void> {

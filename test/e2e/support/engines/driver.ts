@@ -49,6 +49,8 @@ export interface EngineSession {
    * driver runs its own calls, so the page's Content-Security-Policy does not stop it.
    */
   runScript(source: string): Promise<void>;
+  /** A real pointer move to viewport coordinates, as a hand moves before it presses. */
+  pointerMove(x: number, y: number): Promise<void>;
   /** A real pointer click (move, press, release) at viewport coordinates. */
   clickAt(x: number, y: number): Promise<void>;
   /** Half a click: the button stays down until `pointerUp`, and a test can change the page between. */

@@ -118,10 +118,6 @@ class FirefoxSession extends DeviceSession implements EngineSession {
     await this.page.setViewport({ width, height, deviceScaleFactor: 1 });
   }
 
-  async goto(url: string): Promise<void> {
-    await this.page.goto(url, { waitUntil: "load", timeout: 30_000 });
-  }
-
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
     return this.page.evaluate(fn as (arg: unknown) => Promise<R>, arg) as Promise<R>;
   }

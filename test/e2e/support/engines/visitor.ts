@@ -31,7 +31,7 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
     return shown && (text === null || (el.textContent ?? "").replace(/\s+/g, " ").includes(text));
   });
   const target = matches[nth];
-  if (!target) return { found: matches.length, x: 0, y: 0, covered: null };
+  if (!target) return { found: matches.length, x: 0, y: 0, covered: null, over: null };
   // Instantly, as a visitor's own scrolling would have brought it there, and clear of the header.
   const box = target.getBoundingClientRect();
   if (box.top < 100 || box.bottom > window.innerHeight - 20)
@@ -42,7 +42,10 @@ function revealTarget({ selector, text, nth }: { selector: string; text: string 
   // What a pointer there would press: the target, or something over it (a toast, a bar).
   const top = document.elementFromPoint(x, y);
   const covered = top && !target.contains(top) ? top.outerHTML.slice(0, 160) : null;
-  return { found: matches.length, x, y, covered, scrollY: window.scrollY };
+  // What the engine's own hit test put the pointer over (null: the target), as the next press finds it.
+  const hovered = [...document.querySelectorAll(":hover")].pop();
+  const over = target.matches(":hover") ? null : (hovered?.outerHTML.slice(0, 160) ?? "nothing");
+  return { found: matches.length, x, y, covered, over };
 }
 
 /** The text shown (rendered, not hidden) somewhere in `scope`. Runs in the page. */
@@ -185,39 +188,42 @@ export class Visitor {
     return this.session.pointerUp();
   }
 
+  /**
+   * Until the target stays put (a glide may still move it), is uncovered, and has the pointer over it
+   * by the engine's own hit test, as a person waits. The last is Firefox's: its compositor may put
+   * back the scroll position from before the reveal's scroll and glide on from there, so a press
+   * aimed by the page's layout alone lands on what was there before.
+   */
   private async aim(selector: string, text: string | null, nth: number) {
-    // Until the target stays put (a glide may still move it) and is uncovered, as a person waits.
-    let target = await this.session.evaluate(revealTarget, { selector, text, nth });
+    const look = () => this.session.evaluate(revealTarget, { selector, text, nth });
+    let target = await look();
     for (let tries = 0; tries < 30; tries += 1) {
       await sleep(60);
-      const again = await this.session.evaluate(revealTarget, { selector, text, nth });
+      const again = await look();
       const still = Math.abs(again.x - target.x) < 1 && Math.abs(again.y - target.y) < 1;
       target = again;
-      if (still && !target.covered) break;
+      if (!still || target.covered) continue;
+      if (target.found <= nth || target.over === null) break;
+      await this.session.pointerMove(Math.round(target.x), Math.round(target.y));
+      if ((target = await look()).over === null) break;
     }
     const what = `${selector}${text ? ` containing "${text}"` : ""} (#${nth})`;
     if (target.found <= nth) throw new Error(`${this.engine}: no shown ${what}`);
     if (target.covered) throw new Error(`${this.engine}: ${what} is under ${target.covered}`);
-    return { x: Math.round(target.x), y: Math.round(target.y), scrollY: target.scrollY };
+    if (target.over) throw new Error(`${this.engine}: the pointer over ${what} is over ${target.over}`);
+    return { x: Math.round(target.x), y: Math.round(target.y) };
   }
 
   async fill(selector: string, text: string): Promise<void> {
-    const { x, y, scrollY } = await this.aim(selector, null, 0);
-    await this.session.clickAt(x, y);
+    await this.click(selector);
     await this.session.type(text);
-    // If the keys missed the field: where they went, what the click pressed, what moved since the aim.
     const missed = await this.session.evaluate(
-      ({ field, text, x, y, scrollY }) => {
+      ({ field, text }) => {
         const value = document.querySelector<HTMLInputElement>(field)?.value;
-        const box = document.querySelector(field)?.getBoundingClientRect();
-        const html = (element: Element | null | undefined) => element?.outerHTML.slice(0, 160);
-        return value?.endsWith(text)
-          ? null
-          : `holds ${JSON.stringify(value)}; focus: ${html(document.activeElement)}; ` +
-              `at (${x}, ${y}): ${html(document.elementFromPoint(x, y))}; the field now spans y ` +
-              `${box?.top}-${box?.bottom}, scrollY ${scrollY} at the aim, ${window.scrollY} now`;
+        const focus = document.activeElement?.outerHTML.slice(0, 160);
+        return value?.endsWith(text) ? null : `holds ${JSON.stringify(value)}; the keys went to ${focus}`;
       },
-      { field: selector, text, x, y, scrollY },
+      { field: selector, text },
     );
     if (missed) throw new Error(`${this.engine}: ${selector} after typing ${missed}`);
   }
@@ -288,18 +294,14 @@ export class Visitor {
     );
   }
 
-  scrollY(): Promise<number> {
-    return this.session.evaluate(() => window.scrollY, undefined);
-  }
-
   /** Waits until the page stops scrolling (smooth scrolling settles), or 3 s pass. */
   async settleScroll(): Promise<void> {
     const deadline = Date.now() + 3000;
-    let last = await this.scrollY();
+    let last = await this.evaluate(() => window.scrollY);
     let stable = 0;
     while (stable < 3 && Date.now() < deadline) {
       await sleep(80);
-      const now = await this.scrollY();
+      const now = await this.evaluate(() => window.scrollY);
       stable = now === last ? stable + 1 : 0;
       last = now;
     }

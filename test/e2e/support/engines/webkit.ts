@@ -289,30 +289,25 @@ class WebKitSession implements EngineSession {
   }
 
   /** Actions take CSS pixels of the viewport; under page zoom WebKit wants them in window pixels. */
-  async clickAt(x: number, y: number): Promise<void> {
+  private pointerAt(x: number, y: number) {
     const zoom = this.running?.zoom ?? 1;
-    const actions = this.client.actions({ async: true });
-    await withDeadline(
-      "a click",
-      actions
-        .move({ x: Math.round(x * zoom), y: Math.round(y * zoom), origin: Origin.VIEWPORT, duration: 0 })
-        .press()
-        .release()
-        .perform(),
-    );
+    return this.client
+      .actions({ async: true })
+      .move({ x: Math.round(x * zoom), y: Math.round(y * zoom), origin: Origin.VIEWPORT, duration: 0 });
+  }
+
+  async pointerMove(x: number, y: number): Promise<void> {
+    await withDeadline("a pointer move", this.pointerAt(x, y).perform());
+  }
+
+  async clickAt(x: number, y: number): Promise<void> {
+    const actions = this.pointerAt(x, y);
+    await withDeadline("a click", actions.press().release().perform());
     await withDeadline("releasing the pointer", actions.clear());
   }
 
   async pointerDown(x: number, y: number): Promise<void> {
-    const zoom = this.running?.zoom ?? 1;
-    await withDeadline(
-      "a pointer press",
-      this.client
-        .actions({ async: true })
-        .move({ x: Math.round(x * zoom), y: Math.round(y * zoom), origin: Origin.VIEWPORT, duration: 0 })
-        .press()
-        .perform(),
-    );
+    await withDeadline("a pointer press", this.pointerAt(x, y).press().perform());
   }
 
   /** The driver keeps pressed buttons and keys between action lists (WebDriver's input state). */
